@@ -1,0 +1,5 @@
+"""Sealed Bids: a tiny auction game, Gameweave's tutorial title."""
+
+from .title import SealedBid
+
+__all__ = ["SealedBid"]

@@ -1,0 +1,72 @@
+"""Gameweave's engine: titles, matches, logs, randomness, plugins and bots.
+
+The core knows nothing about any particular game. A title (a plugin) supplies the
+rules; :class:`Match` runs them, keeps the replayable log and builds everything a
+seat receives from that seat's view.
+"""
+
+from .actions import ActionCodec, action, action_tag, converter
+from .bots import Bot, BotFactory, Observation, RandomBot
+from .errors import (
+    ConfigError,
+    DigestMismatch,
+    GameOver,
+    GameweaveError,
+    IllegalAction,
+    LogError,
+    MalformedAction,
+    NotAwaited,
+    PluginError,
+    TitleError,
+    UnknownTitle,
+)
+from .events import Event
+from .hooks import hookimpl
+from .log import FORMAT_VERSION, LogEntry, MatchLog
+from .match import Match
+from .outcome import Outcome
+from .registry import Registry, TitleEntry, default_registry
+from .rng import Rng, derive_seed
+from .runner import BotSeat, play_out, run_bots, seat_bots
+from .title import Title
+
+__all__ = [
+    "FORMAT_VERSION",
+    "ActionCodec",
+    "Bot",
+    "BotFactory",
+    "BotSeat",
+    "ConfigError",
+    "DigestMismatch",
+    "Event",
+    "GameOver",
+    "GameweaveError",
+    "IllegalAction",
+    "LogEntry",
+    "LogError",
+    "MalformedAction",
+    "Match",
+    "MatchLog",
+    "NotAwaited",
+    "Observation",
+    "Outcome",
+    "PluginError",
+    "RandomBot",
+    "Registry",
+    "Rng",
+    "Title",
+    "TitleEntry",
+    "TitleError",
+    "UnknownTitle",
+    "action",
+    "action_tag",
+    "converter",
+    "default_registry",
+    "derive_seed",
+    "hookimpl",
+    "play_out",
+    "run_bots",
+    "seat_bots",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,73 @@
+"""Bots: players that see exactly what a human in their seat would.
+
+A bot is handed an :class:`Observation` (its seat, its legal actions, and lazily its
+view and history, all built for that seat by the match) and its own seeded
+:class:`~gameweave_core.rng.Rng`; it never receives the match or its state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from .rng import Rng
+
+
+class Observation:
+    """What one seat may know when it must act.
+
+    ``view`` and ``history`` are built on first use, so a bot that only needs the
+    legal actions (like the random bot) costs the match nothing more.
+    """
+
+    __slots__ = ("_history", "_history_fn", "_view", "_view_fn", "legal", "seat")
+
+    def __init__(
+        self,
+        seat: int,
+        legal: Sequence[Any],
+        view_fn: Callable[[], dict[str, Any]],
+        history_fn: Callable[[], list[str]],
+    ) -> None:
+        self.seat = seat
+        self.legal = legal
+        self._view_fn = view_fn
+        self._history_fn = history_fn
+        self._view: dict[str, Any] | None = None
+        self._history: list[str] | None = None
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The seat's view, exactly as a human in the seat receives it."""
+        if self._view is None:
+            self._view = self._view_fn()
+        return self._view
+
+    @property
+    def history(self) -> list[str]:
+        """The seat's history lines, oldest first."""
+        if self._history is None:
+            self._history = self._history_fn()
+        return self._history
+
+
+class Bot(Protocol):
+    """Chooses one of ``observation.legal`` for its seat."""
+
+    def act(self, observation: Observation, rng: Rng) -> Any: ...
+
+
+#: Makes the bot for one seat of one match: ``factory(seat, players)``.
+BotFactory = Callable[[int, int], Bot]
+
+
+class RandomBot:
+    """Plays a uniformly random legal action. Plays any title."""
+
+    def act(self, observation: Observation, rng: Rng) -> Any:
+        return rng.choice(observation.legal)
+
+
+def random_bot(seat: int, players: int) -> Bot:
+    """The :data:`BotFactory` of :class:`RandomBot`."""
+    return RandomBot()

@@ -1,0 +1,43 @@
+"""The plugin hooks. Gameweave has two; a test fails if one is undocumented.
+
+A plugin is a module (or any object) with functions marked ``@hookimpl``, made
+known through an entry point in the ``gameweave`` group::
+
+    [project.entry-points.gameweave]
+    dice = "gameweave_dice.plugin"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pluggy
+
+#: The pluggy project name, also the entry-point group.
+PROJECT = "gameweave"
+
+hookspec = pluggy.HookspecMarker(PROJECT)
+#: Mark a plugin's hook implementations with this.
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def register_titles(register: Callable[[Any], None]) -> None:
+    """Register the titles a plugin supplies.
+
+    Call ``register(title)`` once per :class:`~gameweave_core.title.Title` instance.
+    Two plugins registering the same ``title.name`` is an error naming both
+    distributions; nothing is renamed silently.
+    """
+
+
+@hookspec
+def register_bots(register: Callable[[str, str, Any], None]) -> None:
+    """Register bots for titles, including titles of other plugins.
+
+    Call ``register(title_name, bot_name, factory)`` where ``factory(seat, players)``
+    returns an object with ``act(observation, rng)``. A title's own bots come from
+    :meth:`Title.bots <gameweave_core.title.Title.bots>`; this hook lets a separate
+    distribution add more (say, a search-based bot) without touching the title.
+    """

@@ -1,0 +1,375 @@
+"""The Match: the one object adapters, bots and tests use to run a game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .bots import Observation
+from .errors import (
+    DigestMismatch,
+    GameOver,
+    IllegalAction,
+    LogError,
+    NotAwaited,
+    TitleError,
+)
+from .events import Event
+from .log import LogEntry, MatchLog, digest
+from .outcome import Outcome
+from .rng import Rng, fresh_seed
+from .title import Title
+
+
+class Match:
+    """One game of one title: its state, its log and its history.
+
+    Everything that leaves a match toward a seat (views, legal actions, history,
+    error messages) is built for that seat by the title. The state itself is
+    private to the match and the title.
+    """
+
+    def __init__(
+        self,
+        title: Title[Any],
+        players: int,
+        seed: int | None = None,
+        config: Mapping[str, Any] | None = None,
+        *,
+        distribution: str = "unknown",
+        distribution_version: str = "",
+    ) -> None:
+        self.title = title
+        self.players = players
+        self.config: dict[str, Any] = title.check_config(players, dict(config or {}))
+        self.seed = fresh_seed() if seed is None else seed
+        self.distribution = distribution
+        self.distribution_version = distribution_version
+        self._rng = Rng(self.seed)
+        self._state: Any = title.setup(players, self.config, self._rng)
+        self._log: list[tuple[int, Any]] = []
+        self._events: list[tuple[int, Event]] = []
+        self._awaiting: tuple[int, ...] | None = None
+        self._legal: dict[int, Sequence[Any]] = {}
+        #: Set when the title raised on a legal action: (seat, action JSON, message).
+        self.failed: tuple[int, dict[str, Any], str] | None = None
+
+    @classmethod
+    def create(
+        cls,
+        title: str | Title[Any],
+        players: int,
+        seed: int | None = None,
+        config: Mapping[str, Any] | None = None,
+        *,
+        registry: Any = None,
+    ) -> Match:
+        """A new match of an installed title (by name) or of a title object."""
+        from .registry import default_registry
+
+        reg = registry if registry is not None else default_registry()
+        entry = reg.entry(title) if isinstance(title, str) else reg.entry_for(title)
+        return cls(
+            entry.title,
+            players,
+            seed,
+            config,
+            distribution=entry.distribution,
+            distribution_version=entry.distribution_version,
+        )
+
+    # -- reading ---------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """How many actions have been applied (the step number)."""
+        return len(self._log)
+
+    @property
+    def awaiting(self) -> tuple[int, ...]:
+        """Seats whose action is needed now; empty when the match is over."""
+        if self._awaiting is None:
+            self._awaiting = tuple(self.title.awaiting(self._state))
+        return self._awaiting
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def outcome(self) -> Outcome | None:
+        """How the match ended, or ``None``."""
+        return self.title.outcome(self._state)
+
+    def seat_label(self, seat: int) -> str:
+        self._check_seat(seat)
+        return self.title.seat_label(self._state, seat)
+
+    def legal(self, seat: int) -> Sequence[Any]:
+        """The legal actions of ``seat`` as action objects."""
+        self._check_seat(seat)
+        cached = self._legal.get(seat)
+        if cached is None:
+            if seat in self.awaiting:
+                cached = self.title.legal_actions(self._state, seat)
+            else:
+                cached = ()
+            self._legal[seat] = cached
+        return cached
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The legal actions of ``seat`` in canonical JSON form."""
+        to_json = self.title.codec.to_json
+        return [to_json(a) for a in self.legal(seat)]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """All that ``seat`` (``None``: a spectator) may know."""
+        if seat is not None:
+            self._check_seat(seat)
+        return self.title.view(self._state, seat)
+
+    def history(self, seat: int | None) -> list[str]:
+        """The history lines ``seat`` may read, oldest first."""
+        return [e.text for _, e in self._events if e.visible_to(seat)]
+
+    def events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """The events ``seat`` may read, with the step that produced each."""
+        return [
+            {"step": step, **e.to_json()}
+            for step, e in self._events
+            if step > since and e.visible_to(seat)
+        ]
+
+    def observe(self, seat: int) -> Observation:
+        """What a bot in ``seat`` is given: exactly a human's view of the seat."""
+        return Observation(
+            seat, self.legal(seat), lambda: self.view(seat), lambda: self.history(seat)
+        )
+
+    def payload(self, seat: int | None) -> dict[str, Any]:
+        """Everything one seat's screen needs, built only from that seat's view."""
+        out: dict[str, Any] = {
+            "title": self.title.name,
+            "display_name": self.title.display_name,
+            "version": self.version,
+            "players": self.players,
+            "seats": [
+                {"seat": s, "label": self.title.seat_label(self._state, s)}
+                for s in range(1, self.players + 1)
+            ],
+            "awaiting": list(self.awaiting),
+            "view": self.view(seat),
+            "history": self.history(seat),
+            "legal": self.legal_actions(seat) if seat is not None else [],
+        }
+        if seat is not None:
+            out["seat"] = seat
+        result = self.outcome()
+        if result is not None:
+            out["outcome"] = result.to_json()
+        return out
+
+    def digest(self) -> str:
+        """A fingerprint of the whole state (for replays; reveals nothing)."""
+        return digest(self.title.snapshot(self._state))
+
+    # -- acting ----------------------------------------------------------------
+
+    def submit(self, seat: int, action: Any) -> list[str]:
+        """Apply ``action`` (an action object or its JSON form) for ``seat``.
+
+        Returns the history lines the action produced for that seat. Raises
+        :class:`IllegalAction` (or a subclass) with a one-line reason and leaves
+        the match untouched when the action is malformed, out of turn or illegal.
+        """
+        title = self.title
+        if isinstance(action, Mapping):
+            action = title.codec.from_json(action)
+        elif type(action) not in title.codec.classes:
+            title.codec.from_json(action)  # raises MalformedAction saying what it got
+        self._check_seat(seat, error=IllegalAction)
+        awaiting = self.awaiting
+        if seat not in awaiting:
+            if not awaiting:
+                raise GameOver("the match is over; no more actions are taken")
+            raise NotAwaited(f"seat {seat} is not awaited: waiting for {self._describe(awaiting)}")
+        if action not in self.legal(seat):
+            reason = title.explain_illegal(self._state, seat, action)
+            if not reason:
+                reason = (
+                    f"{title.describe_action(action)!r} is not a legal action for "
+                    f"seat {seat} ({title.seat_label(self._state, seat)}) now"
+                )
+            raise IllegalAction(reason)
+        step = len(self._log) + 1
+        try:
+            new_events = title.apply(self._state, seat, action, self._rng)
+        except Exception as exc:
+            as_json = title.codec.to_json(action)
+            message = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            self._rebuild()
+            self.failed = (seat, as_json, message)
+            raise TitleError(
+                f"{title.name} raised on action {step} (seat {seat}, {as_json}): {message}"
+            ) from exc
+        self._log.append((seat, action))
+        self._events.extend((step, e) for e in new_events)
+        self._awaiting = None
+        self._legal.clear()
+        return [e.text for e in new_events if e.visible_to(seat)]
+
+    def _describe(self, seats: Sequence[int]) -> str:
+        return ", ".join(f"seat {s} ({self.title.seat_label(self._state, s)})" for s in seats)
+
+    def _check_seat(self, seat: Any, error: type[Exception] = ValueError) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= self.players:
+            raise error(f"there is no seat {seat!r}: seats are 1 to {self.players}")
+
+    def _rebuild(self) -> None:
+        # A title raised mid-apply and may have left its state half-changed;
+        # the log is the truth, so replay it.
+        actions = list(self._log)
+        self._rng = Rng(self.seed)
+        self._state = self.title.setup(self.players, self.config, self._rng)
+        self._log, self._events = [], []
+        self._awaiting = None
+        self._legal.clear()
+        for seat, act in actions:
+            self.submit(seat, act)
+
+    # -- logs and replay --------------------------------------------------------
+
+    def actions(self) -> list[tuple[int, dict[str, Any]]]:
+        """The applied actions as (seat, JSON form), in order."""
+        to_json = self.title.codec.to_json
+        return [(seat, to_json(a)) for seat, a in self._log]
+
+    def fresh(self) -> Match:
+        """A new match with the same title, players, seed and options, at step 0."""
+        return Match(
+            self.title,
+            self.players,
+            self.seed,
+            self.config,
+            distribution=self.distribution,
+            distribution_version=self.distribution_version,
+        )
+
+    def at(self, step: int) -> Match:
+        """A new match as this one stood after ``step`` actions (0: the start)."""
+        if not 0 <= step <= self.version:
+            raise ValueError(f"step must be between 0 and {self.version}, got {step}")
+        other = self.fresh()
+        for seat, act in self._log[:step]:
+            other.submit(seat, act)
+        return other
+
+    def steps(self) -> Iterator[Match]:
+        """This match replayed: one new match per step, from step 0 to the end.
+
+        The same object is yielded each time, advanced by one action; copy what
+        you need before advancing.
+        """
+        other = self.fresh()
+        yield other
+        for seat, act in self._log:
+            other.submit(seat, act)
+            yield other
+
+    def to_log(self) -> MatchLog:
+        """The log of this match, with the state digest after every action.
+
+        Digests come from a fresh replay, which also proves the title deterministic.
+        """
+        entries = []
+        replay = self.fresh()
+        to_json = self.title.codec.to_json
+        for index, (seat, act) in enumerate(self._log, start=1):
+            replay.submit(seat, act)
+            entries.append(LogEntry(index, seat, to_json(act), replay.digest()))
+        if replay.digest() != self.digest():
+            raise TitleError(
+                f"{self.title.name} is not deterministic: a replay of this match ends in a "
+                "different state (does it use the global random module or the clock?)"
+            )
+        if self.failed is not None:
+            seat, as_json, message = self.failed
+            entries.append(LogEntry(len(entries) + 1, seat, as_json, None, message))
+        return MatchLog(
+            title=self.title.name,
+            title_version=self.title.version,
+            players=self.players,
+            seed=self.seed,
+            distribution=self.distribution,
+            distribution_version=self.distribution_version,
+            config=dict(self.config),
+            actions=entries,
+        )
+
+    def save(self, path: str | Path) -> None:
+        """Write the log to ``path`` as TOML."""
+        self.to_log().save(path)
+
+    @classmethod
+    def from_log(
+        cls,
+        log: MatchLog,
+        *,
+        upto: int | None = None,
+        verify: bool = False,
+        registry: Any = None,
+        source: str = "<log>",
+    ) -> Match:
+        """Rebuild a match from a log, after ``upto`` actions (default: all).
+
+        With ``verify`` every recorded digest is compared and the first step where
+        the rules now reach a different state raises :class:`DigestMismatch`.
+        Anything wrong raises :class:`LogError` naming ``source`` and the action.
+        """
+        from .registry import default_registry
+
+        reg = registry if registry is not None else default_registry()
+        try:
+            entry = reg.entry(log.title)
+        except Exception as exc:
+            raise LogError(source, str(exc)) from None
+        try:
+            match = cls(
+                entry.title,
+                log.players,
+                log.seed,
+                log.config,
+                distribution=log.distribution,
+                distribution_version=log.distribution_version,
+            )
+        except Exception as exc:
+            raise LogError(source, f"cannot start the match: {exc}") from None
+        entries = log.actions if upto is None else log.actions[:upto]
+        for e in entries:
+            try:
+                match.submit(e.seat, e.action)
+            except TitleError as exc:
+                raise LogError(source, str(exc), e.index) from None
+            except IllegalAction as exc:
+                raise LogError(source, f"refused: {exc}", e.index) from None
+            if verify and e.digest is not None and e.digest != match.digest():
+                raise DigestMismatch(
+                    source,
+                    f"the state now differs from the one recorded (digest {match.digest()}, "
+                    f"log says {e.digest}): the rules diverge from this log here",
+                    e.index,
+                )
+        return match
+
+    @classmethod
+    def load(
+        cls,
+        path: str | Path,
+        *,
+        upto: int | None = None,
+        verify: bool = False,
+        registry: Any = None,
+    ) -> Match:
+        """Read a log file and rebuild its match (see :meth:`from_log`)."""
+        log = MatchLog.load(path)
+        return cls.from_log(log, upto=upto, verify=verify, registry=registry, source=str(path))

@@ -1,0 +1,156 @@
+"""The title protocol: what a game plugin implements.
+
+A title is a stateless object whose methods are the rules. State is whatever the
+title likes (ideally a small attrs class); the core only passes it back to the
+title, snapshots it for digests, and never shows it to anyone.
+
+``apply`` may change the state in place: that keeps the hot path fast. The core
+keeps matches atomic anyway: it checks the seat and the action against
+``awaiting`` and ``legal_actions`` before calling ``apply``, and if a title raises
+on a legal action the match rebuilds its state from the log.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .actions import ActionCodec, converter
+from .bots import BotFactory
+from .errors import ConfigError
+from .events import Event
+from .outcome import Outcome
+from .rng import Rng
+
+S = TypeVar("S")
+
+
+class Title(abc.ABC, Generic[S]):
+    """Base class of every game. Subclass it and fill in the rules.
+
+    Class attributes give the metadata; ``actions`` lists the @action classes.
+    """
+
+    #: Slug used in logs, URLs and on the command line, e.g. ``"museum"``.
+    name: ClassVar[str]
+    #: Name shown to people, e.g. ``"The Museum Job"``.
+    display_name: ClassVar[str]
+    #: One line saying what the game is.
+    summary: ClassVar[str] = ""
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    #: The rules' version, recorded in logs. Change it when behaviour changes.
+    version: ClassVar[str] = "1"
+    #: The @action classes this title accepts.
+    actions: ClassVar[tuple[type, ...]]
+    #: Options a match may set, with their defaults.
+    default_config: ClassVar[Mapping[str, Any]] = {}
+    #: The bot the adapters use for a seat when none is named.
+    default_bot: ClassVar[str] = "random"
+    #: A JavaScript module (path relative to the title's package) that draws a view
+    #: in the browser; ``None`` uses the generic renderer.
+    web_renderer: ClassVar[str | None] = None
+    #: A bound on the actions of one match, checked by the testing kit.
+    max_actions: ClassVar[int] = 10_000
+
+    @cached_property
+    def codec(self) -> ActionCodec:
+        """Converts this title's actions to and from their JSON form."""
+        return ActionCodec(self.actions)
+
+    # -- the rules -------------------------------------------------------------
+
+    @abc.abstractmethod
+    def setup(self, players: int, config: Mapping[str, Any], rng: Rng) -> S:
+        """The state at the start of a match."""
+
+    @abc.abstractmethod
+    def awaiting(self, state: S) -> Sequence[int]:
+        """Seats whose action is needed now (several for simultaneous choices;
+        empty once the match is over)."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state: S, seat: int) -> Sequence[Any]:
+        """Every action ``seat`` may submit now (empty when it is not awaited)."""
+
+    @abc.abstractmethod
+    def apply(self, state: S, seat: int, action: Any, rng: Rng) -> Sequence[Event]:
+        """Carry out a legal action (may change ``state`` in place); return events."""
+
+    @abc.abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """All that ``seat`` (``None``: a spectator) may know, as JSON-ready data.
+
+        This is an allow-list: build it from what the seat may see, never by
+        deleting secrets from the whole state. Leave out ``None`` values (TOML).
+        """
+
+    @abc.abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """How the match ended, or ``None`` while it goes on."""
+
+    # -- optional refinements --------------------------------------------------
+
+    def check_config(self, players: int, config: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate the player count and options; return the full config."""
+        if not self.min_players <= players <= self.max_players:
+            raise ConfigError(
+                f"{self.display_name} takes {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+        unknown = sorted(set(config) - set(self.default_config))
+        if unknown:
+            known = ", ".join(sorted(self.default_config)) or "none"
+            raise ConfigError(f"unknown option(s) {', '.join(unknown)}; {self.name} takes: {known}")
+        return {**self.default_config, **config}
+
+    def seat_label(self, state: S, seat: int) -> str:
+        """How people call a seat, e.g. ``"Thief"`` or ``"Crew 2 (Lookout)"``."""
+        return f"Seat {seat}"
+
+    def has_secrets(self, state: S, seat: int) -> bool:
+        """Whether ``seat`` knows something another seat must not see (hot-seat
+        play hides the screen between such seats)."""
+        return True
+
+    def explain_illegal(self, state: S, seat: int, action: Any) -> str | None:
+        """Why a well-formed action is not legal, in words ``seat`` may read."""
+        return None
+
+    def snapshot(self, state: S) -> Any:
+        """The whole state as JSON-ready data, for digests. Never sent to a seat."""
+        return converter.unstructure(state)
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        """This title's own bots by name (the core adds ``"random"``)."""
+        return {}
+
+    # -- presentation (adapters fall back to generic forms) ---------------------
+
+    def describe_action(self, action: Any) -> str:
+        """A short label for a legal action, for menus and buttons."""
+        data = self.codec.to_json(action)
+        kind = data.pop("type")
+        rest = " ".join(f"{k}={v}" for k, v in data.items())
+        return f"{kind} {rest}".strip()
+
+    def parse_action(self, text: str, legal: Sequence[Any]) -> Any:
+        """An action typed by a person. Raise ``ValueError`` with a helpful message."""
+        text = text.strip()
+        if text.startswith("{"):
+            try:
+                return self.codec.from_json(json.loads(text))
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"not valid JSON: {exc.msg}") from None
+        for act in legal:
+            if self.describe_action(act) == text:
+                return act
+        raise ValueError(f"cannot read {text!r}: type a menu number or an action as JSON")
+
+    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
+        """The view drawn for a terminal (may use rich markup), or ``None`` for
+        the adapters' generic rendering."""
+        return None

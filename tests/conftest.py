@@ -1,0 +1,30 @@
+"""Shared test setup.
+
+The tutorial title (docs/tutorial/sealed-bid) is the core's test bed. It is a
+separate distribution; here it is imported from its folder and registered by hand,
+so the project's own environment need not install it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TUTORIAL = ROOT / "docs" / "tutorial" / "sealed-bid"
+if str(TUTORIAL) not in sys.path:
+    sys.path.insert(0, str(TUTORIAL))
+
+
+@pytest.fixture
+def sealed_registry():
+    """A registry holding only the tutorial title, as its plugin registers it."""
+    from gameweave_sealedbid import plugin
+
+    from gameweave_core import Registry
+
+    registry = Registry()
+    registry.add_plugin(plugin, "sealedbid", "gameweave-sealedbid", "1.0.0")
+    return registry
