@@ -124,6 +124,10 @@ def check_round_trips(match: Match) -> None:
             assert as_json == payload, f"the payload for seat {seat} is not plain JSON"
             as_toml = tomllib.loads(tomli_w.dumps(payload))
             assert as_toml == payload, f"the payload for seat {seat} does not survive TOML"
+            events = state.events(seat)
+            assert json.loads(json.dumps(events)) == events, (
+                f"events for seat {seat} are not plain JSON"
+            )
             for act in payload["legal"]:
                 assert codec.to_json(codec.from_json(act)) == act
 

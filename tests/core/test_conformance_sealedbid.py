@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from gameweave_sealedbid import SealedBid
-from gameweave_sealedbid.title import START_COINS
 from hypothesis import strategies as st
 
 from gameweave_core.testing import TitleConformance, Twin, seeds
+from gameweave_sealedbid import SealedBid
+from gameweave_sealedbid.title import START_COINS
 
 
 @st.composite

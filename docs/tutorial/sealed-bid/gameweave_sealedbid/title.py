@@ -93,7 +93,7 @@ class SealedBid(Title[State]):
             return events
         bids = state.bids
         shown = ", ".join(f"seat {s} {bids[s]}" for s in sorted(bids))
-        events.append(Event.public(f"Bids revealed: {shown}", "reveal", bids=dict(bids)))
+        events.append(Event.public(f"Bids revealed: {shown}", "reveal", bids={str(s): b for s, b in bids.items()}))
         top = max(bids.values())
         winners = [s for s, b in bids.items() if b == top]
         if len(winners) == 1:

@@ -1,0 +1,90 @@
+"""The action codec and the seeded generator."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gameweave_core import ActionCodec, MalformedAction, Rng, action, derive_seed
+
+
+@action("walk")
+@attrs.frozen
+class Walk:
+    to: str
+    then: str | None = None
+
+
+@action("guard")
+@attrs.frozen
+class Guard:
+    guard: int
+    to: str
+
+
+codec = ActionCodec([Walk, Guard])
+
+
+def test_canonical_form_leaves_out_absent_fields():
+    assert codec.to_json(Walk("K7")) == {"type": "walk", "to": "K7"}
+    assert codec.to_json(Walk("K7", "cut")) == {"type": "walk", "to": "K7", "then": "cut"}
+    assert codec.from_json({"type": "walk", "to": "K7"}) == Walk("K7")
+
+
+@given(
+    st.builds(Walk, st.text(), st.none() | st.text()) | st.builds(Guard, st.integers(), st.text())
+)
+def test_every_action_round_trips(act):
+    assert codec.from_json(codec.to_json(act)) == act
+
+
+def test_two_classes_may_not_share_a_tag():
+    @action("walk")
+    @attrs.frozen
+    class Stroll:
+        to: str
+
+    with pytest.raises(TypeError, match="share the type 'walk'"):
+        ActionCodec([Walk, Stroll])
+
+
+def test_a_field_called_type_is_refused():
+    with pytest.raises(TypeError, match="may not be called 'type'"):
+
+        @action("odd")
+        @attrs.frozen
+        class Odd:
+            type: str
+
+
+def test_null_is_not_a_string():
+    with pytest.raises(MalformedAction, match="expected str"):
+        codec.from_json({"type": "walk", "to": None})
+
+
+def test_rng_is_reproducible_and_forks_independently():
+    a, b = Rng(42), Rng(42)
+    # Recorded: CPython's integer-seeded sequences are stable, and logs rely on it.
+    recorded = Rng(42)
+    assert [recorded.randint(1, 6) for _ in range(8)] == [6, 1, 1, 6, 3, 2, 2, 2]
+    assert [a.randint(1, 6) for _ in range(20)] == [b.randint(1, 6) for _ in range(20)]
+    deck_a, deck_b = list(range(52)), list(range(52))
+    Rng(7).shuffle(deck_a)
+    Rng(7).shuffle(deck_b)
+    assert deck_a == deck_b != list(range(52))
+    assert Rng(1).fork("bot:1").random() != Rng(1).fork("bot:2").random()
+
+
+def test_derived_seeds_are_stable_across_runs_and_versions():
+    # A recorded value: if this changes, every simulation's per-game seeds change.
+    assert derive_seed(1, "game:0") == 1174107717598344808
+    assert derive_seed(1, "game:1") != derive_seed(1, "game:0")
+
+
+def test_seeds_must_fit_a_toml_integer():
+    with pytest.raises(ValueError, match="seed must be between 0 and"):
+        Rng(2**63)
+    with pytest.raises(ValueError):
+        Rng(-1)

@@ -1,0 +1,169 @@
+"""Match: turn checks, refusals, atomicity, audiences, replay."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gameweave_core import (
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    Match,
+    NotAwaited,
+    TitleError,
+)
+from gameweave_core.testing import fingerprint, random_match
+from gameweave_sealedbid import SealedBid
+from gameweave_sealedbid.title import Bid
+
+
+@pytest.fixture
+def match() -> Match:
+    return Match(SealedBid(), 3, seed=11)
+
+
+def test_same_seed_same_actions_same_game_byte_for_byte():
+    a = random_match(SealedBid(), 4, seed=99)
+    b = random_match(SealedBid(), 4, seed=99)
+    assert a.to_log().to_toml() == b.to_log().to_toml()
+    for seat in (1, 2, 3, 4, None):
+        assert json.dumps(a.payload(seat)) == json.dumps(b.payload(seat))
+
+
+def test_different_seeds_deal_different_lots():
+    lots = {Match(SealedBid(), 2, seed=s).view(None)["lot"] for s in range(30)}
+    assert len(lots) > 3
+
+
+def test_submit_accepts_canonical_json_and_objects(match: Match):
+    match.submit(1, {"type": "bid", "coins": 3})
+    match.submit(2, Bid(4))
+    assert match.version == 2
+    assert match.actions() == [(1, {"type": "bid", "coins": 3}), (2, {"type": "bid", "coins": 4})]
+
+
+def test_seat_not_awaited_names_who_is(match: Match):
+    for seat in (1, 2, 3):
+        match.submit(seat, Bid(0)) if seat != 2 else None
+    with pytest.raises(NotAwaited, match=r"seat 1 is not awaited: waiting for seat 2 \(Bidder 2\)"):
+        match.submit(1, Bid(1))
+
+
+def test_illegal_action_reason_is_the_titles_and_changes_nothing(match: Match):
+    before = fingerprint(match)
+    with pytest.raises(IllegalAction, match="you hold 20 coins and cannot bid 21"):
+        match.submit(1, {"type": "bid", "coins": 21})
+    assert fingerprint(match) == before
+
+
+@pytest.mark.parametrize(
+    ("junk", "says"),
+    [
+        ("bid 3", "must be a JSON object"),
+        ({"coins": 3}, 'needs a "type"'),
+        ({"type": "raise", "coins": 3}, "unknown action type 'raise'; this title knows: bid"),
+        ({"type": "bid"}, "required field missing"),
+        ({"type": "bid", "coins": "3"}, "expected int"),
+        ({"type": "bid", "coins": True}, "expected int"),
+        ({"type": "bid", "coins": 3, "extra": 1}, "extra fields found"),
+    ],
+)
+def test_malformed_actions_are_refused_in_one_line(match: Match, junk, says):
+    before = fingerprint(match)
+    with pytest.raises(MalformedAction) as caught:
+        match.submit(1, junk)
+    assert says in str(caught.value)
+    assert "\n" not in str(caught.value)
+    assert fingerprint(match) == before
+
+
+@pytest.mark.parametrize("seat", [0, 4, -1, "1", None, True])
+def test_unknown_seats_are_refused(match: Match, seat):
+    with pytest.raises(IllegalAction, match="there is no seat"):
+        match.submit(seat, Bid(1))
+
+
+def test_a_finished_match_takes_nothing():
+    done = random_match(SealedBid(), 2, seed=5)
+    assert done.is_over
+    with pytest.raises(GameOver, match="the match is over"):
+        done.submit(1, Bid(0))
+
+
+class Exploding(SealedBid):
+    """Raises half-way through applying a bid of 13: a title bug."""
+
+    name = "exploding"
+
+    def apply(self, state, seat, action, rng):
+        state.coins[seat - 1] -= 1  # damage first, then fail
+        if action.coins == 13:
+            raise ZeroDivisionError("boom")
+        state.coins[seat - 1] += 1
+        return super().apply(state, seat, action, rng)
+
+
+def test_a_title_that_raises_is_rolled_back_and_the_failure_logged():
+    match = Match(Exploding(), 2, seed=3)
+    match.submit(1, Bid(2))
+    before = fingerprint(match)
+    with pytest.raises(TitleError, match="exploding raised on action 2 .* ZeroDivisionError: boom"):
+        match.submit(2, Bid(13))
+    assert fingerprint(match) == before
+    assert match.view(None)["coins"] == [20, 20]
+    log = match.to_log()
+    assert log.actions[-1].error == "ZeroDivisionError: boom"
+    assert log.actions[-1].digest is None
+    match.submit(2, Bid(1))  # the match goes on
+
+
+def test_history_respects_audiences(match: Match):
+    match.submit(1, Bid(7))
+    assert match.history(1) == [f"You bid 7 on the {match.view(1)['lot']}-point lot"]
+    assert match.history(2) == ["Seat 1 seals a bid"]
+    assert match.history(None) == ["Seat 1 seals a bid"]
+    assert "7" not in json.dumps(match.payload(2)["view"])
+    assert match.view(1)["my_bid"] == 7
+
+
+def test_events_carry_their_step_and_filter_by_since(match: Match):
+    for seat in (1, 2, 3):
+        match.submit(seat, Bid(seat))
+    reveal = [e for e in match.events(None) if e.get("kind") == "reveal"]
+    assert reveal == [
+        {
+            "step": 3,
+            "kind": "reveal",
+            "text": "Bids revealed: seat 1 1, seat 2 2, seat 3 3",
+            "data": {"bids": {"1": 1, "2": 2, "3": 3}},
+        }
+    ]
+    assert all(e["step"] > 2 for e in match.events(2, since=2))
+
+
+def test_payload_gives_legal_actions_only_to_the_seat_itself(match: Match):
+    assert len(match.payload(1)["legal"]) == 21
+    assert match.payload(None)["legal"] == []
+    match.submit(1, Bid(1))
+    assert match.payload(1)["legal"] == []
+
+
+def test_at_and_steps_rebuild_earlier_positions():
+    full = random_match(SealedBid(), 3, seed=21)
+    digests = [m.digest() for m in full.steps()]
+    assert len(digests) == full.version + 1
+    for step in (0, 1, 5, full.version):
+        assert full.at(step).digest() == digests[step]
+    with pytest.raises(ValueError, match="step must be between 0 and"):
+        full.at(full.version + 1)
+
+
+def test_config_is_checked():
+    from gameweave_core import ConfigError
+
+    with pytest.raises(ConfigError, match="takes 2 to 4 players, not 5"):
+        Match(SealedBid(), 5)
+    with pytest.raises(ConfigError, match="unknown option"):
+        Match(SealedBid(), 2, config={"speed": 2})
