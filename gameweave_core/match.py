@@ -105,6 +105,12 @@ class Match:
         self._check_seat(seat)
         return self.title.seat_label(self._state, seat)
 
+    def has_secrets(self, seat: int) -> bool:
+        """Whether ``seat`` now knows something another seat must not see (hot-seat
+        adapters hide the screen before handing over to or from such a seat)."""
+        self._check_seat(seat)
+        return self.title.has_secrets(self._state, seat)
+
     def legal(self, seat: int) -> Sequence[Any]:
         """The legal actions of ``seat`` as action objects."""
         self._check_seat(seat)
@@ -183,10 +189,8 @@ class Match:
         the match untouched when the action is malformed, out of turn or illegal.
         """
         title = self.title
-        if isinstance(action, Mapping):
+        if type(action) not in title.codec.classes:  # JSON from outside, or junk
             action = title.codec.from_json(action)
-        elif type(action) not in title.codec.classes:
-            title.codec.from_json(action)  # raises MalformedAction saying what it got
         self._check_seat(seat, error=IllegalAction)
         awaiting = self.awaiting
         if seat not in awaiting:

@@ -155,7 +155,10 @@ class Registry:
 
 
 def _entry_points() -> Iterable[EntryPoint]:
-    return sorted(entry_points(group=hooks.PROJECT), key=lambda ep: ep.name)
+    # The same distribution seen twice on sys.path (an editable install beside a
+    # build, say) lists its entry points twice; load each (name, target) once.
+    unique = {(ep.name, ep.value): ep for ep in entry_points(group=hooks.PROJECT)}
+    return [unique[key] for key in sorted(unique)]
 
 
 @cache
