@@ -1,0 +1,448 @@
+"""The ``gameweave`` command: thin typer commands over the session modules.
+
+Every error is one line on stderr and a non-zero exit: 2 when the command line or
+the input file is wrong (unknown title, bad ``--players``, unreadable log), 1 when
+something fails while running (a game raised, a replay diverged).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from gameweave_core import (
+    DigestMismatch,
+    GameweaveError,
+    LogError,
+    Match,
+    MatchLog,
+    Registry,
+    default_registry,
+    seat_bots,
+)
+from gameweave_core.rng import MAX_SEED, fresh_seed
+
+from . import replay as replaying
+from .play import Session, default_log_path, parse_seats
+from .render import error, make_console
+from .simulate import InlineExecutor, SimulationResult, simulate
+
+app = typer.Typer(
+    name="gameweave",
+    help="Play, replay and simulate Gameweave titles: turn-based games with hidden information.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+
+def fail(message: object, code: int = 1) -> NoReturn:
+    """Print one error line to stderr and exit with ``code``."""
+    error(str(message))
+    raise typer.Exit(code)
+
+
+def registry() -> Registry:
+    """The installed titles (a plugin that fails to load is a one-line error)."""
+    try:
+        return default_registry()
+    except GameweaveError as exc:
+        fail(exc, 1)
+
+
+def complete_title(incomplete: str) -> list[str]:
+    """Shell completion of title names."""
+    try:
+        names = default_registry().names()
+    except Exception:
+        return []
+    return [n for n in names if n.startswith(incomplete)]
+
+
+def check_seed(seed: int | None) -> None:
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        fail(f"--seed must be between 0 and {MAX_SEED}, got {seed}", 2)
+
+
+# -- games ----------------------------------------------------------------------
+
+
+@app.command()
+def games(
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """List the installed titles."""
+    rows = [
+        {
+            "name": e.title.name,
+            "display_name": e.title.display_name,
+            "min_players": e.title.min_players,
+            "max_players": e.title.max_players,
+            "version": e.title.version,
+            "distribution": e.distribution,
+        }
+        for e in registry().entries()
+    ]
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    console = make_console()
+    if not rows:
+        console.print("No titles are installed.")
+        return
+    table = Table("Name", "Title", "Players", "Rules", "From", title="Installed titles")
+    for e in registry().entries():
+        t = e.title
+        source = f"{e.distribution} {e.distribution_version}".strip()
+        players = f"{t.min_players}-{t.max_players}"
+        table.add_row(t.name, t.display_name, players, t.version, source)
+    console.print(table)
+
+
+# -- play -----------------------------------------------------------------------
+
+
+@app.command()
+def play(
+    title: Annotated[
+        str | None,
+        typer.Argument(
+            help="The title to play (see 'gameweave games'); optional with --resume.",
+            autocompletion=complete_title,
+            show_default=False,
+        ),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Number of players [default: fewest]")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the match [default: random]")] = None,
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--seat",
+            help="Who plays a seat: N=human, N=bot or N=bot:NAME (repeatable). "
+            "Default: seat 1 human, others the title's default bot.",
+        ),
+    ] = None,
+    log: Annotated[
+        Path | None, typer.Option(help="Where to write the log [default: ./gameweave-logs/...]")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Continue the game saved in this log.")
+    ] = None,
+) -> None:
+    """Play a game in the terminal, against bots or with others at the same keyboard."""
+    reg = registry()
+    check_seed(seed)
+    if resume is not None:
+        match = _resume(resume, title, players, seed)
+        log_path = log or resume
+    else:
+        if title is None:
+            fail("name a title to play (see 'gameweave games') or give --resume LOG", 2)
+        try:
+            entry = reg.entry(title)
+            count = players if players is not None else entry.title.min_players
+            match = Match.create(title, count, seed, registry=reg)
+        except (GameweaveError, ValueError) as exc:
+            fail(exc, 2)
+        log_path = log or default_log_path(match.title.name, match.seed)
+    try:
+        plan = parse_seats(seat or [], match.players)
+        bots = seat_bots(match, plan.bots, reg)
+    except (GameweaveError, ValueError) as exc:
+        fail(exc, 2)
+    console = make_console()
+    session = Session(match, plan.humans, bots, log_path, console)
+    code = session.run()
+    if code:
+        raise typer.Exit(code)
+
+
+def _resume(path: Path, title: str | None, players: int | None, seed: int | None) -> Match:
+    if players is not None or seed is not None:
+        fail("--players and --seed come from the log when resuming; leave them out", 2)
+    try:
+        log = MatchLog.load(path)
+    except LogError as exc:
+        fail(exc, 2)
+    if title is not None and title != log.title:
+        fail(f"{path} is a game of {log.title!r}, not {title!r}", 2)
+    usable, _ = replaying.usable_actions(log)
+    try:
+        return replaying.rebuild(log, str(path), usable)
+    except LogError as exc:
+        fail(exc, 1 if exc.index is not None else 2)
+
+
+# -- replay ---------------------------------------------------------------------
+
+
+@app.command()
+def replay(
+    log: Annotated[Path, typer.Argument(help="A log written by play, simulate or serve.")],
+    to: Annotated[
+        int | None, typer.Option("--to", help="Show the match after this many actions.")
+    ] = None,
+    as_: Annotated[
+        str, typer.Option("--as", help="Whose eyes: a seat number or 'spectator'.")
+    ] = "spectator",
+    step: Annotated[bool, typer.Option("--step", help="Walk forward and back.")] = False,
+    verify: Annotated[
+        bool,
+        typer.Option(
+            "--verify",
+            help="Re-apply every action and compare state digests; exit 1 at the first divergence.",
+        ),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print view and history as JSON.")] = (
+        False
+    ),
+) -> None:
+    """Rebuild a match from its log and show it as one seat sees it.
+
+    Exit codes: 0 fine, 1 the log no longer replays (an action is refused, raises,
+    or reaches a different state), 2 the log cannot be read.
+    """
+    registry()
+    source = str(log)
+    try:
+        record = MatchLog.load(log)
+    except LogError as exc:
+        fail(exc, 2)
+    if verify:
+        _verify(record, source, as_json)
+        return
+    try:
+        seat = replaying.parse_seat(as_, record.players)
+    except ValueError as exc:
+        fail(exc, 2)
+    total = len(record.actions)
+    usable, recorded_error = replaying.usable_actions(record)
+    if to is not None and not 0 <= to <= total:
+        fail(f"--to {to}: {log} has actions 0 to {total}", 2)
+    upto = usable if to is None else to
+    try:
+        match = replaying.rebuild(record, source, max(upto, usable) if step else upto)
+    except LogError as exc:
+        fail(exc, 1 if exc.index is not None else 2)
+    console = make_console()
+    if step:
+        replaying.step_through(console, match, seat, upto, input)
+    elif as_json:
+        typer.echo(json.dumps(replaying.payload(match, seat, total, source), indent=2))
+    else:
+        replaying.show(console, match, seat, total)
+    if recorded_error is not None and match.version == usable and not as_json:
+        console.print(
+            Text(
+                f"Action {total} made the title raise when this log was saved "
+                f"({recorded_error}); re-apply it with: gameweave replay {log} --verify",
+                style="yellow",
+            )
+        )
+
+
+def _verify(record: MatchLog, source: str, as_json: bool) -> None:
+    try:
+        match = replaying.verify(record, source)
+    except DigestMismatch as exc:
+        fail(f"verify failed at action {exc.index}: {exc}", 1)
+    except LogError as exc:
+        fail(exc, 1 if exc.index is not None else 2)
+    checked = sum(1 for e in record.actions if e.digest is not None)
+    if as_json:
+        out = {"log": source, "verified": True, "actions": match.version, "checked": checked}
+        typer.echo(json.dumps({**out, "digest": match.digest()}))
+    else:
+        typer.echo(
+            f"{source}: verified; {match.version} actions of {record.title} replay to "
+            f"the recorded state ({checked} digests checked)"
+        )
+
+
+# -- simulate -------------------------------------------------------------------
+
+
+@app.command("simulate")
+def simulate_command(
+    title: Annotated[
+        str, typer.Argument(help="The title to simulate.", autocompletion=complete_title)
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", help="How many games.")],
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players per game [default: fewest]")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the whole run [default: random, printed]")
+    ] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Worker processes [default: every core]")
+    ] = None,
+    seat: Annotated[
+        list[str] | None,
+        typer.Option("--seat", help="The bot of a seat: N=NAME (repeatable)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    save_logs: Annotated[
+        Path | None, typer.Option("--save-logs", help="Write every game's log to this folder.")
+    ] = None,
+) -> None:
+    """Play many all-bot games and tabulate who wins, how long and how games end.
+
+    The numbers depend only on --seed, never on --jobs.
+    """
+    reg = registry()
+    check_seed(seed)
+    try:
+        entry = reg.entry(title)
+    except GameweaveError as exc:
+        fail(exc, 2)
+    count = players if players is not None else entry.title.min_players
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        fail(f"--jobs must be at least 1, got {workers}", 2)
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}", 2)
+    try:
+        seats = _bot_seats(seat or [])
+    except ValueError as exc:
+        fail(exc, 2)
+    run_seed = fresh_seed() if seed is None else seed
+    progress = Progress(
+        TextColumn(f"{entry.title.display_name}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=make_console(stderr=True),
+        transient=True,
+    )
+    executor: Any = InlineExecutor() if workers == 1 else _process_pool(min(workers, games))
+    try:
+        with progress, executor:
+            task = progress.add_task("games", total=games)
+            result = simulate(
+                title,
+                games,
+                count,
+                run_seed,
+                seats,
+                executor,
+                keep_logs=save_logs is not None,
+                on_progress=lambda n: progress.advance(task, n),
+                registry=reg,
+            )
+    except (GameweaveError, ValueError) as exc:
+        fail(exc, 2)
+    logs = _write_logs(result, save_logs)
+    if as_json:
+        data = result.to_json()
+        for failure in data["failures"]:
+            failure["log"] = str(logs[failure["game"]])
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        _print_table(result, entry.title.display_name)
+    for failed in result.failures:
+        path = logs[failed.index]
+        error(f"game {failed.index} (seed {failed.seed}) failed: {failed.error}")
+        error(f"reproduce with: gameweave replay {path} --verify")
+    if result.failures:
+        raise typer.Exit(1)
+
+
+def _process_pool(workers: int) -> Any:
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=workers)
+
+
+def _bot_seats(specs: list[str]) -> dict[int, str | None]:
+    seats: dict[int, str | None] = {}
+    for spec in specs:
+        number, sep, name = spec.partition("=")
+        if not sep or not number.strip().isdigit() or not name.strip():
+            raise ValueError(f"--seat {spec!r}: write it as N=BOTNAME, e.g. 2=random")
+        seats[int(number)] = name.strip().removeprefix("bot:")
+    return seats
+
+
+def _write_logs(result: SimulationResult, folder: Path | None) -> dict[int, Path]:
+    """Write the kept logs (all with --save-logs, else only failed games')."""
+    target = folder if folder is not None else Path("gameweave-logs")
+    written: dict[int, Path] = {}
+    for r in result.results:
+        if r.log is None:
+            continue
+        target.mkdir(parents=True, exist_ok=True)
+        name = f"{result.title}-seed{result.seed}-game{r.index:05d}.toml"
+        path = target / name
+        path.write_text(r.log, encoding="utf-8")
+        written[r.index] = path
+    return written
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def _print_table(result: SimulationResult, display_name: str) -> None:
+    console = make_console()
+    seats = ", ".join(f"{s}={name}" for s, name in sorted(result.seats.items()))
+    console.print(
+        Text(
+            f"{display_name}: {result.games} games, {result.players} players, "
+            f"seed {result.seed}, bots {seats}"
+        )
+    )
+    finished = len(result.finished)
+    wins = Table("Side", "Wins", "Rate", "95% interval", title=f"Wins ({finished} finished)")
+    for s in result.sides():
+        wins.add_row(s.side, str(s.wins), _pct(s.rate), f"{_pct(s.low)} – {_pct(s.high)}")
+    console.print(wins)
+    ends = Table("How it ended", "Games", "Share")
+    for reason, n in result.reasons().items():
+        ends.add_row(reason or "(no reason)", str(n), _pct(n / finished))
+    console.print(ends)
+    figures = result.figures()
+    if figures:
+        table = Table("Figure", "Mean")
+        for name, value in figures.items():
+            table.add_row(name, f"{value:.3f}")
+        console.print(table)
+    mean_length = result.mean_length()
+    if mean_length is not None:
+        console.print(Text(f"Mean game length: {mean_length:.1f} actions"))
+    if result.failures:
+        console.print(Text(f"{len(result.failures)} game(s) failed; see below", style="red"))
+
+
+# -- serve ----------------------------------------------------------------------
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        Path | None, typer.Option(help="SQLite file of the matches [default: the server's]")
+    ] = None,
+) -> None:
+    """Host matches for browsers on this machine (the HTTP adapter)."""
+    try:
+        from gameweave_http.server import serve as run_server
+    except ImportError as exc:
+        fail(f"the HTTP server is not available (gameweave_http.server.serve): {exc}", 1)
+    # Without --db the server keeps its own default file.
+    options: dict[str, Any] = {} if db is None else {"db": db}
+    run_server(host=host, port=port, **options)
+
+
+def main() -> None:
+    """The console script ``gameweave``."""
+    app()

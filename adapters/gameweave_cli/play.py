@@ -1,0 +1,300 @@
+"""The interactive terminal session of ``gameweave play``.
+
+Each human seat sees only what the match builds for it: its view, its history and
+its legal actions. When two or more people share the terminal, the screen is
+wiped (scrollback included) and a hand-over prompt stands between a seat that
+holds secrets and the next person.
+"""
+
+from __future__ import annotations
+
+import datetime
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+from rich.console import Console
+from rich.rule import Rule
+from rich.text import Text
+
+from gameweave_core import BotSeat, GameweaveError, IllegalAction, Match, run_bots
+
+from .render import (
+    menu,
+    outcome_text,
+    print_history,
+    print_menu,
+    render_view,
+    seat_name,
+)
+from .simulate import log_text
+
+#: The folder ``play`` writes logs to when ``--log`` is not given.
+LOG_DIR = Path("gameweave-logs")
+
+HELP = """\
+Type a menu number or an action to act, or one of:
+  help          this text
+  history       everything your seat has seen happen
+  map, show     your view and your legal actions again
+  save          write the log now (it is also written at the end)
+  quit          save the log and leave; resume with --resume LOG"""
+
+
+@attrs.frozen
+class SeatPlan:
+    """Who plays each seat: the human seats, and a bot name (``None``: the
+    title's default bot) for every other seat."""
+
+    humans: frozenset[int]
+    bots: Mapping[int, str | None]
+
+
+def parse_seats(specs: Sequence[str], players: int) -> SeatPlan:
+    """Read ``--seat N=human|bot[:NAME]`` options; by default seat 1 is the human
+    and every other seat the title's default bot."""
+    humans = {1}
+    bots: dict[int, str | None] = {s: None for s in range(2, players + 1)}
+    for spec in specs:
+        number, sep, who = spec.partition("=")
+        if not sep or not number.strip().isdigit():
+            raise ValueError(f"--seat {spec!r}: write it as N=human, N=bot or N=bot:NAME")
+        seat = int(number)
+        if not 1 <= seat <= players:
+            raise ValueError(f"--seat {spec!r}: this game has seats 1 to {players}")
+        kind, colon, name = who.strip().partition(":")
+        if kind == "human" and not colon:
+            humans.add(seat)
+            bots.pop(seat, None)
+        elif kind == "bot":
+            humans.discard(seat)
+            bots[seat] = name.strip() or None
+        else:
+            raise ValueError(f"--seat {spec!r}: a seat is 'human', 'bot' or 'bot:NAME'")
+    return SeatPlan(frozenset(humans), dict(sorted(bots.items())))
+
+
+def default_log_path(title: str, seed: int) -> Path:
+    """``gameweave-logs/<title>-<date>-<time>-<seed>.toml`` (the clock is fine here:
+    it names a file, it never touches a game)."""
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return LOG_DIR / f"{title}-{stamp}-{seed}.toml"
+
+
+def save_log(match: Match, path: Path) -> Path:
+    """Write the match's log to ``path`` (creating its folder) and return it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(log_text(match), encoding="utf-8")
+    return path
+
+
+class Quit(Exception):
+    """The human asked to leave (``quit``, or end of input)."""
+
+
+class Session:
+    """One game at the terminal: humans type, bots play their seats in between."""
+
+    def __init__(
+        self,
+        match: Match,
+        humans: frozenset[int],
+        bots: Mapping[int, BotSeat],
+        log_path: Path,
+        console: Console,
+        read: Callable[[str], str] = input,
+    ) -> None:
+        self.match = match
+        self.humans = humans
+        self.bots = dict(bots)
+        self.log_path = log_path
+        self.console = console
+        self.read = read
+        # History lines each human seat has already been shown.
+        self.seen: dict[int, int] = {}
+        # Whose screen is on the terminal now.
+        self.shown: int | None = None
+
+    # -- running ---------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the end (or ``quit``); always write the log. Returns the exit code."""
+        try:
+            if self.humans:
+                self._play()
+            else:
+                self._unattended()
+        except Quit:
+            save_log(self.match, self.log_path)
+            self.console.print(Text(f"Game saved to {self.log_path}"))
+            self.console.print(Text(f"Continue with: gameweave play --resume {self.log_path}"))
+            return 0
+        except KeyboardInterrupt:
+            save_log(self.match, self.log_path)
+            self.console.print(Text(f"\nInterrupted; game saved to {self.log_path}"))
+            return 130
+        except Exception as exc:
+            return self._crashed(exc)
+        save_log(self.match, self.log_path)
+        self.console.print(Text(f"Log saved to {self.log_path}"))
+        return 0
+
+    def _crashed(self, exc: Exception) -> int:
+        try:
+            save_log(self.match, self.log_path)
+            saved = f"the log is saved in {self.log_path}"
+        except Exception as again:  # the report below must still be printed
+            saved = f"the log could not be saved either ({type(again).__name__}: {again})"
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        print(f"error: {type(exc).__name__}: {first} ({saved})", file=sys.stderr)
+        print(f"reproduce with: gameweave replay {self.log_path} --verify", file=sys.stderr)
+        return 1
+
+    def _bots_move(self) -> None:
+        run_bots(self.match, self.bots, limit=self.match.title.max_actions)
+
+    def _unattended(self) -> None:
+        self._bots_move()
+        match = self.match
+        outcome = match.outcome()
+        if outcome is None:
+            raise RuntimeError(f"the match stopped at step {match.version} without an outcome")
+        self.console.print(Rule(Text(f"{match.title.display_name}: spectator's history")))
+        print_history(self.console, match.history(None), empty="  (nothing happened)")
+        self.console.print(Text(outcome_text(outcome), style="bold"))
+
+    def _play(self) -> None:
+        match = self.match
+        while True:
+            self._bots_move()
+            if match.is_over:
+                break
+            waiting = [s for s in match.awaiting if s in self.humans]
+            if not waiting:
+                raise RuntimeError(
+                    f"the match stopped at step {match.version}: it awaits nobody "
+                    "but has no outcome"
+                )
+            self._turn(waiting[0])
+        self._finish()
+
+    def _finish(self) -> None:
+        match = self.match
+        outcome = match.outcome()
+        assert outcome is not None
+        if len(self.humans) == 1:
+            (seat,) = self.humans
+            self._print_new(seat, "Since your last move:")
+        else:
+            # The last screen may hold one player's secrets; the ending is public.
+            if self.shown is not None and match.has_secrets(self.shown):
+                self._clear()
+            self.console.print(render_view(match, None))
+            print_history(self.console, match.history(None)[-10:])
+        self.console.print(Text(outcome_text(outcome), style="bold"))
+
+    # -- one human turn ----------------------------------------------------------
+
+    def _clear(self) -> None:
+        # Clear the scrollback too: scrolling up must not show the last screen.
+        if self.console.is_terminal:
+            self.console.file.write("\033[H\033[2J\033[3J")
+            self.console.file.flush()
+        else:
+            self.console.print("\n" * 3)
+
+    def _hand_over(self, seat: int) -> None:
+        """With several people at the terminal, hide the screen between seats."""
+        if len(self.humans) < 2 or self.shown == seat:
+            return
+        previous = self.shown
+        if self.match.has_secrets(seat) or (
+            previous is not None and self.match.has_secrets(previous)
+        ):
+            self._clear()
+            self._ask(f"Pass to {seat_name(self.match, seat)} and press Enter ")
+            self._clear()
+        self.shown = seat
+
+    def _ask(self, prompt: str) -> str:
+        try:
+            return self.read(prompt)
+        except EOFError:
+            raise Quit from None
+
+    def _print_new(self, seat: int, heading: str) -> None:
+        lines = self.match.history(seat)
+        new = lines[self.seen.get(seat, 0) :]
+        self.seen[seat] = len(lines)
+        if new:
+            self.console.print(Text(heading, style="bold"))
+            print_history(self.console, new)
+
+    def _screen(self, seat: int) -> None:
+        match = self.match
+        self.console.print(
+            Rule(
+                Text(f"{match.title.display_name}, step {match.version}, {seat_name(match, seat)}")
+            )
+        )
+        self.console.print(render_view(match, seat))
+        self._print_new(seat, "Since your last look:")
+        self.console.print(Text(f"Your move, {seat_name(match, seat)}. Legal actions:"))
+        print_menu(self.console, menu(match, seat))
+        self.console.print(Text("Type a number, an action, or help.", style="dim"))
+
+    def _turn(self, seat: int) -> None:
+        self._hand_over(seat)
+        self.shown = seat
+        self._screen(seat)
+        match = self.match
+        prompt = f"seat {seat} ({match.seat_label(seat)})> "
+        while True:
+            text = self._ask(prompt).strip()
+            word = text.lower()
+            if not text:
+                continue
+            if word == "help":
+                self.console.print(Text(HELP))
+            elif word == "history":
+                print_history(self.console, match.history(seat), empty="  (nothing yet)")
+            elif word in ("map", "show"):
+                self._screen(seat)
+            elif word == "save":
+                save_log(match, self.log_path)
+                self.console.print(Text(f"Saved to {self.log_path}"))
+            elif word in ("quit", "exit"):
+                raise Quit
+            else:
+                action = self._read_action(seat, text)
+                if action is None:
+                    continue
+                try:
+                    match.submit(seat, action)
+                except IllegalAction as exc:
+                    self._refuse(str(exc))
+                    continue
+                self._print_new(seat, "You:")
+                return
+
+    def _read_action(self, seat: int, text: str) -> Any:
+        """The action ``text`` means (a menu number or the title's notation), or
+        ``None`` after printing why it cannot be read."""
+        legal = self.match.legal(seat)
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            self._refuse(f"there is no action {number}: the menu runs from 1 to {len(legal)}")
+            return None
+        try:
+            return self.match.title.parse_action(text, legal)
+        except (ValueError, GameweaveError) as exc:
+            self._refuse(str(exc))
+            return None
+
+    def _refuse(self, reason: str) -> None:
+        one = " ".join(reason.split("\n"))
+        self.console.print(Text(f"Not accepted: {one}", style="red"))

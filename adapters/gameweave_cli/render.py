@@ -1,0 +1,122 @@
+"""Drawing a seat's screen in the terminal, with generic fallbacks.
+
+A title may ship ``render_text`` (rich markup allowed) and its own
+``describe_action``; when it does not, the view is shown as indented text and the
+legal actions as a numbered menu of their JSON fields. Everything drawn here comes
+from a seat's view, history and legal actions as the :class:`Match` builds them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from gameweave_core import Match, Outcome
+
+#: Menus longer than this are laid out in columns.
+COLUMN_MENU = 12
+
+
+def make_console(*, stderr: bool = False) -> Console:
+    """A console that does not guess at syntax colours nor wrap long lines."""
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def error(message: str) -> None:
+    """Print one error line to stderr (plain text, so nothing in it is markup)."""
+    text = " ".join(str(message).split("\n"))
+    print(f"error: {text}", file=sys.stderr)
+
+
+def seat_name(match: Match, seat: int | None) -> str:
+    """``"seat 1 (Thief)"``, or ``"spectator"``."""
+    if seat is None:
+        return "spectator"
+    return f"seat {seat} ({match.seat_label(seat)})"
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+def _is_flat(value: Any) -> bool:
+    return isinstance(value, list) and all(not isinstance(v, (list, dict)) for v in value)
+
+
+def view_lines(view: Mapping[str, Any], indent: int = 0) -> list[str]:
+    """The generic rendering of a view: one ``key: value`` line per entry, nested
+    mappings and lists indented below their key."""
+    pad = "  " * indent
+    lines: list[str] = []
+    for key, value in view.items():
+        label = str(key).replace("_", " ")
+        if isinstance(value, dict):
+            lines.append(f"{pad}{label}:" if value else f"{pad}{label}: (none)")
+            lines.extend(view_lines(value, indent + 1))
+        elif _is_flat(value):
+            shown = ", ".join(_scalar(v) for v in value) if value else "(none)"
+            lines.append(f"{pad}{label}: {shown}")
+        elif isinstance(value, list):
+            lines.append(f"{pad}{label}:")
+            for item in value:
+                if isinstance(item, dict):
+                    inner = view_lines(item, indent + 2)
+                    if inner:
+                        first = inner[0].lstrip()
+                        lines.append(f"{pad}  - {first}")
+                        lines.extend(inner[1:])
+                    else:
+                        lines.append(f"{pad}  - (empty)")
+                else:
+                    lines.append(f"{pad}  - {_scalar(item)}")
+        else:
+            lines.append(f"{pad}{label}: {_scalar(value)}")
+    return lines
+
+
+def render_view(match: Match, seat: int | None, view: Mapping[str, Any] | None = None) -> str:
+    """The view of ``seat`` as rich markup: the title's own drawing if it has one."""
+    view = match.view(seat) if view is None else view
+    drawn = match.title.render_text(view, seat)
+    if drawn is not None:
+        return drawn
+    return escape("\n".join(view_lines(view)) or "(nothing to show)")
+
+
+def menu(match: Match, seat: int) -> list[tuple[int, Any, str]]:
+    """The numbered menu of ``seat``'s legal actions: (number, action, label)."""
+    describe = match.title.describe_action
+    return [(n, act, describe(act)) for n, act in enumerate(match.legal(seat), start=1)]
+
+
+def print_menu(console: Console, entries: Sequence[tuple[int, Any, str]]) -> None:
+    items = [Text(f"{n:>3}. {label}") for n, _, label in entries]
+    if len(items) > COLUMN_MENU:
+        console.print(Columns(items, padding=(0, 3)))
+    else:
+        for item in items:
+            console.print(item)
+
+
+def print_history(console: Console, lines: Sequence[str], *, empty: str = "") -> None:
+    """History lines, each as plain text (titles' words are never markup)."""
+    if not lines and empty:
+        console.print(Text(empty, style="dim"))
+    for line in lines:
+        console.print(Text(f"  {line}"))
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """One line: who won and how."""
+    return f"Game over: {outcome.summary} (winner: {outcome.side}; ended by {outcome.reason})"

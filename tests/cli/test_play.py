@@ -1,0 +1,228 @@
+"""``gameweave play``: all-bot games, typed turns, hot-seat hand-over, logs, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gameweave_cli.app import app
+from gameweave_cli.play import parse_seats
+from gameweave_core import Match, MatchLog
+
+from .conftest import FragileBid, PlainBid, add_titles, seed_where
+
+ALL_BOTS = ["--seat", "1=bot", "--seat", "2=bot"]
+
+
+def play(runner, *args: str, input: str | None = None):
+    return runner.invoke(app, ["play", *args], input=input)
+
+
+def test_all_bot_game_plays_to_the_end_unattended(installed, runner, tmp_path):
+    log = tmp_path / "game.toml"
+    result = play(runner, "sealedbid", "--seed", "5", "--seat", "1=bot", "--log", str(log))
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    # The spectator's history: public reveals, never a private "You bid".
+    assert out.count("Bids revealed:") == 5
+    assert "You bid" not in out
+    assert "Game over:" in out
+    assert out.index("Bids revealed") < out.index("Game over:")
+    assert f"Log saved to {log}" in out
+    replayed = Match.load(log, verify=True)
+    assert replayed.is_over
+    assert replayed.outcome().summary in out
+    assert replayed.history(None) == [
+        line.strip() for line in out.splitlines() if line.startswith("  ")
+    ]
+
+
+def test_all_bot_games_are_reproducible_from_the_seed(installed, runner, tmp_path):
+    logs = [tmp_path / "a.toml", tmp_path / "b.toml"]
+    outs = [
+        play(runner, "sealedbid", "--seed", "42", *ALL_BOTS, "--log", str(p)).stdout for p in logs
+    ]
+    assert outs[0].replace("a.toml", "") == outs[1].replace("b.toml", "")
+    assert logs[0].read_text() == logs[1].read_text()
+    other = tmp_path / "c.toml"
+    play(runner, "sealedbid", "--seed", "43", *ALL_BOTS, "--log", str(other))
+    assert other.read_text() != logs[0].read_text()
+
+
+def test_default_log_goes_under_gameweave_logs(installed, runner, cd_tmp):
+    result = play(runner, "sealedbid", "--seed", "1", "--seat", "1=bot")
+    assert result.exit_code == 0
+    (path,) = (cd_tmp / "gameweave-logs").iterdir()
+    assert path.name.startswith("sealedbid-") and path.name.endswith("-1.toml")
+    assert f"Log saved to {Path('gameweave-logs') / path.name}" in result.stdout
+    assert MatchLog.load(path).seed == 1
+
+
+def test_named_bots_and_players(installed, runner, tmp_path):
+    log = tmp_path / "g.toml"
+    args = ["sealedbid", "-p", "3", "--seed", "8", "--seat", "1=bot:random"]
+    result = play(runner, *args, "--seat", "3=bot:thrifty", "--log", str(log))
+    assert result.exit_code == 0, result.output
+    record = MatchLog.load(log)
+    assert record.players == 3 and len(record.actions) == 15
+
+
+def test_human_turns_by_menu_number_and_typed_action(installed, runner, tmp_path):
+    log = tmp_path / "h.toml"
+    # Menu item 4 is "bid 3"; then typed bids; junk and illegal bids are refused.
+    moves = "4\nbid 99\nbogus\n0\n30\nbid 2\nbid 1\nbid 1\nbid 0\n"
+    result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input=moves)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Not accepted: you hold" in out and "cannot bid 99" in out
+    assert "Not accepted: cannot read 'bogus'" in out
+    assert "Not accepted: there is no action 0: the menu runs from 1 to" in out
+    assert "Not accepted: there is no action 30" in out
+    assert "Game over:" in out
+    record = MatchLog.load(log)
+    mine = [e.action["coins"] for e in record.actions if e.seat == 1]
+    assert mine == [3, 2, 1, 1, 0]  # refused input changed nothing
+    assert len(record.actions) == 10
+    Match.load(log, verify=True)
+
+
+def test_help_history_show_and_save(installed, runner, tmp_path):
+    log = tmp_path / "s.toml"
+    script = "help\nbid 5\nhistory\nshow\nsave\nquit\n"
+    result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input=script)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "map, show" in out  # help
+    assert out.count("You bid 5 on the") >= 2  # once as it happened, once in history
+    assert f"Saved to {log}" in out
+    assert f"Game saved to {log}" in out
+    assert f"gameweave play --resume {log}" in out
+    assert len(MatchLog.load(log).actions) == 3  # bot, me, bot
+
+
+def test_end_of_input_saves_like_quit(installed, runner, tmp_path):
+    log = tmp_path / "eof.toml"
+    result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input="bid 1\n")
+    assert result.exit_code == 0
+    assert f"Game saved to {log}" in result.stdout
+    assert [e.seat for e in MatchLog.load(log).actions] == [2, 1, 2]
+
+
+def test_resume_continues_a_saved_game(installed, runner, tmp_path):
+    log = tmp_path / "r.toml"
+    play(runner, "sealedbid", "--seed", "9", "--log", str(log), input="bid 2\nquit\n")
+    before = MatchLog.load(log).actions
+    result = play(runner, "--resume", str(log), input="bid 1\nbid 1\nbid 1\nbid 1\n")
+    assert result.exit_code == 0, result.output
+    assert "Game over:" in result.stdout
+    after = MatchLog.load(log)
+    assert after.actions[: len(before)] == before
+    assert [e.action["coins"] for e in after.actions if e.seat == 1] == [2, 1, 1, 1, 1]
+    assert Match.load(log, verify=True).is_over
+
+
+def test_hot_seat_hands_over_between_humans(installed, runner, tmp_path):
+    log = tmp_path / "hot.toml"
+    script = "\nbid 13\n\nbid 4\n\nquit\n"
+    result = play(
+        runner, "sealedbid", "--seed", "3", "--seat", "2=human", "--log", str(log), input=script
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    to_one = "Pass to seat 1 (Bidder 1) and press Enter"
+    to_two = "Pass to seat 2 (Bidder 2) and press Enter"
+    assert out.index(to_one) < out.index(to_two)
+    # Seat 2's screen, up to its prompt: it knows seat 1 bid, never how much.
+    screen = out[out.index(to_two) : out.index("seat 2 (Bidder 2)> ")]
+    assert "Seat 1 seals a bid" in screen
+    assert "You bid" not in screen and "bid: 13" not in screen
+    # Back to seat 1 after the reveal.
+    assert out.index(to_one, out.index(to_two)) > out.index("Bids revealed: seat 1 13, seat 2 4")
+    assert [e.action["coins"] for e in MatchLog.load(log).actions] == [13, 4]
+
+
+def test_one_human_gets_no_hand_over(installed, runner, tmp_path):
+    result = play(runner, "sealedbid", "--seed", "3", "--log", str(tmp_path / "x"), input="quit\n")
+    assert "Pass to" not in result.stdout
+
+
+def test_generic_fallbacks_for_a_title_without_renderer_or_parser(installed, runner, tmp_path):
+    add_titles(installed, PlainBid())
+    log = tmp_path / "plain.toml"
+    script = '1\n{"type": "bid", "coins": 2}\nbid coins=1\n{"type": "bid"\n1\nbid coins=0\n'
+    result = play(runner, "plainbid", "--seed", "3", "--log", str(log), input=script)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "lot: " in out and "coins: 20, 20" in out and "sealed: 2" in out  # view as text
+    assert "1. bid coins=0" in out  # the menu from the JSON form
+    assert "Not accepted: not valid JSON" in out
+    assert [e.action["coins"] for e in MatchLog.load(log).actions if e.seat == 1] == [
+        0,
+        2,
+        1,
+        0,
+        0,
+    ]
+
+
+def test_a_title_that_raises_saves_the_log_and_says_how_to_replay(installed, runner, tmp_path):
+    fragile = FragileBid()
+    add_titles(installed, fragile)
+    log = tmp_path / "crash.toml"
+    seed = str(seed_where(fragile, True))
+    result = play(runner, "fragilebid", "--seed", seed, *ALL_BOTS, "--log", str(log))
+    assert result.exit_code == 1
+    assert "ZeroDivisionError" in result.stderr
+    assert f"reproduce with: gameweave replay {log} --verify" in result.stderr
+    record = MatchLog.load(log)
+    assert len(record.actions) == 2
+    assert "the auctioneer divided by zero" in (record.actions[-1].error or "")
+    verify = runner.invoke(app, ["replay", str(log), "--verify"])
+    assert verify.exit_code == 1
+    assert f"{log}: action 2:" in verify.stderr and "divided by zero" in verify.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nosuch"], "no title named 'nosuch' is installed; installed: sealedbid"),
+        (["sealedbid", "-p", "7"], "Sealed Bids takes 2 to 4 players, not 7"),
+        (["sealedbid", "--seed", "-1"], "--seed must be between 0 and"),
+        (["sealedbid", "--seat", "3=human"], "this game has seats 1 to 2"),
+        (["sealedbid", "--seat", "1=robot"], "a seat is 'human', 'bot' or 'bot:NAME'"),
+        (["sealedbid", "--seat", "human"], "write it as N=human, N=bot or N=bot:NAME"),
+        (
+            ["sealedbid", "--seat", "2=bot:deep"],
+            "sealedbid has no bot 'deep'; bots: random, thrifty",
+        ),
+        ([], "name a title to play"),
+        (["--resume", "missing.toml"], "missing.toml: cannot read"),
+    ],
+)
+def test_play_errors_are_one_line(installed, runner, cd_tmp, args, message):
+    result = play(runner, *args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert message in lines[0]
+    assert not (cd_tmp / "gameweave-logs").exists()
+
+
+def test_resume_refuses_a_different_title_or_new_seed(installed, runner, tmp_path):
+    log = tmp_path / "r.toml"
+    play(runner, "sealedbid", "--seed", "9", "--log", str(log), input="quit\n")
+    wrong = play(runner, "plainbid", "--resume", str(log))
+    assert wrong.exit_code == 2
+    assert "is a game of 'sealedbid', not 'plainbid'" in wrong.stderr
+    seeded = play(runner, "--resume", str(log), "--seed", "3")
+    assert seeded.exit_code == 2
+    assert "come from the log" in seeded.stderr
+
+
+def test_parse_seats_defaults_and_overrides():
+    plan = parse_seats([], 3)
+    assert plan.humans == {1} and plan.bots == {2: None, 3: None}
+    plan = parse_seats(["1=bot:random", "3=human", "2=bot"], 3)
+    assert plan.humans == {3} and plan.bots == {1: "random", 2: None}

@@ -1,0 +1,194 @@
+"""``gameweave replay``: views at any step, stepping, JSON, verification, bad logs."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from gameweave_cli.app import app
+from gameweave_core import Match, play_out
+
+
+@pytest.fixture
+def game(installed, tmp_path):
+    """A finished two-player game of Sealed Bids saved to a log; returns (path, match)."""
+    match = play_out(Match.create("sealedbid", 2, 77))
+    path = tmp_path / "game.toml"
+    match.save(path)
+    return path, match
+
+
+def replay(runner, *args: str, input: str | None = None):
+    return runner.invoke(app, ["replay", *map(str, args)], input=input)
+
+
+def one_error_line(result) -> str:
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+def test_replay_shows_the_end_as_a_spectator(game, runner):
+    path, match = game
+    result = replay(runner, path)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "step 10 of 10, as spectator" in out
+    for line in match.history(None):
+        assert line in out
+    assert "You bid" not in out
+    assert match.outcome().summary in out
+
+
+def test_replay_as_a_seat_at_a_step(game, runner):
+    path, match = game
+    result = replay(runner, path, "--as", "1", "--to", "3")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "step 3 of 10, as seat 1 (Bidder 1)" in out
+    for line in match.at(3).history(1):
+        assert line in out
+    assert "Game over" not in out
+    assert "Awaiting" in out
+
+
+def test_replay_json_is_the_seats_payload(game, runner):
+    path, match = game
+    result = replay(runner, path, "--as", "2", "--to", "5", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    at5 = match.at(5)
+    assert data["step"] == 5 and data["steps"] == 10 and data["log"] == str(path)
+    assert data["view"] == at5.view(2)
+    assert data["history"] == at5.history(2)
+    assert data["legal"] == at5.legal_actions(2)
+    spectator = json.loads(replay(runner, path, "--json").stdout)
+    assert spectator["view"] == match.view(None)
+    assert spectator["history"] == match.history(None)
+    assert spectator["outcome"] == match.outcome().to_json()
+
+
+def test_verify_passes_on_an_untouched_log(game, runner):
+    path, _ = game
+    result = replay(runner, path, "--verify")
+    assert result.exit_code == 0, result.output
+    assert "verified; 10 actions of sealedbid" in result.stdout
+    data = json.loads(replay(runner, path, "--verify", "--json").stdout)
+    assert data["verified"] is True and data["actions"] == 10 and data["checked"] == 10
+
+
+def test_verify_catches_a_hand_edited_digest(game, runner):
+    path, _ = game
+    text = path.read_text()
+    lines = text.splitlines(keepends=True)
+    (n,) = [i for i, line in enumerate(lines) if "index = 4," in line]
+    lines[n] = re.sub(r'digest = "[0-9a-f]+"', 'digest = "0000000000000000"', lines[n])
+    path.write_text("".join(lines))
+    result = replay(runner, path, "--verify")
+    assert result.exit_code == 1
+    line = one_error_line(result)
+    assert "verify failed at action 4" in line and f"{path}: action 4:" in line
+    # Showing the match does not check digests, so it still works.
+    assert replay(runner, path).exit_code == 0
+
+
+def test_verify_catches_a_hand_edited_action(game, runner):
+    path, match = game
+    record_seat, record_action = match.actions()[6]
+    assert record_seat in (1, 2)
+    text = path.read_text()
+    lines = text.splitlines(keepends=True)
+    (n,) = [i for i, line in enumerate(lines) if "index = 7," in line]
+    coins = record_action["coins"]
+    changed = 0 if coins else 1
+    lines[n] = lines[n].replace(f"coins = {coins} }}", f"coins = {changed} }}")
+    assert lines[n] != text.splitlines(keepends=True)[n]
+    path.write_text("".join(lines))
+    result = replay(runner, path, "--verify")
+    assert result.exit_code == 1
+    line = one_error_line(result)
+    assert f"{path}: action 7:" in line
+
+
+def test_an_action_the_rules_refuse_names_its_index(game, runner):
+    path, _ = game
+    text = path.read_text()
+    text = re.sub(
+        r"(index = 2, seat = \d, action = \{ type = \"bid\", coins = )\d+", r"\g<1>999", text
+    )
+    path.write_text(text)
+    for args in ([], ["--verify"]):
+        result = replay(runner, path, *args)
+        assert result.exit_code == 1
+        line = one_error_line(result)
+        assert f"{path}: action 2: refused:" in line and "cannot bid 999" in line
+    assert replay(runner, path, "--to", "1").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda t: t.replace("actions = [", "actions = [[["), "not valid TOML"),
+        (lambda t: t.replace("format = 1", "format = 99"), "unknown log format 99"),
+        (lambda t: t.replace('title = "sealedbid"', 'title = "chess"'), "no title named 'chess'"),
+        (lambda t: t.replace("index = 3,", "index = 5,"), "action 3: entry out of order"),
+        (lambda t: t.replace("seat = 1,", "seat = 'one',", 1), "malformed entry"),
+    ],
+)
+def test_corrupt_logs_are_one_line_exit_2(game, runner, edit, message):
+    path, _ = game
+    path.write_text(edit(path.read_text()))
+    for args in ([], ["--verify"], ["--json"]):
+        result = replay(runner, path, *args)
+        assert result.exit_code == 2, (args, result.output)
+        line = one_error_line(result)
+        assert str(path) in line and message in line
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--to", "11"], "--to 11: "),
+        (["--to", "-1"], "has actions 0 to 10"),
+        (["--as", "3"], "--as 3: this match has seats 1 to 2"),
+        (["--as", "thief"], "--as takes a seat number or 'spectator'"),
+    ],
+)
+def test_bad_options_are_one_line_exit_2(game, runner, args, message):
+    path, _ = game
+    result = replay(runner, path, *args)
+    assert result.exit_code == 2
+    assert message in one_error_line(result)
+
+
+def test_missing_log(installed, runner, tmp_path):
+    result = replay(runner, tmp_path / "nope.toml")
+    assert result.exit_code == 2
+    assert "nope.toml: cannot read" in one_error_line(result)
+
+
+def test_step_walks_forward_back_and_jumps(game, runner):
+    path, match = game
+    result = replay(
+        runner, path, "--step", "--to", "1", "--as", "1", input="n\np\nfoo\n12\n9\n\nq\n"
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    headers = re.findall(r"step (\d+) of 10", out)
+    assert headers == ["1", "2", "1", "1", "1", "9", "10"]
+    assert "'foo' is not a step command" in out
+    assert "there is no step 12: steps are 0 to 10" in out
+    last = match.events(1, since=9)
+    assert all(e["text"] in out for e in last)
+    assert "Game over" in out
+
+
+def test_step_ends_at_end_of_input(game, runner):
+    path, _ = game
+    result = replay(runner, path, "--step", input="")
+    assert result.exit_code == 0
+    assert "step 10 of 10" in result.stdout

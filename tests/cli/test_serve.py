@@ -1,0 +1,42 @@
+"""``gameweave serve`` hands over to the HTTP adapter's ``serve``."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+from gameweave_cli.app import app
+
+
+def test_serve_calls_the_http_adapter(runner, monkeypatch):
+    calls = []
+    fake = types.ModuleType("gameweave_http.server")
+    fake.serve = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "gameweave_http.server", fake)
+    result = runner.invoke(app, ["serve"])
+    assert result.exit_code == 0, result.output
+    assert calls == [{"host": "127.0.0.1", "port": 8000}]  # the server's own default db
+    args = ["serve", "--host", "0.0.0.0", "--port", "9001", "--db", "m.sqlite"]
+    assert runner.invoke(app, args).exit_code == 0
+    assert calls[1] == {"host": "0.0.0.0", "port": 9001, "db": Path("m.sqlite")}
+
+
+def test_serve_without_the_http_adapter_is_one_error_line(runner, monkeypatch):
+    monkeypatch.setitem(sys.modules, "gameweave_http.server", None)  # import fails
+    result = runner.invoke(app, ["serve"])
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("error: the HTTP server is not available")
+
+
+def test_the_real_server_takes_the_arguments_serve_passes():
+    import inspect
+
+    import pytest
+
+    server = pytest.importorskip("gameweave_http.server")
+    params = inspect.signature(server.serve).parameters
+    assert {"host", "port", "db"} <= set(params)
+    assert params["db"].default is not inspect.Parameter.empty  # omitted without --db

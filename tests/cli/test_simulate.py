@@ -1,0 +1,147 @@
+"""``gameweave simulate`` and the pure :func:`simulate` behind it."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from gameweave_cli.app import app
+from gameweave_cli.simulate import InlineExecutor, numeric_figures, simulate
+from gameweave_core import Match, MatchLog
+
+from .conftest import FragileBid, add_titles, seed_where
+
+
+def run(runner, *args: str):
+    return runner.invoke(app, ["simulate", *args])
+
+
+def as_json(runner, *args: str) -> dict:
+    result = run(runner, *args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_results_depend_on_the_seed_not_on_jobs(installed, runner):
+    one = as_json(runner, "sealedbid", "--games", "16", "--seed", "11", "--jobs", "1")
+    two = as_json(runner, "sealedbid", "--games", "16", "--seed", "11", "--jobs", "2")
+    assert one == two
+    other = as_json(runner, "sealedbid", "--games", "16", "--seed", "12", "--jobs", "1")
+    assert other["figures"] != one["figures"]
+
+
+def test_the_numbers_add_up(installed, runner):
+    data = as_json(runner, "sealedbid", "--games", "40", "--seed", "3", "--jobs", "1")
+    assert data["games"] == data["finished"] == 40 and data["failed"] == 0
+    assert sum(s["wins"] for s in data["sides"]) == 40
+    assert sum(data["reasons"].values()) == 40
+    assert set(data["reasons"]) <= {"points", "tie"}
+    # Two players, five lots, one sealed bid each per lot.
+    assert data["mean_length"] == data["min_length"] == data["max_length"] == 10
+    for side in data["sides"]:
+        assert side["low"] <= side["rate"] <= side["high"]
+        assert side["rate"] == side["wins"] / 40
+    assert set(data["figures"]) == {"points[1]", "points[2]", "coins[1]", "coins[2]"}
+    assert data["seats"] == {"1": "thrifty", "2": "thrifty"}
+    # Each seat holds between 0 and 20 coins and wins at most 9+8+7+6+5 points.
+    assert all(0 <= data["figures"][f"coins[{s}]"] <= 20 for s in (1, 2))
+    assert all(0 <= data["figures"][f"points[{s}]"] <= 35 for s in (1, 2))
+
+
+def test_figures_are_the_means_of_the_games(installed):
+    result = simulate("sealedbid", 6, 2, 5, {}, InlineExecutor(), keep_logs=True)
+    points = []
+    for game in result.results:
+        match = Match.from_log(MatchLog.from_toml(game.log))
+        assert match.is_over and match.outcome().side == game.side
+        points.append(match.outcome().figures["points"][0])
+    assert result.figures()["points[1]"] == pytest.approx(sum(points) / 6)
+
+
+def test_any_executor_gives_the_same_result(installed):
+    inline = simulate("sealedbid", 9, 3, 21, {2: "random"}, InlineExecutor(), batch=2)
+    with ThreadPoolExecutor(3) as pool:
+        threaded = simulate("sealedbid", 9, 3, 21, {2: "random"}, pool, batch=4)
+    assert inline.to_json() == threaded.to_json()
+    assert inline.seats == {1: "thrifty", 2: "random", 3: "thrifty"}
+
+
+def test_table_output(installed, runner):
+    result = run(runner, "sealedbid", "--games", "20", "--seed", "4", "--jobs", "1", "-p", "3")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Sealed Bids: 20 games, 3 players, seed 4, bots 1=thrifty, 2=thrifty, 3=thrifty" in out
+    assert "95% interval" in out and "How it ended" in out
+    assert "points[3]" in out and "Mean game length: 15.0 actions" in out
+
+
+def test_seat_bots_change_the_play(installed, runner):
+    args = ["sealedbid", "--games", "30", "--seed", "2", "--jobs", "1"]
+    thrifty = as_json(runner, *args)
+    mixed = as_json(runner, *args, "--seat", "2=random")
+    assert mixed["seats"] == {"1": "thrifty", "2": "random"}
+    assert mixed["figures"] != thrifty["figures"]
+
+
+def test_save_logs_writes_every_game(installed, runner, tmp_path):
+    folder = tmp_path / "logs"
+    args = ["sealedbid", "--games", "5", "--seed", "6", "--jobs", "2", "--save-logs", str(folder)]
+    data = as_json(runner, *args)
+    paths = sorted(folder.iterdir())
+    assert [p.name for p in paths] == [f"sealedbid-seed6-game{i:05d}.toml" for i in range(1, 6)]
+    sides = [Match.load(p, verify=True).outcome().side for p in paths]
+    assert sorted(s["side"] for s in data["sides"] for _ in range(s["wins"])) == sorted(sides)
+
+
+def test_a_failing_game_is_saved_and_the_run_goes_on(installed, runner, cd_tmp):
+    fragile = FragileBid()
+    add_titles(installed, fragile)
+    assert seed_where(fragile, True) is not None
+    result = run(runner, "fragilebid", "--games", "30", "--seed", "1", "--jobs", "1", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["failed"] >= 1 and data["finished"] >= 1
+    assert data["failed"] + data["finished"] == 30
+    for failure in data["failures"]:
+        assert "ZeroDivisionError: the auctioneer divided by zero" in failure["error"]
+        log = cd_tmp / failure["log"]
+        assert f"reproduce with: gameweave replay {failure['log']} --verify" in result.stderr
+        record = MatchLog.load(log)
+        assert record.actions[-1].error is not None
+        verify = runner.invoke(app, ["replay", str(log), "--verify"])
+        assert verify.exit_code == 1 and "divided by zero" in verify.stderr
+    # Only failed games leave logs when --save-logs is not given.
+    assert len(list((cd_tmp / "gameweave-logs").iterdir())) == data["failed"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nosuch", "--games", "3"], "no title named 'nosuch' is installed; installed: sealedbid"),
+        (["sealedbid", "--games", "3", "-p", "5"], "Sealed Bids takes 2 to 4 players, not 5"),
+        (["sealedbid", "--games", "0"], "--games must be at least 1"),
+        (["sealedbid", "--games", "3", "--jobs", "0"], "--jobs must be at least 1"),
+        (["sealedbid", "--games", "3", "--seat", "2=deep"], "sealedbid has no bot 'deep'"),
+        (["sealedbid", "--games", "3", "--seat", "4=random"], "there is no seat 4"),
+        (["sealedbid", "--games", "3", "--seat", "random"], "write it as N=BOTNAME"),
+        (["sealedbid", "--games", "3", "--seed", "-5"], "--seed must be between 0 and"),
+    ],
+)
+def test_simulate_errors_are_one_line(installed, runner, args, message):
+    result = run(runner, *args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+def test_numeric_figures_flatten_numbers_only():
+    figures = {"take": 7, "won": True, "who": "crew", "points": [1, 2.5], "score": {"a": 3}}
+    assert numeric_figures(figures) == {
+        "take": 7.0,
+        "points[1]": 1.0,
+        "points[2]": 2.5,
+        "score.a": 3.0,
+    }
