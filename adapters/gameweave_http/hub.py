@@ -1,0 +1,290 @@
+"""Live matches: rebuilt from the store, played by people and bots, one lock each.
+
+The hub is plain synchronous code (the app calls it from worker threads), so a
+slow bot or a long replay never blocks the event loop. Each match has its own
+lock: everything that reads or changes a match holds it, and every accepted
+action is committed to the store before the lock is released and the caller
+gets its reply.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from gameweave_core import (
+    ConfigError,
+    GameweaveError,
+    IllegalAction,
+    Match,
+    Registry,
+    Rng,
+    TitleError,
+    UnknownTitle,
+    default_registry,
+    derive_seed,
+    seat_bots,
+)
+from gameweave_core.errors import one_line
+from gameweave_core.rng import MAX_SEED, fresh_seed
+from gameweave_core.runner import BotSeat
+
+from .store import Store, StoredMatch
+
+log = logging.getLogger("gameweave_http")
+
+
+class ApiError(Exception):
+    """A refusal the API reports as ``status`` with a one-line ``message``."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(one_line(message))
+        self.status = status
+        self.message = one_line(message)
+
+
+@attrs.define
+class LiveMatch:
+    """A match in memory, its bots and its lock."""
+
+    id: str
+    match: Match
+    bots: dict[int, BotSeat]
+    lock: threading.Lock = attrs.field(factory=threading.Lock)
+    #: Set when a bot failed; the match then waits for that seat forever.
+    bot_error: str | None = None
+
+
+def status_of(exc: IllegalAction) -> int:
+    """The HTTP status of a refused action."""
+    from gameweave_core import GameOver, MalformedAction, NotAwaited
+
+    if isinstance(exc, MalformedAction):
+        return 400
+    if isinstance(exc, (NotAwaited, GameOver)):
+        return 409
+    return 422
+
+
+class Hub:
+    """Every live match of one server, backed by one :class:`Store`."""
+
+    def __init__(
+        self,
+        store: Store,
+        registry: Registry | None = None,
+        notify: Callable[[str], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.registry = registry if registry is not None else default_registry()
+        self.notify: Callable[[str], None] = notify or (lambda match_id: None)
+        self._live: dict[str, LiveMatch] = {}
+        self._loading = threading.Lock()
+
+    # -- creating -----------------------------------------------------------------
+
+    def create(
+        self,
+        title_name: str,
+        players: int,
+        seed: int | None = None,
+        config: Mapping[str, Any] | None = None,
+        bots: Mapping[int, str | None] | None = None,
+    ) -> tuple[LiveMatch, dict[int, str]]:
+        """A new stored match and the token of each human seat. Bots play at once."""
+        try:
+            entry = self.registry.entry(title_name)
+        except UnknownTitle as exc:
+            raise ApiError(404, str(exc)) from None
+        title = entry.title
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise ApiError(422, f"seed must be between 0 and {MAX_SEED}, got {seed}")
+        bots = dict(bots or {})
+        bad = sorted(s for s in bots if not 1 <= s <= players)
+        if bad:
+            raise ApiError(422, f"there is no seat {bad[0]} for a bot: seats are 1 to {players}")
+        try:
+            match = Match(
+                title,
+                players,
+                fresh_seed() if seed is None else seed,
+                config,
+                distribution=entry.distribution,
+                distribution_version=entry.distribution_version,
+            )
+            seated = seat_bots(match, bots, self.registry)
+        except ConfigError as exc:
+            raise ApiError(422, str(exc)) from None
+        tokens = {s: secrets.token_urlsafe(24) for s in range(1, players + 1) if s not in bots}
+        match_id = secrets.token_urlsafe(9)
+        self.store.create(
+            match_id,
+            title=title.name,
+            title_version=title.version,
+            players=players,
+            seed=match.seed,
+            config=match.config,
+            distribution=entry.distribution,
+            distribution_version=entry.distribution_version,
+            bots={s: b.name for s, b in seated.items()},
+            tokens=tokens,
+        )
+        live = LiveMatch(match_id, match, seated)
+        with self._loading:
+            self._live[match_id] = live
+        with live.lock:
+            self._run_bots(live)
+        return live, tokens
+
+    # -- finding --------------------------------------------------------------------
+
+    def get(self, match_id: str) -> LiveMatch:
+        """The live match ``match_id``, rebuilt from the store on first use."""
+        live = self._live.get(match_id)
+        if live is not None:
+            return live
+        with self._loading:
+            live = self._live.get(match_id)
+            if live is None:
+                stored = self.store.load(match_id) if _plausible_id(match_id) else None
+                if stored is None:
+                    raise ApiError(404, f"no match with id {match_id!r}")
+                live = self._rebuild(stored)
+                self._live[match_id] = live
+        with live.lock:
+            # A server killed between a person's action and its bots' replies
+            # resumes here: the bots take their turns now.
+            self._run_bots(live)
+        return live
+
+    def _rebuild(self, stored: StoredMatch) -> LiveMatch:
+        try:
+            entry = self.registry.entry(stored.title)
+            match = Match(
+                entry.title,
+                stored.players,
+                stored.seed,
+                stored.config,
+                distribution=stored.distribution,
+                distribution_version=stored.distribution_version,
+            )
+            for seat, act in stored.actions:
+                match.submit(seat, act)
+            bots = seat_bots(match, stored.bots, self.registry)
+        except GameweaveError as exc:
+            log.error("match %s cannot be rebuilt: %s", stored.id, exc)
+            raise ApiError(
+                500, f"match {stored.id} cannot be rebuilt with the installed titles: {exc}"
+            ) from None
+        return LiveMatch(stored.id, match, bots)
+
+    def seat(self, match_id: str, token: str | None) -> int | None:
+        """The seat of ``token`` in ``match_id`` (``None`` without a token: a spectator)."""
+        if token is None:
+            return None
+        seat = self.store.seat_for(match_id, token) if len(token) <= 200 else None
+        if seat is None:
+            raise ApiError(403, f"that token belongs to no seat of match {match_id}")
+        return seat
+
+    # -- reading ------------------------------------------------------------------------
+
+    def payload(self, live: LiveMatch, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may see of ``live``, for the API."""
+        with live.lock:
+            return self._payload(live, seat)
+
+    def _payload(self, live: LiveMatch, seat: int | None) -> dict[str, Any]:
+        match = live.match
+        out = match.payload(seat)
+        out["match"] = live.id
+        out["bots"] = sorted(live.bots)
+        if seat is not None:
+            out["labels"] = [match.title.describe_action(a) for a in match.legal(seat)]
+        else:
+            out["labels"] = []
+        if live.bot_error is not None:
+            out["bot_error"] = live.bot_error
+        return out
+
+    def version(self, live: LiveMatch) -> int:
+        with live.lock:
+            return live.match.version
+
+    # -- acting -------------------------------------------------------------------------
+
+    def submit(self, live: LiveMatch, seat: int, version: int, action: Any) -> dict[str, Any]:
+        """Apply ``action`` for ``seat`` if the client saw ``version``; commit it; let
+        the bots answer; return the seat's new payload."""
+        with live.lock:
+            match = live.match
+            if version != match.version:
+                raise ApiError(
+                    409,
+                    f"stale submission: you saw version {version} but the match is at "
+                    f"version {match.version}; reload and try again",
+                )
+            if seat in live.bots:
+                raise ApiError(409, f"seat {seat} is played by a bot")
+            self._submit(live, seat, action)
+            self._run_bots(live)
+            return self._payload(live, seat)
+
+    def _submit(self, live: LiveMatch, seat: int, action: Any) -> None:
+        match = live.match
+        try:
+            match.submit(seat, action)
+        except IllegalAction as exc:
+            raise ApiError(status_of(exc), str(exc)) from None
+        except TitleError as exc:
+            # A bug in the title: the match rolled back. The detail may name state the
+            # seat must not see, so it goes to the server log only.
+            log.error("match %s: %s", live.id, exc)
+            match.failed = None
+            raise ApiError(
+                500, "the title failed on this action (a bug in the title); nothing changed"
+            ) from None
+        index = match.version
+        as_json = match.actions()[-1][1]
+        try:
+            self.store.append(live.id, index, seat, as_json, match.is_over)
+        except Exception:
+            # Not stored means not accepted: put the match back as the store has it.
+            log.exception("match %s: could not store action %d", live.id, index)
+            stored = self.store.load(live.id)
+            if stored is not None:
+                live.match = self._rebuild(stored).match
+            raise ApiError(503, "the action could not be stored; nothing changed") from None
+        self.notify(live.id)
+
+    def _run_bots(self, live: LiveMatch) -> None:
+        match = live.match
+        taken = 0
+        while live.bot_error is None:
+            seat = next((s for s in match.awaiting if s in live.bots), None)
+            if seat is None:
+                return
+            if taken >= match.title.max_actions:
+                live.bot_error = "the bots did not finish within the title's action bound"
+                return
+            seat_bot = live.bots[seat]
+            # Seeded by step, so a bot plays the same whether or not the server restarted.
+            seat_bot.rng = Rng(derive_seed(match.seed, f"bot:{seat}:{match.version}"))
+            try:
+                chosen = seat_bot.bot.act(match.observe(seat), seat_bot.rng)
+                self._submit(live, seat, chosen)
+            except Exception as exc:
+                log.error("match %s: bot in seat %d failed: %s", live.id, seat, exc)
+                live.bot_error = f"the bot in seat {seat} failed; the match cannot go on"
+                self.notify(live.id)
+                return
+            taken += 1
+
+
+def _plausible_id(match_id: str) -> bool:
+    return 0 < len(match_id) <= 64 and all(c.isalnum() or c in "-_" for c in match_id)

@@ -1,0 +1,395 @@
+"""The OpenAPI 3.1 document of the JSON API, served at ``/api/openapi.json``."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {"error": {"type": "string", "description": "What is wrong, in one line."}},
+}
+
+PAYLOAD = {
+    "type": "object",
+    "description": (
+        "Everything one seat's screen needs, built only from that seat's view "
+        "(a spectator's when no token is given)."
+    ),
+    "required": [
+        "title",
+        "display_name",
+        "version",
+        "players",
+        "seats",
+        "awaiting",
+        "view",
+        "history",
+        "legal",
+        "labels",
+    ],
+    "properties": {
+        "match": {"type": "string"},
+        "title": {"type": "string"},
+        "display_name": {"type": "string"},
+        "version": {"type": "integer", "description": "Actions applied so far."},
+        "players": {"type": "integer"},
+        "seat": {"type": "integer", "description": "Absent for a spectator."},
+        "seats": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["seat", "label"],
+                "properties": {"seat": {"type": "integer"}, "label": {"type": "string"}},
+            },
+        },
+        "awaiting": {"type": "array", "items": {"type": "integer"}},
+        "bots": {"type": "array", "items": {"type": "integer"}},
+        "view": {"type": "object", "description": "The title's view of this seat."},
+        "history": {"type": "array", "items": {"type": "string"}},
+        "legal": {"type": "array", "items": {"$ref": "#/components/schemas/Action"}},
+        "labels": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "A short label for each legal action, in the same order.",
+        },
+        "outcome": {
+            "type": "object",
+            "required": ["side", "winners", "reason", "summary", "figures"],
+            "properties": {
+                "side": {"type": "string"},
+                "winners": {"type": "array", "items": {"type": "integer"}},
+                "reason": {"type": "string"},
+                "summary": {"type": "string"},
+                "figures": {"type": "object"},
+            },
+        },
+        "bot_error": {"type": "string"},
+    },
+}
+
+ACTION = {
+    "type": "object",
+    "required": ["type"],
+    "properties": {"type": {"type": "string"}},
+    "additionalProperties": True,
+    "description": 'An action in its canonical JSON form, e.g. {"type": "bid", "coins": 3}.',
+}
+
+TITLE = {
+    "type": "object",
+    "required": [
+        "name",
+        "display_name",
+        "summary",
+        "min_players",
+        "max_players",
+        "version",
+        "bots",
+        "default_bot",
+        "config",
+        "distribution",
+    ],
+    "properties": {
+        "name": {"type": "string"},
+        "display_name": {"type": "string"},
+        "summary": {"type": "string"},
+        "min_players": {"type": "integer"},
+        "max_players": {"type": "integer"},
+        "version": {"type": "string"},
+        "bots": {"type": "array", "items": {"type": "string"}},
+        "default_bot": {"type": "string"},
+        "config": {"type": "object"},
+        "distribution": {"type": "string"},
+        "renderer": {"type": "string", "description": "URL of the title's browser renderer."},
+    },
+}
+
+CREATE = {
+    "type": "object",
+    "required": ["title", "players"],
+    "additionalProperties": False,
+    "properties": {
+        "title": {"type": "string", "description": "A title's name, e.g. museum."},
+        "players": {"type": "integer"},
+        "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+        "config": {"type": "object", "description": "The title's options."},
+        "bots": {
+            "description": (
+                "Seats played by the server's bots: a list of seats (default bots) or "
+                'an object {"2": "random", "3": null} naming each seat\'s bot.'
+            ),
+            "oneOf": [
+                {"type": "array", "items": {"type": "integer"}},
+                {
+                    "type": "object",
+                    "additionalProperties": {"type": ["string", "null"]},
+                },
+            ],
+        },
+    },
+}
+
+CREATED = {
+    "type": "object",
+    "required": ["id", "title", "players", "version", "seats", "spectator_url"],
+    "properties": {
+        "id": {"type": "string"},
+        "title": {"type": "string"},
+        "players": {"type": "integer"},
+        "version": {"type": "integer"},
+        "spectator_url": {"type": "string"},
+        "seats": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["seat", "label"],
+                "properties": {
+                    "seat": {"type": "integer"},
+                    "label": {"type": "string"},
+                    "bot": {"type": "string", "description": "The bot playing the seat."},
+                    "token": {"type": "string", "description": "The seat's secret token."},
+                    "url": {"type": "string", "description": "The seat's join link."},
+                },
+            },
+        },
+    },
+}
+
+SUBMIT = {
+    "type": "object",
+    "required": ["version", "action"],
+    "additionalProperties": False,
+    "properties": {
+        "version": {
+            "type": "integer",
+            "description": "The match version the client last saw; any other gets 409.",
+        },
+        "action": {"$ref": "#/components/schemas/Action"},
+    },
+}
+
+REPLAY = {
+    "type": "object",
+    "required": ["log"],
+    "additionalProperties": False,
+    "properties": {
+        "log": {"type": "string", "description": "The text of a TOML match log."},
+        "step": {"type": "integer", "description": "Actions to replay (default: all)."},
+        "seat": {"type": ["integer", "null"], "description": "The seat to view; null: spectator."},
+    },
+}
+
+REPLAYED = {
+    "type": "object",
+    "required": ["steps", "step", "actions", "payload"],
+    "properties": {
+        "steps": {"type": "integer"},
+        "step": {"type": "integer"},
+        "actions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["index", "seat"],
+                "properties": {"index": {"type": "integer"}, "seat": {"type": "integer"}},
+            },
+        },
+        "payload": {"$ref": "#/components/schemas/Payload"},
+    },
+}
+
+SUMMARY = {
+    "type": "object",
+    "required": ["id", "title", "players", "version", "over", "created"],
+    "properties": {
+        "id": {"type": "string"},
+        "title": {"type": "string"},
+        "players": {"type": "integer"},
+        "version": {"type": "integer"},
+        "over": {"type": "boolean"},
+        "created": {"type": "number"},
+    },
+}
+
+
+def _json(ref: str) -> dict[str, Any]:
+    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    words = {
+        400: "Malformed request or action",
+        401: "No seat token",
+        403: "The token belongs to no seat of this match",
+        404: "No such match or title",
+        409: "Stale version, not this seat's turn, or the match is over",
+        413: "Body too large",
+        422: "Illegal action or options the title refuses",
+    }
+    return {str(c): {"description": words[c], "content": _json("Error")} for c in codes}
+
+
+MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
+TOKEN_HEADER = {
+    "name": "X-Seat-Token",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The seat's secret token; without it you are a spectator.",
+}
+TOKEN_QUERY = {
+    "name": "token",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The seat's token (for EventSource, which cannot send headers).",
+}
+
+DOCUMENT: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "Gameweave local server",
+        "version": "1",
+        "description": (
+            "Create a match of any installed title, hand each seat its secret link, "
+            "and play: every response is built from the asking seat's view only."
+        ),
+    },
+    "paths": {
+        "/api/titles": {
+            "get": {
+                "summary": "The installed titles",
+                "operationId": "listTitles",
+                "responses": {
+                    "200": {
+                        "description": "Titles",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "array",
+                                    "items": {"$ref": "#/components/schemas/Title"},
+                                }
+                            }
+                        },
+                    }
+                },
+            }
+        },
+        "/api/matches": {
+            "get": {
+                "summary": "The newest matches (public facts only)",
+                "operationId": "listMatches",
+                "responses": {
+                    "200": {
+                        "description": "Matches",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "array",
+                                    "items": {"$ref": "#/components/schemas/Summary"},
+                                }
+                            }
+                        },
+                    }
+                },
+            },
+            "post": {
+                "summary": "Create a match; bots take their turns at once",
+                "operationId": "createMatch",
+                "requestBody": {"required": True, "content": _json("CreateMatch")},
+                "responses": {
+                    "201": {"description": "Created", "content": _json("Created")},
+                    **_errors(400, 404, 413, 422),
+                },
+            },
+        },
+        "/api/matches/{match_id}": {
+            "get": {
+                "summary": "What the token's seat (or a spectator) may see",
+                "operationId": "readMatch",
+                "parameters": [MATCH_ID, TOKEN_HEADER, TOKEN_QUERY],
+                "responses": {
+                    "200": {"description": "The seat's payload", "content": _json("Payload")},
+                    **_errors(403, 404),
+                },
+            }
+        },
+        "/api/matches/{match_id}/actions": {
+            "post": {
+                "summary": "Submit an action for the token's seat",
+                "operationId": "submitAction",
+                "parameters": [MATCH_ID, {**TOKEN_HEADER, "required": True}],
+                "requestBody": {"required": True, "content": _json("Submit")},
+                "responses": {
+                    "200": {
+                        "description": "Accepted; the seat's payload after the bots replied",
+                        "content": _json("Payload"),
+                    },
+                    **_errors(400, 401, 403, 404, 409, 413, 422),
+                },
+            }
+        },
+        "/api/matches/{match_id}/events": {
+            "get": {
+                "summary": "Server-sent events: the seat's payload after every change",
+                "operationId": "matchEvents",
+                "parameters": [MATCH_ID, TOKEN_QUERY, TOKEN_HEADER],
+                "responses": {
+                    "200": {
+                        "description": (
+                            "An endless text/event-stream of `payload` events, each a "
+                            "Payload as JSON"
+                        ),
+                        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    },
+                    **_errors(403, 404),
+                },
+            }
+        },
+        "/api/matches/{match_id}/log": {
+            "get": {
+                "summary": "The TOML log of a finished match",
+                "operationId": "matchLog",
+                "parameters": [MATCH_ID],
+                "responses": {
+                    "200": {
+                        "description": "The log",
+                        "content": {"application/toml": {"schema": {"type": "string"}}},
+                    },
+                    **_errors(404, 409),
+                },
+            }
+        },
+        "/api/replay": {
+            "post": {
+                "summary": "Replay a log to a step and view it as a seat or a spectator",
+                "operationId": "replay",
+                "requestBody": {"required": True, "content": _json("Replay")},
+                "responses": {
+                    "200": {"description": "The replayed payload", "content": _json("Replayed")},
+                    **_errors(400, 413),
+                },
+            }
+        },
+    },
+    "components": {
+        "schemas": {
+            "Error": ERROR,
+            "Action": ACTION,
+            "Payload": PAYLOAD,
+            "Title": TITLE,
+            "CreateMatch": CREATE,
+            "Created": CREATED,
+            "Submit": SUBMIT,
+            "Replay": REPLAY,
+            "Replayed": REPLAYED,
+            "Summary": SUMMARY,
+        }
+    },
+}
+
+
+def schema() -> dict[str, Any]:
+    """The OpenAPI document (a fresh copy the caller may change)."""
+    return copy.deepcopy(DOCUMENT)

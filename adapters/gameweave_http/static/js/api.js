@@ -1,0 +1,86 @@
+// Calls to the JSON API. Every refusal arrives as {"error": "..."}; it is thrown
+// as an ApiError carrying that one line and the HTTP status.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function call(method, url, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Seat-Token"] = token;
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch (err) {
+    throw new ApiError(0, `cannot reach the server (${err.message})`);
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const message = data && typeof data.error === "string" ? data.error : `HTTP ${response.status}`;
+    throw new ApiError(response.status, message);
+  }
+  return data;
+}
+
+export const api = {
+  titles: () => call("GET", "/api/titles"),
+  matches: () => call("GET", "/api/matches"),
+  create: (body) => call("POST", "/api/matches", { body }),
+  read: (id, token) => call("GET", `/api/matches/${encodeURIComponent(id)}`, { token }),
+  act: (id, token, version, action) =>
+    call("POST", `/api/matches/${encodeURIComponent(id)}/actions`, {
+      token,
+      body: { version, action },
+    }),
+  replay: (log, step, seat) => call("POST", "/api/replay", { body: { log, step, seat } }),
+  async log(id) {
+    const response = await fetch(`/api/matches/${encodeURIComponent(id)}/log`, { cache: "no-store" });
+    const text = await response.text();
+    if (!response.ok) {
+      let message = `HTTP ${response.status}`;
+      try {
+        message = JSON.parse(text).error || message;
+      } catch {
+        /* keep the status line */
+      }
+      throw new ApiError(response.status, message);
+    }
+    return text;
+  },
+};
+
+// The module that draws a title: its own renderer when it ships one, else the
+// generic one. A renderer module exports render(root, payload, ctx).
+export async function loadRenderer(titleName) {
+  let titles = [];
+  try {
+    titles = await api.titles();
+  } catch {
+    titles = [];
+  }
+  const title = titles.find((t) => t.name === titleName);
+  if (title && title.renderer) {
+    try {
+      return { module: await import(title.renderer), generic: false };
+    } catch (err) {
+      console.error("title renderer failed to load", err);
+      return { module: await import("./generic.js"), generic: true, failed: String(err) };
+    }
+  }
+  return { module: await import("./generic.js"), generic: true };
+}

@@ -1,0 +1,71 @@
+"""Fixtures for the HTTP adapter: apps over a temporary SQLite file, a real
+uvicorn server in a thread or in a subprocess, and Playwright's Chromium."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from http_support import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, ProcessServer, ThreadServer
+
+from gameweave_core import Registry
+from gameweave_http.app import create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+@pytest.fixture
+def sealed_app(tmp_path: Path, sealed_registry: Registry) -> Any:
+    return create_app(tmp_path / "matches.sqlite3", sealed_registry)
+
+
+@pytest.fixture
+def client(sealed_app: Any) -> Iterator[TestClient]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(sealed_app) as c:
+            yield c
+
+
+@pytest.fixture
+def live_sealed(sealed_app: Any) -> Iterator[ThreadServer]:
+    with ThreadServer(sealed_app) as server:
+        yield server
+
+
+@pytest.fixture
+def process_server(tmp_path: Path) -> Iterator[Any]:
+    """A factory of subprocess servers, all stopped at the end of the test."""
+    started: list[ProcessServer] = []
+
+    def make(db: Path | None = None, plugins: str = "sealedbid") -> ProcessServer:
+        server = ProcessServer(tmp_path, db or tmp_path / "matches.sqlite3", plugins)
+        started.append(server)
+        return server.start()
+
+    yield make
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (make browser-deps)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

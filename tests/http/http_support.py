@@ -1,0 +1,130 @@
+"""Helpers of the HTTP adapter tests: real servers in a thread or in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+TUTORIAL = ROOT / "docs" / "tutorial" / "sealed-bid"
+SCREENSHOTS = ROOT / "test-output" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ThreadServer:
+    """A real uvicorn server on a free loopback port, in a thread of this process."""
+
+    def __init__(self, app: Any) -> None:
+        import uvicorn
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            access_log=False,
+            log_level="warning",
+            timeout_graceful_shutdown=1,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def sealed_plugin_path(tmp_path: Path) -> str:
+    """A PYTHONPATH on which a subprocess finds Sealed Bids through its entry point."""
+    site = tmp_path / "site"
+    info = site / "gameweave_sealedbid-1.0.0.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: gameweave-sealedbid\nVersion: 1.0.0\n"
+    )
+    (info / "entry_points.txt").write_text("[gameweave]\nsealedbid = gameweave_sealedbid.plugin\n")
+    return os.pathsep.join([str(site), str(TUTORIAL)])
+
+
+class ProcessServer:
+    """``gameweave_http.server.serve`` in a subprocess, which a test may SIGKILL."""
+
+    def __init__(self, tmp_path: Path, db: Path, plugins: str = "sealedbid") -> None:
+        self.tmp_path = tmp_path
+        self.db = db
+        self.plugins = plugins
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = tmp_path / f"server-{self.port}.log"
+
+    def start(self) -> ProcessServer:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in [sealed_plugin_path(self.tmp_path), env.get("PYTHONPATH", "")] if p
+        )
+        env["GAMEWEAVE_LOAD_PLUGINS"] = self.plugins
+        code = (
+            f"from gameweave_http.server import serve; serve(port={self.port}, db={str(self.db)!r})"
+        )
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", code], env=env, stdout=out, stderr=subprocess.STDOUT
+            )
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(f"{self.url}/api/titles", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()  # SIGKILL: no cleanup, no flush, no goodbye
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)

@@ -1,0 +1,3 @@
+export function label(payload) {
+  return payload.seat ? `Bidder ${payload.seat}` : "Spectator";
+}
