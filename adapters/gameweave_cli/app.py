@@ -65,6 +65,11 @@ def complete_title(incomplete: str) -> list[str]:
     return [n for n in names if n.startswith(incomplete)]
 
 
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
+
+
 def check_seed(seed: int | None) -> None:
     if seed is not None and not 0 <= seed <= MAX_SEED:
         fail(f"--seed must be between 0 and {MAX_SEED}, got {seed}", 2)
@@ -150,8 +155,11 @@ def play(
             entry = reg.entry(title)
             count = players if players is not None else entry.title.min_players
             match = Match.create(title, count, seed, registry=reg)
-        except (GameweaveError, ValueError) as exc:
+        except GameweaveError as exc:
             fail(exc, 2)
+        except Exception as exc:
+            # Not the user's fault: the title's setup has a bug.
+            fail(f"{title} raised while setting up the match: {_first_line(exc)}", 1)
         log_path = log or default_log_path(match.title.name, match.seed)
     try:
         plan = parse_seats(seat or [], match.players)

@@ -97,14 +97,29 @@ def play_game(spec: GameSpec) -> GameResult:
     """Play one all-bot game; never raises for anything the game does."""
     registry = default_registry()
     entry = registry.entry(spec.title)
-    match = Match(
-        entry.title,
-        spec.players,
-        spec.seed,
-        spec.config,
-        distribution=entry.distribution,
-        distribution_version=entry.distribution_version,
-    )
+    try:
+        match = Match(
+            entry.title,
+            spec.players,
+            spec.seed,
+            spec.config,
+            distribution=entry.distribution,
+            distribution_version=entry.distribution_version,
+        )
+    except Exception as exc:
+        # The title's setup raised: a log with no actions reproduces that.
+        header = MatchLog(
+            title=entry.title.name,
+            title_version=entry.title.version,
+            players=spec.players,
+            seed=spec.seed,
+            distribution=entry.distribution,
+            distribution_version=entry.distribution_version,
+            config=dict(spec.config),
+        )
+        return GameResult(
+            spec.index, spec.seed, 0, error=f"setup: {_first_line(exc)}", log=header.to_toml()
+        )
     try:
         bots = seat_bots(match, dict(spec.seats), registry)
         run_bots(match, bots, limit=entry.title.max_actions)

@@ -103,6 +103,16 @@ class PlainBid(SealedBid):
         return Title.seat_label(self, state, seat)
 
 
+class OpenBid(PlainBid):
+    """Plain Bids declared free of secrets: hot-seat play needs no hand-over."""
+
+    name = "openbid"
+    display_name = "Open Bids"
+
+    def has_secrets(self, state: State, seat: int) -> bool:
+        return False
+
+
 class FragileBid(SealedBid):
     """Sealed Bids with a bug: revealing the bids on a 9-point first lot raises."""
 
@@ -113,6 +123,18 @@ class FragileBid(SealedBid):
         if state.sold == 0 and state.lot == 9 and len(state.bids) == state.players - 1:
             raise ZeroDivisionError("the auctioneer divided by zero")
         return super().apply(state, seat, action, rng)
+
+
+class ThreeFails(SealedBid):
+    """Sealed Bids whose setup has a bug with three players."""
+
+    name = "threefails"
+    display_name = "Three Fails"
+
+    def setup(self, players: int, config: Mapping[str, Any], rng: Rng) -> State:
+        if players == 3:
+            raise IndexError("no third paddle")
+        return super().setup(players, config, rng)
 
 
 def add_titles(registry: Any, *titles: Title[Any]) -> None:
@@ -132,4 +154,13 @@ def seed_where(title: Title[Any], wanted: bool) -> int:
     return next(s for s in range(1000) if (first_lot(title, s) == 9) == wanted)
 
 
-__all__ = ["ROOT", "TUTORIAL", "FragileBid", "PlainBid", "add_titles", "make_dist", "seed_where"]
+__all__ = [
+    "ROOT",
+    "TUTORIAL",
+    "FragileBid",
+    "PlainBid",
+    "ThreeFails",
+    "add_titles",
+    "make_dist",
+    "seed_where",
+]

@@ -10,7 +10,7 @@ from gameweave_cli.app import app
 from gameweave_cli.play import parse_seats
 from gameweave_core import Match, MatchLog
 
-from .conftest import FragileBid, PlainBid, add_titles, seed_where
+from .conftest import FragileBid, OpenBid, PlainBid, ThreeFails, add_titles, seed_where
 
 ALL_BOTS = ["--seat", "1=bot", "--seat", "2=bot"]
 
@@ -142,6 +142,15 @@ def test_hot_seat_hands_over_between_humans(installed, runner, tmp_path):
     assert [e.action["coins"] for e in MatchLog.load(log).actions] == [13, 4]
 
 
+def test_no_hand_over_when_no_seat_holds_secrets(installed, runner, tmp_path):
+    add_titles(installed, OpenBid())
+    args = ["openbid", "--seed", "3", "--seat", "2=human", "--log", str(tmp_path / "o.toml")]
+    result = play(runner, *args, input="bid coins=1\nbid coins=2\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Pass to" not in result.stdout
+    assert "seat 2 (Seat 2)> " in result.stdout  # seat 2 did play from the same terminal
+
+
 def test_one_human_gets_no_hand_over(installed, runner, tmp_path):
     result = play(runner, "sealedbid", "--seed", "3", "--log", str(tmp_path / "x"), input="quit\n")
     assert "Pass to" not in result.stdout
@@ -181,6 +190,16 @@ def test_a_title_that_raises_saves_the_log_and_says_how_to_replay(installed, run
     verify = runner.invoke(app, ["replay", str(log), "--verify"])
     assert verify.exit_code == 1
     assert f"{log}: action 2:" in verify.stderr and "divided by zero" in verify.stderr
+
+
+def test_a_title_whose_setup_raises_is_one_error_line(installed, runner, cd_tmp):
+    add_titles(installed, ThreeFails())
+    result = play(runner, "threefails", "-p", "3")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "error: threefails raised while setting up the match: IndexError: no third paddle"
+    )
+    assert play(runner, "threefails", "--seat", "1=bot").exit_code == 0
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from gameweave_cli.app import app
 from gameweave_cli.simulate import InlineExecutor, numeric_figures, simulate
 from gameweave_core import Match, MatchLog
 
-from .conftest import FragileBid, add_titles, seed_where
+from .conftest import FragileBid, ThreeFails, add_titles, seed_where
 
 
 def run(runner, *args: str):
@@ -114,6 +114,17 @@ def test_a_failing_game_is_saved_and_the_run_goes_on(installed, runner, cd_tmp):
         assert verify.exit_code == 1 and "divided by zero" in verify.stderr
     # Only failed games leave logs when --save-logs is not given.
     assert len(list((cd_tmp / "gameweave-logs").iterdir())) == data["failed"]
+
+
+def test_a_setup_that_raises_fails_each_game_with_a_replayable_log(installed, runner, cd_tmp):
+    add_titles(installed, ThreeFails())
+    result = run(runner, "threefails", "--games", "3", "-p", "3", "--seed", "1", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["failed"] == 3 and data["sides"] == []
+    assert data["failures"][0]["error"] == "setup: IndexError: no third paddle"
+    replay = runner.invoke(app, ["replay", data["failures"][0]["log"], "--verify"])
+    assert replay.exit_code == 2 and "no third paddle" in replay.stderr
 
 
 @pytest.mark.parametrize(
