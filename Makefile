@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TITLE ?= museum
 
-.PHONY: play test lint typecheck unit docs bench serve browser-deps clean
+.PHONY: play test lint typecheck unit docs tutorial bench serve browser-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,7 @@ play: $(STAMP)
 	$(BIN)/gameweave play $(TITLE)
 
 ## test: everything CI checks
-test: $(STAMP) browser-deps lint typecheck unit docs
+test: $(STAMP) browser-deps lint typecheck unit docs tutorial
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -39,6 +39,18 @@ browser-deps:
 
 docs: $(STAMP)
 	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+
+# The tutorial title, installed with the project into a brand-new environment (not
+# the dev one), must be listed by `gameweave games` and pass its own tests there.
+TUTORIAL_VENV := build/tutorial-venv
+tutorial:
+	rm -rf $(TUTORIAL_VENV)
+	$(PYTHON) -m venv $(TUTORIAL_VENV)
+	$(TUTORIAL_VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
+	  . './docs/tutorial/sealed-bid[test]'
+	$(TUTORIAL_VENV)/bin/gameweave games --json \
+	  | $(TUTORIAL_VENV)/bin/python docs/tutorial/check_listed.py sealedbid
+	cd docs/tutorial/sealed-bid && $(CURDIR)/$(TUTORIAL_VENV)/bin/pytest -q -p no:cacheprovider
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -93,7 +93,9 @@ class SealedBid(Title[State]):
             return events
         bids = state.bids
         shown = ", ".join(f"seat {s} {bids[s]}" for s in sorted(bids))
-        events.append(Event.public(f"Bids revealed: {shown}", "reveal", bids={str(s): b for s, b in bids.items()}))
+        # Event data goes out as JSON, whose keys are strings: say so up front.
+        revealed = {str(s): b for s, b in sorted(bids.items())}
+        events.append(Event.public(f"Bids revealed: {shown}", "reveal", bids=revealed))
         top = max(bids.values())
         winners = [s for s, b in bids.items() if b == top]
         if len(winners) == 1:
@@ -151,6 +153,16 @@ class SealedBid(Title[State]):
         if len(words) == 2 and words[0] == "bid" and words[1].isdigit():
             return Bid(int(words[1]))
         return super().parse_action(text, legal)
+
+    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str:
+        lines = [f"[bold]Lot for sale: {view['lot']} points[/bold] ({view['lots_left']} left)"]
+        for s, (coins, points) in enumerate(zip(view["coins"], view["points"], strict=True), 1):
+            mark = "  (bid sealed)" if s in view["sealed"] else ""
+            you = " (you)" if s == seat else ""
+            lines.append(f"Bidder {s}{you}: {coins} coins, {points} points{mark}")
+        if "my_bid" in view:
+            lines.append(f"Your sealed bid: {view['my_bid']}")
+        return "\n".join(lines)
 
     def bots(self) -> dict[str, Any]:
         return {"thrifty": lambda seat, players: ThriftyBot()}

@@ -1,0 +1,140 @@
+"""Sealed Bids under test: Gameweave's conformance kit, then the rules one by one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import strategies as st
+
+from gameweave_core import Match, Rng, default_registry
+from gameweave_core.testing import TitleConformance, Twin, check_refused, seeds
+from gameweave_sealedbid import SealedBid
+from gameweave_sealedbid.title import LOTS, START_COINS, Bid
+
+
+def bid(coins: int) -> dict[str, Any]:
+    return {"type": "bid", "coins": coins}
+
+
+@st.composite
+def seat_one_bids_differ(draw: st.DrawFn) -> Twin:
+    """Two matches where only seat 1's first bid differs. Until the last bid is
+    in, nobody else may tell them apart, so the twins stop one bid short."""
+    players = draw(st.integers(2, 4))
+    others = [(s, bid(draw(st.integers(0, START_COINS)))) for s in range(2, players)]
+    return Twin(
+        players=players,
+        seed=draw(seeds),
+        actions_a=[(1, bid(draw(st.integers(0, START_COINS)))), *others],
+        actions_b=[(1, bid(draw(st.integers(0, START_COINS)))), *others],
+        seats=list(range(2, players + 1)),
+    )
+
+
+class TestSealedBidConformance(TitleConformance):
+    title = SealedBid()
+
+    def twins(self) -> st.SearchStrategy[Twin]:
+        return seat_one_bids_differ()
+
+
+def test_the_installed_plugin_registers_the_title() -> None:
+    entry = default_registry().entry("sealedbid")
+    assert isinstance(entry.title, SealedBid)
+    assert entry.distribution == "gameweave-sealedbid"
+
+
+def test_the_highest_bid_wins_the_lot_and_pays() -> None:
+    match = Match(SealedBid(), 3, seed=1)
+    lot = match.view(None)["lot"]
+    for seat, coins in [(1, 5), (2, 3), (3, 0)]:
+        match.submit(seat, bid(coins))
+    view = match.view(None)
+    assert view["coins"] == [START_COINS - 5, START_COINS, START_COINS]
+    assert view["points"] == [lot, 0, 0]
+    assert view["lots_left"] == LOTS - 1
+    assert f"Seat 1 wins the {lot}-point lot for 5" in match.history(2)
+
+
+def test_a_tie_for_highest_leaves_the_lot_unsold() -> None:
+    match = Match(SealedBid(), 3, seed=1)
+    for seat, coins in [(1, 4), (2, 4), (3, 1)]:
+        match.submit(seat, bid(coins))
+    view = match.view(None)
+    assert view["coins"] == [START_COINS] * 3
+    assert view["points"] == [0, 0, 0]
+    assert view["lots_left"] == LOTS - 1
+
+
+def test_a_sealed_bid_is_seen_only_by_its_bidder_until_the_reveal() -> None:
+    match = Match(SealedBid(), 2, seed=3)
+    match.submit(1, bid(13))
+    assert match.view(1)["my_bid"] == 13
+    for watcher in (2, None):
+        assert "my_bid" not in match.view(watcher)
+        assert match.view(watcher)["sealed"] == [1]
+        assert not any("13" in line for line in match.history(watcher))
+    match.submit(2, bid(2))
+    assert "Bids revealed: seat 1 13, seat 2 2" in match.history(None)
+
+
+def test_the_lots_to_come_are_secret() -> None:
+    title = SealedBid()
+    first = title.setup(2, {}, Rng(0))
+    other = next(
+        seed
+        for seed in range(1, 1000)
+        if (s := title.setup(2, {}, Rng(seed))).lot == first.lot and s.deck != first.deck
+    )
+    a, b = Match(title, 2, seed=0), Match(title, 2, seed=other)
+    assert a.digest() != b.digest()  # the decks differ...
+    for watcher in (1, 2, None):
+        assert a.payload(watcher) == b.payload(watcher)  # ...and nobody can tell
+
+
+def test_nobody_may_bid_more_than_they_hold_or_bid_twice() -> None:
+    match = Match(SealedBid(), 2, seed=5)
+    reason = check_refused(match, 1, bid(START_COINS + 1))
+    assert reason == f"you hold {START_COINS} coins and cannot bid {START_COINS + 1}"
+    match.submit(1, bid(0))
+    assert "not awaited" in check_refused(match, 1, bid(0))
+
+
+def test_the_most_points_win_after_the_last_lot() -> None:
+    match = Match(SealedBid(), 2, seed=8)
+    for _ in range(LOTS):
+        match.submit(1, bid(1))
+        match.submit(2, bid(0))
+    result = match.outcome()
+    assert result is not None and match.awaiting == ()
+    assert result.winners == (1,)
+    assert result.figures["coins"] == [START_COINS - LOTS, START_COINS]
+    assert result.figures["points"][1] == 0 and result.figures["points"][0] >= 1 + 2 + 3 + 4 + 5
+
+
+def test_equal_points_and_coins_share_the_win() -> None:
+    match = Match(SealedBid(), 2, seed=8)
+    for _ in range(LOTS):
+        match.submit(1, bid(0))
+        match.submit(2, bid(0))
+    result = match.outcome()
+    assert result is not None
+    assert (result.side, result.winners) == ("tie", (1, 2))
+
+
+def test_typed_bids_are_read() -> None:
+    title = SealedBid()
+    legal = [Bid(c) for c in range(START_COINS + 1)]
+    assert title.parse_action("bid 7", legal) == Bid(7)
+    with pytest.raises(ValueError, match="cannot read"):
+        title.parse_action("bid seven", legal)
+
+
+def test_the_terminal_shows_a_bid_only_to_its_bidder() -> None:
+    title = SealedBid()
+    match = Match(title, 2, seed=4)
+    match.submit(2, bid(6))
+    assert "Your sealed bid: 6" in title.render_text(match.view(2), 2)
+    assert "Your sealed bid" not in title.render_text(match.view(1), 1)
+    assert "Bidder 2: 20 coins, 0 points  (bid sealed)" in title.render_text(match.view(1), 1)
