@@ -30,4 +30,4 @@ myst_heading_anchors = 3
 
 # Generated at build time by gameweave_docs (never copied by hand).
 gameweave_cli_app = "gameweave_cli.app:app"
-gameweave_openapi = ""
+gameweave_openapi = "gameweave_http.openapi:schema"
