@@ -365,9 +365,13 @@ def simulate_command(
 
 
 def _process_pool(workers: int) -> Any:
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(max_workers=workers)
+    # Fresh interpreters rather than forks: the progress bar runs a thread, and a
+    # fork taken while it holds a lock can hang the child. Workers then find the
+    # title through their own registry, as a distributed executor's would.
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
 
 def _bot_seats(specs: list[str]) -> dict[int, str | None]:

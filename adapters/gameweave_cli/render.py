@@ -46,7 +46,7 @@ def _scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, str):
-        return value
+        return value or "(none)"
     return json.dumps(value)
 
 

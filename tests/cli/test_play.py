@@ -190,6 +190,10 @@ def test_a_title_that_raises_saves_the_log_and_says_how_to_replay(installed, run
     verify = runner.invoke(app, ["replay", str(log), "--verify"])
     assert verify.exit_code == 1
     assert f"{log}: action 2:" in verify.stderr and "divided by zero" in verify.stderr
+    shown = runner.invoke(app, ["replay", str(log)])
+    assert shown.exit_code == 0, shown.output
+    assert "step 1 of 2" in shown.stdout
+    assert "Action 2 made the title raise when this log was saved" in shown.stdout
 
 
 def test_a_title_whose_setup_raises_is_one_error_line(installed, runner, cd_tmp):

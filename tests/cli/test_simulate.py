@@ -118,7 +118,9 @@ def test_a_failing_game_is_saved_and_the_run_goes_on(installed, runner, cd_tmp):
 
 def test_a_setup_that_raises_fails_each_game_with_a_replayable_log(installed, runner, cd_tmp):
     add_titles(installed, ThreeFails())
-    result = run(runner, "threefails", "--games", "3", "-p", "3", "--seed", "1", "--json")
+    result = run(
+        runner, "threefails", "--games", "3", "-p", "3", "--seed", "1", "-j", "1", "--json"
+    )
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert data["failed"] == 3 and data["sides"] == []
