@@ -166,6 +166,12 @@ def play(
         bots = seat_bots(match, plan.bots, reg)
     except (GameweaveError, ValueError) as exc:
         fail(exc, 2)
+    try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        if log_path.is_dir():
+            raise IsADirectoryError(f"{log_path} is a folder")
+    except OSError as exc:
+        fail(f"cannot write the log to {log_path}: {exc}", 2)
     console = make_console()
     session = Session(match, plan.humans, bots, log_path, console)
     code = session.run()

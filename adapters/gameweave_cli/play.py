@@ -8,9 +8,12 @@ holds secrets and the next person.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import signal
 import sys
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +93,26 @@ def save_log(match: Match, path: Path) -> Path:
     return path
 
 
+@contextlib.contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """Treat SIGTERM and SIGHUP (a closed terminal) like Ctrl-C, so the log is
+    still written when the session is killed politely."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, interrupt) for sig in wanted}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 class Quit(Exception):
     """The human asked to leave (``quit``, or end of input)."""
 
@@ -121,25 +144,31 @@ class Session:
 
     def run(self) -> int:
         """Play until the end (or ``quit``); always write the log. Returns the exit code."""
+        with _signals_interrupt():
+            try:
+                if self.humans:
+                    self._play()
+                else:
+                    self._unattended()
+            except Quit:
+                hint = f"Continue with: gameweave play --resume {self.log_path}"
+                return self._saved(0, f"Game saved to {self.log_path}", hint)
+            except KeyboardInterrupt:
+                return self._saved(130, f"\nInterrupted; game saved to {self.log_path}")
+            except Exception as exc:
+                return self._crashed(exc)
+            return self._saved(0, f"Log saved to {self.log_path}")
+
+    def _saved(self, code: int, *lines: str) -> int:
         try:
-            if self.humans:
-                self._play()
-            else:
-                self._unattended()
-        except Quit:
             save_log(self.match, self.log_path)
-            self.console.print(Text(f"Game saved to {self.log_path}"))
-            self.console.print(Text(f"Continue with: gameweave play --resume {self.log_path}"))
-            return 0
-        except KeyboardInterrupt:
-            save_log(self.match, self.log_path)
-            self.console.print(Text(f"\nInterrupted; game saved to {self.log_path}"))
-            return 130
-        except Exception as exc:
-            return self._crashed(exc)
-        save_log(self.match, self.log_path)
-        self.console.print(Text(f"Log saved to {self.log_path}"))
-        return 0
+        except OSError as exc:
+            print(f"error: cannot write the log {self.log_path}: {exc}", file=sys.stderr)
+            return 1
+        with contextlib.suppress(OSError):  # a hung-up terminal cannot be written to
+            for line in lines:
+                self.console.print(Text(line))
+        return code
 
     def _crashed(self, exc: Exception) -> int:
         try:
@@ -246,10 +275,15 @@ class Session:
         self.console.print(Text("Type a number, an action, or help.", style="dim"))
 
     def _turn(self, seat: int) -> None:
+        match = self.match
+        if not match.legal(seat):
+            raise RuntimeError(
+                f"{seat_name(match, seat)} is awaited at step {match.version} "
+                "but has no legal action"
+            )
         self._hand_over(seat)
         self.shown = seat
         self._screen(seat)
-        match = self.match
         prompt = f"seat {seat} ({match.seat_label(seat)})> "
         while True:
             text = self._ask(prompt).strip()

@@ -249,3 +249,10 @@ def test_parse_seats_defaults_and_overrides():
     assert plan.humans == {1} and plan.bots == {2: None, 3: None}
     plan = parse_seats(["1=bot:random", "3=human", "2=bot"], 3)
     assert plan.humans == {3} and plan.bots == {1: "random", 2: None}
+
+
+def test_a_log_path_that_cannot_be_written_is_refused_up_front(installed, runner, tmp_path):
+    result = play(runner, "sealedbid", "--log", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert f"error: cannot write the log to {tmp_path}" in result.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import pexpect
@@ -82,3 +83,23 @@ def test_hot_seat_wipes_the_screen_between_players(child_env, tutorial_on_path, 
     child.close()
     assert child.exitstatus == 0
     assert [e.action for e in MatchLog.load(log).actions] == [{"type": "bid", "coins": 17}]
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "sighup"])
+def test_an_interrupted_game_still_writes_its_log(child_env, tutorial_on_path, tmp_path, how):
+    log = tmp_path / "cut.toml"
+    child = spawn(child_env, "--seed", "21", "--log", str(log))
+    child.expect(PROMPT_1)
+    child.sendline("bid 2")
+    child.expect("You bid 2 on the")
+    child.expect(PROMPT_1)
+    if how == "ctrl-c":
+        child.sendintr()
+    else:
+        child.kill(signal.SIGTERM if how == "sigterm" else signal.SIGHUP)
+    if how != "sighup":  # after a hang-up the terminal is gone: nothing to read
+        child.expect(f"Interrupted; game saved to {log}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert [e.seat for e in MatchLog.load(log).actions] == [2, 1, 2]
