@@ -25,6 +25,8 @@ html_theme = "furo"
 html_title = "Gameweave"
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
+# Curly quotes, but "--seed" must stay two hyphens, not become a dash.
+smartquotes_action = "qe"
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 

@@ -56,13 +56,23 @@ def code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+#: Option names in help text (``--seed``, ``-p``), shown as code.
+_OPTION = re.compile(r"(?<![\w-])(--?[a-zA-Z][\w-]*)")
+
+
+def escape_prose(text: str) -> str:
+    """Like :func:`escape`, but option names such as ``--seed`` become code spans."""
+    parts = _OPTION.split(text)
+    return "".join(code(p) if i % 2 else escape(p) for i, p in enumerate(parts))
+
+
 def paragraphs(text: str | None) -> str:
     """Help text as escaped Markdown paragraphs (click's ``\\f`` cut honoured)."""
     if not text:
         return ""
     text = inspect.cleandoc(text.split("\f")[0])
     blocks = [" ".join(b.split()) for b in re.split(r"\n\s*\n", text) if b.strip()]
-    return "\n\n".join(escape(b) for b in blocks)
+    return "\n\n".join(escape_prose(b) for b in blocks)
 
 
 # -- the command line ---------------------------------------------------------------

@@ -38,6 +38,11 @@ def test_escaped_text_renders_as_written(text: str) -> None:
     assert plain(gd.escape(text)) == text
 
 
+def test_option_names_in_help_become_code() -> None:
+    rendered = plain(gd.escape_prose("use --seed or -p, not well-known *x*"))
+    assert rendered == "use <code>--seed</code> or <code>-p</code>, not well-known *x*"
+
+
 def test_code_spans_hold_backticks() -> None:
     assert plain(gd.code("a`b")) == "<code>a`b</code>"
 
