@@ -346,7 +346,7 @@ def create_app(db_path: str | Path, registry: Registry | None = None) -> Starlet
         return JSONResponse(await run_in_threadpool(run))
 
     async def schema(request: Request) -> Response:
-        return JSONResponse(openapi.schema())
+        return JSONResponse(openapi.schema(registry.names()))
 
     async def title_file(request: Request) -> Response:
         name = request.path_params["name"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 ERROR = {
@@ -390,6 +391,14 @@ DOCUMENT: dict[str, Any] = {
 }
 
 
-def schema() -> dict[str, Any]:
-    """The OpenAPI document (a fresh copy the caller may change)."""
-    return copy.deepcopy(DOCUMENT)
+def schema(titles: Sequence[str] | None = None) -> dict[str, Any]:
+    """The OpenAPI document (a fresh copy the caller may change).
+
+    Given the names of the installed titles, the document lists them as the only
+    values a new match's ``title`` may take; the server serves it that way.
+    """
+    doc = copy.deepcopy(DOCUMENT)
+    if titles:
+        prop = doc["components"]["schemas"]["CreateMatch"]["properties"]["title"]
+        prop["enum"] = list(titles)
+    return doc

@@ -110,7 +110,13 @@ def test_openapi_document_names_every_api_route(client: Any) -> None:
     }
     from gameweave_http import openapi
 
-    assert openapi.schema() == doc
+    assert openapi.schema(["sealedbid"]) == doc
+    title = doc["components"]["schemas"]["CreateMatch"]["properties"]["title"]
+    assert title["enum"] == ["sealedbid"]
+    assert (
+        "enum"
+        not in openapi.schema()["components"]["schemas"]["CreateMatch"]["properties"]["title"]
+    )
 
 
 # -- creating ----------------------------------------------------------------------------------
