@@ -1,0 +1,420 @@
+"""Bots for The Museum Job, playing only from their seat's observation.
+
+Both bots read the floor plan from the view's ``board`` section (never from the
+package's data) and work out its geometry once per board: walking distances,
+guards' sightlines, camera coverage.
+
+* The heuristic Thief plans a haul worth at least 4 and a way out, scores every
+  legal move by how many turns it saves against how likely it is to be seen or
+  caught from what the Thief can see (guards, cameras, the monitors), and cuts
+  the North breaker before touching a crown.
+* The heuristic Security keeps the set of squares the Thief could be on, from
+  public evidence alone: it grows by a walk each Thief turn and shrinks by every
+  square a guard or a watched camera saw empty; a sighting or an empty frame pins
+  it down (and the rounds since are replayed). Guards then move to catch, to
+  spot, to watch the monitors and to lock exits.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from gameweave_core import Rng
+from gameweave_core.bots import Bot, Observation
+
+from .actions import Cut, Enter, Escape, Hold, Lift, Pick, Post, Walk
+
+WALK, HEAVY_WALK, GUARD_MOVE, ESCAPE_VALUE, CAMERA_RANGE = 4, 2, 3, 4, 5
+
+
+class Geometry:
+    """The floor plan of a view's ``board``, with distances and sightlines."""
+
+    def __init__(self, board: Mapping[str, Any]) -> None:
+        self.columns: str = board["columns"]
+        self.width: int = board["width"]
+        self.height: int = board["height"]
+        walls = {self.sq(c) for c in board["walls"]}
+        self.floor = [s for s in range(self.width * self.height) if s not in walls]
+        self.neighbours: dict[int, list[int]] = {}
+        for s in self.floor:
+            r, c = divmod(s, self.width)
+            near = []
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                rr, cc = r + dr, c + dc
+                n = rr * self.width + cc
+                if 0 <= rr < self.height and 0 <= cc < self.width and n not in walls:
+                    near.append(n)
+            self.neighbours[s] = near
+        self.dist = {s: self._bfs(s) for s in self.floor}
+        self.sight = {s: self._line_of_sight(s, walls, 99) | {s} for s in self.floor}
+        self.cameras = {c["number"]: self.sq(c["at"]) for c in board["cameras"]}
+        self.coverage = {c["number"]: {self.sq(x) for x in c["covers"]} for c in board["cameras"]}
+        self.camera_wing = {c["number"]: c["wing"] for c in board["cameras"]}
+        self.office = {self.sq(c) for c in board["office"]}
+        self.exits = [self.sq(e["at"]) for e in board["exits"]]
+        self.breakers = {b["wing"]: self.sq(b["at"]) for b in board["breakers"]}
+        self.cases = {self.sq(c["at"]): c["kind"] for c in board["cases"]}
+        self.posts = [self.sq(p) for p in board["posts"]]
+        self.center = sorted(self.office)
+
+    def sq(self, text: str) -> int:
+        return (int(text[1:]) - 1) * self.width + self.columns.index(text[0])
+
+    def coord(self, square: int) -> str:
+        r, c = divmod(square, self.width)
+        return f"{self.columns[c]}{r + 1}"
+
+    def _bfs(self, start: int) -> dict[int, int]:
+        found = {start: 0}
+        queue = deque([start])
+        while queue:
+            s = queue.popleft()
+            for n in self.neighbours[s]:
+                if n not in found:
+                    found[n] = found[s] + 1
+                    queue.append(n)
+        return found
+
+    def _line_of_sight(self, start: int, walls: set[int], limit: int) -> set[int]:
+        seen = set()
+        r0, c0 = divmod(start, self.width)
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            r, c = r0, c0
+            for _ in range(limit):
+                r, c = r + dr, c + dc
+                s = r * self.width + c
+                if not (0 <= r < self.height and 0 <= c < self.width) or s in walls:
+                    break
+                seen.add(s)
+        return seen
+
+    def within(self, starts: Iterable[int], steps: int) -> set[int]:
+        """Every square within ``steps`` of any of ``starts``."""
+        found = set(starts)
+        frontier = list(found)
+        for _ in range(steps):
+            nxt = []
+            for s in frontier:
+                for n in self.neighbours[s]:
+                    if n not in found:
+                        found.add(n)
+                        nxt.append(n)
+            frontier = nxt
+        return found
+
+
+_GEOMETRY: dict[str, Geometry] = {}
+
+
+def geometry(view: Mapping[str, Any]) -> Geometry:
+    """The geometry of the view's board, worked out once per board per process."""
+    board = view["board"]
+    key = f"{board['name']}/{len(board['walls'])}/{len(board['cameras'])}"
+    geo = _GEOMETRY.get(key)
+    if geo is None:
+        geo = _GEOMETRY[key] = Geometry(board)
+    return geo
+
+
+def _watching(view: Mapping[str, Any], geo: Geometry, guards: Sequence[int]) -> set[int]:
+    """Squares working cameras show while ``guards`` stand where they do."""
+    if not any(g in geo.office for g in guards):
+        return set()
+    out: set[int] = set()
+    for cam in view["cameras"]:
+        if cam["status"] == "working":
+            out |= geo.coverage[cam["number"]]
+    return out
+
+
+# -- the Thief ------------------------------------------------------------------------
+
+
+class ThiefBot:
+    """Plans a haul and a way out, and moves where the guards are not looking."""
+
+    def __init__(self) -> None:
+        self.plan: list[tuple[str, int]] = []
+
+    def act(self, observation: Observation, rng: Rng) -> Any:
+        legal = observation.legal
+        view = observation.view
+        geo = geometry(view)
+        if isinstance(legal[0], Enter):
+            return self.enter(view, geo, legal, rng)
+        for act in legal:
+            if isinstance(act, Escape) or (isinstance(act, Walk) and act.then == "escape"):
+                return act
+        me = view["thief"]
+        here = geo.sq(me["at"])
+        guards = [geo.sq(g["at"]) for g in view["guards"]]
+        cut_wings = {b["wing"] for b in me["cut_breakers"]}
+        cut_cams = {c["number"] for c in me["cut_cameras"]}
+        cams_alive = {
+            n: cov
+            for n, cov in geo.coverage.items()
+            if n not in cut_cams and geo.camera_wing[n] not in cut_wings
+        }
+        goal, action_there = self.next_goal(view, geo, here, cut_wings, rng)
+        if goal == here and action_there is not None and action_there in legal:
+            return action_there
+        danger = self.danger_map(geo, guards, cams_alive)
+        speed = me.get("walk", WALK)
+        best: Any = Hold()
+        best_score = self.score(geo, here, goal, speed, danger) - 1.0  # moving costs a little
+        for act in legal:
+            if not isinstance(act, Walk) or act.then == "escape":
+                continue
+            to = geo.sq(act.to)
+            score = self.score(geo, to, goal, speed, danger)
+            if act.then == "cut":
+                # Cutting on the way only pays for the breaker guarding the vault.
+                if not (to == goal and action_there is not None and isinstance(action_there, Cut)):
+                    continue
+                score += 5
+            elif to == goal and isinstance(action_there, Cut) and Walk(act.to, "cut") in legal:
+                continue
+            score += rng.random() * 0.5
+            if score > best_score:
+                best, best_score = act, score
+        return best
+
+    def enter(self, view: Mapping[str, Any], geo: Geometry, legal: Sequence[Any], rng: Rng) -> Any:
+        guards = [geo.sq(g["at"]) for g in view["guards"]]
+        targets = [
+            geo.sq(p["case"])
+            for p in view["placards"]
+            if p["kind"] == "display" and not p["heavy"] and p["value"] >= 2
+        ]
+        scored = []
+        for act in legal:
+            ex = geo.sq(act.exit)
+            d = geo.dist[ex]
+            near = sorted(d.get(t, 99) for t in targets)[:2]
+            guard_gap = min(d.get(g, 99) for g in guards)
+            seen = any(ex in geo.sight[g] for g in guards)
+            score = -sum(near) + min(guard_gap, 8) * 1.5 - (30 if seen else 0)
+            scored.append((score + rng.random() * 6, act))
+        return max(scored, key=lambda x: x[0])[1]
+
+    def next_goal(
+        self,
+        view: Mapping[str, Any],
+        geo: Geometry,
+        here: int,
+        cut_wings: set[str],
+        rng: Rng,
+    ) -> tuple[int, Any]:
+        """Where to go next, and what to do on arrival."""
+        me = view["thief"]
+        value = me["satchel_value"]
+        heavy = any(a["heavy"] for a in me["carrying"])
+        speed = HEAVY_WALK if heavy else WALK
+        open_exits = [geo.sq(e) for e in me["open_exits"]]
+        d_here = geo.dist[here]
+        turns_left = view["dawn"]
+        if value >= ESCAPE_VALUE:
+            return self.way_out(geo, here, open_exits, speed)
+        taken = {s["case"] for s in me["satchel"]}
+        options = []
+        for p in view["placards"]:
+            if p["case"] in taken or p["status"] == "gone":
+                continue
+            case = geo.sq(p["case"])
+            weight_speed = HEAVY_WALK if (heavy or p["heavy"]) else WALK
+            need_power_cut = p["kind"] == "vault" and "North" not in cut_wings
+            start = here
+            cost = 0.0
+            if need_power_cut:
+                breaker = geo.breakers["North"]
+                cost += -(-d_here[breaker] // speed) + 0.5
+                start = breaker
+            cost += -(-geo.dist[start][case] // speed) + 1  # walk there, lift
+            total = value + p["value"]
+            if total >= ESCAPE_VALUE:
+                out = min((geo.dist[case][e] for e in (open_exits or geo.exits)), default=99)
+                cost += -(-out // weight_speed) + (0 if open_exits else 1)
+            else:
+                cost += 6  # a second piece still to find
+            cost -= p["value"] * 0.6
+            if cost > turns_left + 2:
+                continue
+            options.append((cost, case, need_power_cut))
+        if not options:
+            return self.way_out(geo, here, open_exits, speed)
+        options.sort()
+        cost, case, need_power_cut = options[0]
+        if need_power_cut:
+            return geo.breakers["North"], Cut()
+        return case, Lift()
+
+    def way_out(
+        self, geo: Geometry, here: int, open_exits: list[int], speed: int
+    ) -> tuple[int, Any]:
+        d = geo.dist[here]
+        best = None
+        for e in geo.exits:
+            turns = -(-d.get(e, 99) // speed) + (0 if e in open_exits else 1)
+            if best is None or turns < best[0]:
+                best = (turns, e)
+        assert best is not None
+        exit_sq = best[1]
+        return exit_sq, (Escape() if exit_sq in open_exits else Pick())
+
+    def danger_map(
+        self, geo: Geometry, guards: Sequence[int], cams: Mapping[int, set[int]]
+    ) -> dict[int, float]:
+        danger: dict[int, float] = {}
+        watched_now = any(g in geo.office for g in guards)
+        for g in guards:
+            for s in geo.sight[g]:
+                danger[s] = danger.get(s, 0) + 40
+            reach = [s for s, k in geo.dist[g].items() if k <= GUARD_MOVE]
+            for s in reach:
+                danger[s] = danger.get(s, 0) + 3
+                for seen in geo.sight[s]:
+                    danger[seen] = danger.get(seen, 0) + 0.15
+        if watched_now:
+            for cov in cams.values():
+                for s in cov:
+                    danger[s] = danger.get(s, 0) + 25
+        return danger
+
+    def score(
+        self, geo: Geometry, at: int, goal: int, speed: int, danger: Mapping[int, float]
+    ) -> float:
+        turns = geo.dist[at].get(goal, 99) / speed
+        return -turns * 6 - danger.get(at, 0)
+
+
+# -- Security ------------------------------------------------------------------------------
+
+
+class SecurityBot:
+    """Tracks where the Thief could be and moves guards to close in."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.geo: Geometry | None = None
+        #: Per round: squares the Thief could be on after their turn, before any
+        #: square was seen empty; and squares seen empty that round.
+        self.spread: dict[int, set[int]] = {}
+        self.cleared: dict[int, set[int]] = {}
+        self.pinned: dict[int, int] = {}
+        self.last_round = 0
+        self.known_evidence = 0
+
+    # -- setup ----------------------------------------------------------------
+
+    def post(self, view: Mapping[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
+        geo = geometry(view)
+        # Vault and court posts first; each guard to the Security seat with fewest.
+        counts: dict[int, int] = {}
+        for g in view["guards"]:
+            counts[g["seat"]] = counts.get(g["seat"], 0) + 1
+        order = sorted(geo.posts, key=lambda p: geo.dist[p].get(geo.center[0], 99))
+        for post in order:
+            options = [a for a in legal if geo.sq(a.at) == post]
+            if options:
+                return min(options, key=lambda a: (counts.get(a.seat, 0), a.seat))
+        return rng.choice(legal)
+
+    # -- belief ---------------------------------------------------------------
+
+    def update(self, view: Mapping[str, Any], geo: Geometry) -> set[int]:
+        """The squares the Thief could be on now."""
+        rnd = view["round"]
+        guards = [geo.sq(g["at"]) for g in view["guards"]]
+        if not self.spread:
+            self.spread[0] = set(geo.exits)
+            self.cleared[0] = set()
+        heavy_from = min(
+            (p["taken_round"] for p in view["placards"] if p["status"] == "gone" and p["heavy"]),
+            default=99,
+        )
+        # Positive evidence: where the Thief was at the end of a round.
+        for ev in view["evidence"]:
+            # (An empty frame's round is the round of the lift, made standing there.)
+            if ev["kind"] in ("last_seen", "alarm", "empty_frame"):
+                self.pinned[ev["round"]] = geo.sq(ev["at"])
+        seen_now = set()
+        for g in guards:
+            seen_now |= geo.sight[g]
+        seen_now |= _watching(view, geo, guards)
+        self.cleared.setdefault(rnd, set()).update(seen_now)
+        # A guard that has not moved yet this round was seen at the end of the last.
+        if view["phase"] == "security":
+            for g in guards[view["guard_to_move"] - 1 :]:
+                self.cleared.setdefault(rnd - 1, set()).update(geo.sight[g])
+        for cam in view["cameras"]:
+            if cam["status"] == "working" and cam["checked_round"] >= 1:
+                self.cleared.setdefault(cam["checked_round"], set()).update(
+                    geo.coverage[cam["number"]]
+                )
+        belief = set(self.spread[0])
+        for r in range(1, rnd + 1):
+            if r in self.pinned:
+                belief = {self.pinned[r]}
+                continue
+            speed = HEAVY_WALK if r > heavy_from else WALK
+            belief = geo.within(belief, speed) - self.cleared.get(r, set())
+            if not belief:
+                # Something we assumed was wrong: start again from everywhere unseen.
+                belief = set(geo.floor) - self.cleared.get(r, set())
+        return belief
+
+    # -- guard moves ------------------------------------------------------------
+
+    def act(self, observation: Observation, rng: Rng) -> Any:
+        legal = observation.legal
+        view = observation.view
+        if isinstance(legal[0], Post):
+            return self.post(view, legal, rng)
+        geo = geometry(view)
+        belief = self.update(view, geo)
+        n = len(belief)
+        index = view["guard_to_move"] - 1
+        guards = [geo.sq(g["at"]) for g in view["guards"]]
+        others = [g for i, g in enumerate(guards) if i != index]
+        office_taken = any(g in geo.office for g in others)
+        crowns_home = any(p["kind"] == "vault" and p["status"] != "gone" for p in view["placards"])
+        breaker = geo.breakers.get("North")
+        forced = {geo.sq(e["at"]) for e in view["evidence"] if e["kind"] == "forced_exit"}
+        haul = sum(p["value"] for p in view["placards"] if p["status"] == "gone")
+        near_belief = geo.within(belief, 4) if n < 60 else set(geo.floor)
+        best, best_score = legal[0], float("-inf")
+        for act in legal:
+            to = geo.sq(act.to)
+            score = 0.0
+            if to in belief:
+                score += 100.0 / n
+            seen = geo.sight[to]
+            score += 40.0 * len(seen & belief) / n
+            # Stay close to where the Thief could be, to pounce after a sighting.
+            reach = sum(1 for s in belief if geo.dist[to].get(s, 99) <= GUARD_MOVE)
+            score += 12.0 * reach / n
+            dmin = min((geo.dist[to].get(s, 99) for s in belief), default=0)
+            score -= 0.4 * dmin
+            if to in geo.office and not office_taken and n > 6:
+                score += 6.0
+            if to in geo.exits and to not in forced:
+                score += 2.0 + (3.0 if haul >= ESCAPE_VALUE else 0.0)
+                if to in near_belief:
+                    score += 2.0
+            if crowns_home and breaker is not None and index == 0:
+                score -= 0.3 * geo.dist[to].get(breaker, 20)
+            score += rng.random() * 0.3
+            if score > best_score:
+                best, best_score = act, score
+        return best
+
+
+def heuristic_bot(seat: int, players: int) -> Bot:
+    """The heuristic bot for either side: the Thief in seat 1, Security elsewhere."""
+    return ThiefBot() if seat == 1 else SecurityBot(seat)
+
+
+__all__ = ["Geometry", "SecurityBot", "ThiefBot", "heuristic_bot"]

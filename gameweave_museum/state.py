@@ -1,0 +1,85 @@
+"""The state of one heist.
+
+Plain data only: the rules (``rules.py``) read and change it, the views
+(``views.py``) choose what each seat may see of it. Squares are floor-plan square
+numbers (see ``floorplan.py``); ``-1`` means "not on the board yet".
+
+What is secret lives side by side with what is public, and is marked so in the
+comments: the views are allow-lists, so a new field stays private until a view
+chooses to show it.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+#: Rounds in a night; the dawn track starts here.
+DAWN = 18
+#: The walk of a Thief with nothing heavy, and with something heavy.
+WALK = 4
+HEAVY_WALK = 2
+#: How far a guard moves.
+GUARD_MOVE = 3
+#: What the satchel must be worth to leave.
+ESCAPE_VALUE = 4
+GUARDS = 3
+
+# Phases, in the order a match passes through them.
+POSTING = "posting"  # Security posts guards 1, 2, 3
+ENTRY = "entry"  # the Thief chooses the exit they force
+THIEF = "thief"  # the Thief's turn
+SECURITY = "security"  # guards 1, 2, 3 move in turn
+OVER = "over"
+
+
+@attrs.define
+class Evidence:
+    """One token Security has put on the map (public).
+
+    ``kind`` is one of ``last_seen``, ``empty_frame``, ``cut_camera``, ``dark``,
+    ``alarm``, ``forced_exit``. ``round`` is when it happened (for the cut and
+    dark windows: the last round it could have been, with ``since`` the first).
+    """
+
+    kind: str
+    square: int
+    round: int
+    since: int = 0
+    how: str = ""
+
+
+@attrs.define
+class State:
+    players: int
+    #: Artifact (index into the collection) standing in each case, by case index.
+    display: list[int]
+    phase: str = POSTING
+    round: int = 1
+    dawn: int = DAWN
+    #: Index (0-2) of the guard whose move it is in the Security turn.
+    turn: int = 0
+    # -- public ---------------------------------------------------------------
+    guards: list[int] = attrs.field(factory=lambda: [-1] * GUARDS)
+    guard_seats: list[int] = attrs.field(factory=lambda: [0] * GUARDS)
+    evidence: list[Evidence] = attrs.field(factory=list)
+    #: Cases whose theft has come to light -> the round the artifact was taken.
+    revealed: dict[int, int] = attrs.field(factory=dict)
+    #: Feeds found dead and not yet repaired: camera numbers, and wings gone dark.
+    dead_cameras: list[int] = attrs.field(factory=list)
+    dark_wings: list[str] = attrs.field(factory=list)
+    #: The last round Security saw each camera ("camera 3") or breaker ("North")
+    #: working; a cut found later happened after it.
+    confirmed: dict[str, int] = attrs.field(factory=dict)
+    #: How the heist ended: "escape", "catch" or "dawn" (empty while it goes on).
+    ended: str = ""
+    # -- the Thief's secrets ----------------------------------------------------
+    thief: int = -1
+    entry: int = -1
+    #: Where the Thief stood at the end of each of their turns, entry first.
+    route: list[int] = attrs.field(factory=list)
+    #: Cases emptied by the Thief -> the round each was lifted.
+    taken: dict[int, int] = attrs.field(factory=dict)
+    open_exits: list[int] = attrs.field(factory=list)
+    #: Cut cameras (number) and breakers (wing) -> the round of the cut.
+    cut_cameras: dict[int, int] = attrs.field(factory=dict)
+    cut_breakers: dict[str, int] = attrs.field(factory=dict)

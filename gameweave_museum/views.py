@@ -1,0 +1,224 @@
+"""What each seat may know, built as allow-lists.
+
+``public_view`` is built only from what Security has been told: the floor plan,
+the guards, the cases as Security believes them, the cameras' and breakers'
+known state, and the evidence. It is the whole of a Security seat's view and of
+a spectator's. The Thief's view adds a ``thief`` section with everything only
+the Thief knows. Once the heist is over, that section is added for everyone.
+
+No value is ever ``None``: views travel through TOML.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from .floorplan import COLUMNS, HEIGHT, WIDTH, FloorPlan, coord
+from .rules import guards_of, satchel, satchel_value, walk_range, walk_targets
+from .sight import office_manned
+from .state import ENTRY, ESCAPE_VALUE, OVER, POSTING, SECURITY, THIEF, State
+
+PHASE_WORDS = {
+    POSTING: "Security posts its guards",
+    ENTRY: "The Thief chooses where to break in",
+    THIEF: "The Thief's turn",
+    SECURITY: "The Security turn",
+    OVER: "The heist is over",
+}
+
+
+def _artifact(plan: FloorPlan, index: int) -> dict[str, Any]:
+    art = plan.collection[index]
+    return {"name": art.name, "value": art.value, "heavy": art.heavy}
+
+
+@cache
+def _board(plan: FloorPlan) -> tuple[tuple[str, Any], ...]:
+    # Built once; views copy it (see board_view) so no caller can change another's.
+    wings: dict[str, list[str]] = {}
+    for sq in plan.floor:
+        wings.setdefault(plan.wing_of[sq], []).append(coord(sq))
+    return (
+        ("name", plan.name),
+        ("width", WIDTH),
+        ("height", HEIGHT),
+        ("columns", COLUMNS),
+        ("walls", [coord(sq) for sq in sorted(plan.walls)]),
+        ("wings", wings),
+        ("office", [coord(sq) for sq in sorted(plan.office)]),
+        ("posts", [coord(sq) for sq in plan.posts]),
+        (
+            "exits",
+            [{"at": coord(e.square), "name": e.name, "kind": e.kind} for e in plan.exits],
+        ),
+        (
+            "cases",
+            [
+                {"at": coord(c.square), "kind": "vault" if c.vault else "display", "wing": c.wing}
+                for c in plan.cases
+            ],
+        ),
+        (
+            "cameras",
+            [
+                {
+                    "number": cam.number,
+                    "at": coord(cam.square),
+                    "wing": cam.wing,
+                    "covers": [coord(sq) for sq in sorted(cam.coverage)],
+                }
+                for cam in plan.cameras
+            ],
+        ),
+        ("breakers", [{"wing": w, "at": coord(sq)} for w, sq in plan.breakers.items()]),
+    )
+
+
+def board_view(plan: FloorPlan) -> dict[str, Any]:
+    """The static floor plan, as every seat sees it (a fresh copy each time)."""
+
+    def copy(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: copy(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [copy(v) for v in value]
+        return value
+
+    return {key: copy(value) for key, value in _board(plan)}
+
+
+def _evidence(plan: FloorPlan, state: State) -> list[dict[str, Any]]:
+    out = []
+    for ev in state.evidence:
+        item: dict[str, Any] = {"kind": ev.kind, "at": coord(ev.square), "round": ev.round}
+        if ev.since:
+            item["since"] = ev.since
+        if ev.how:
+            item["how"] = ev.how
+        cam = plan.camera_at(ev.square)
+        if ev.kind == "cut_camera" and cam is not None:
+            item["camera"] = cam.number
+        if ev.kind == "dark":
+            item["wing"] = plan.breaker_at(ev.square) or ""
+        out.append(item)
+    return out
+
+
+def public_view(plan: FloorPlan, state: State) -> dict[str, Any]:
+    """What Security and spectators see: never the Thief's square, route, satchel,
+    unfound cuts or entry."""
+    guards = [
+        {"number": i + 1, "at": coord(sq), "seat": state.guard_seats[i]}
+        for i, sq in enumerate(state.guards)
+        if sq >= 0
+    ]
+    placards = []
+    for case in plan.cases:
+        item = {
+            "case": coord(case.square),
+            "kind": "vault" if case.vault else "display",
+            **_artifact(plan, state.display[case.index]),
+        }
+        if case.index in state.revealed:
+            item["status"] = "gone"
+            item["taken_round"] = state.revealed[case.index]
+        else:
+            item["status"] = "on display"
+        placards.append(item)
+    cameras = []
+    for cam in plan.cameras:
+        status = "working"
+        if cam.number in state.dead_cameras:
+            status = "dead"
+        elif cam.wing in state.dark_wings:
+            status = "dark"
+        cameras.append(
+            {
+                "number": cam.number,
+                "status": status,
+                "checked_round": state.confirmed.get(f"camera {cam.number}", 0),
+            }
+        )
+    breakers = [
+        {
+            "wing": wing,
+            "status": "dark" if wing in state.dark_wings else "on",
+            "checked_round": state.confirmed.get(wing, 0),
+        }
+        for wing in plan.breakers
+    ]
+    evidence = _evidence(plan, state)
+    view: dict[str, Any] = {
+        "board": board_view(plan),
+        "phase": state.phase,
+        "phase_text": PHASE_WORDS[state.phase],
+        "round": state.round,
+        "dawn": state.dawn,
+        "players": state.players,
+        "guards": guards,
+        "guard_to_move": state.turn + 1 if state.phase == SECURITY else 0,
+        "monitors_watched": office_manned(plan, state),
+        "placards": placards,
+        "cameras": cameras,
+        "breakers": breakers,
+        "evidence": evidence,
+    }
+    sightings = [e for e in evidence if e["kind"] == "last_seen"]
+    if sightings:
+        view["last_seen"] = dict(sightings[-1])
+    if state.phase == OVER:
+        view["ended"] = state.ended
+        view["reveal"] = thief_section(plan, state)
+    return view
+
+
+def thief_section(plan: FloorPlan, state: State) -> dict[str, Any]:
+    """Everything the Thief knows that Security does not."""
+    cases_taken = [
+        {
+            "case": coord(plan.cases[c].square),
+            "round": r,
+            "public": c in state.revealed,
+            **_artifact(plan, state.display[c]),
+        }
+        for c, r in state.taken.items()
+    ]
+    out: dict[str, Any] = {
+        "route": [coord(sq) for sq in state.route],
+        "satchel": cases_taken,
+        "satchel_value": satchel_value(plan, state),
+        "open_exits": [coord(sq) for sq in state.open_exits],
+        "cut_cameras": [
+            {"number": n, "round": r, "found": n in state.dead_cameras}
+            for n, r in sorted(state.cut_cameras.items())
+        ],
+        "cut_breakers": [
+            {"wing": w, "round": r, "found": w in state.dark_wings}
+            for w, r in sorted(state.cut_breakers.items())
+        ],
+    }
+    if state.thief >= 0:
+        out["at"] = coord(state.thief)
+        out["entry"] = coord(state.entry)
+    return out
+
+
+def view(plan: FloorPlan, state: State, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: a spectator)."""
+    out = public_view(plan, state)
+    if seat is None:
+        out["you"] = {"role": "spectator"}
+        return out
+    if seat == 1:
+        out["you"] = {"seat": 1, "role": "Thief"}
+        mine = thief_section(plan, state)
+        if state.phase == THIEF:
+            mine["walk"] = walk_range(plan, state)
+            mine["can_reach"] = [coord(sq) for sq in sorted(walk_targets(plan, state))]
+        mine["escape_value"] = ESCAPE_VALUE
+        mine["carrying"] = [_artifact(plan, a) for a in satchel(plan, state)]
+        out["thief"] = mine
+        return out
+    out["you"] = {"seat": seat, "role": "Security", "guards": guards_of(state, seat)}
+    return out

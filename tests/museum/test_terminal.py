@@ -1,0 +1,88 @@
+"""Typed actions, their descriptions, and the terminal rendering."""
+
+from __future__ import annotations
+
+import pytest
+
+from gameweave_core import Match
+from gameweave_core.runner import play_out
+from gameweave_core.testing import random_match
+from gameweave_museum import MuseumJob
+from gameweave_museum.actions import Enter, Escape, Hold, Lift, MoveGuard, Pick, Post, Walk
+from gameweave_museum.terminal import render_map
+
+TITLE = MuseumJob()
+
+
+def test_every_legal_action_reads_back_from_its_description():
+    match = random_match(TITLE, 3, 4)
+    for step in match.steps():
+        for seat in step.awaiting:
+            for act in step.legal(seat):
+                assert TITLE.parse_action(TITLE.describe_action(act), step.legal(seat)) == act
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("walk K7", Walk("K7")),
+        ("walk k7 cut", Walk("K7", "cut")),
+        ("  WALK K7 ESCAPE ", Walk("K7", "escape")),
+        ("hold", Hold()),
+        ("lift", Lift()),
+        ("pick", Pick()),
+        ("escape", Escape()),
+        ("guard 2 D4", MoveGuard(2, "D4")),
+        ("post 1 J4 seat 3", Post(1, "J4", 3)),
+        ("enter A8", Enter("A8")),
+        ('{"type": "walk", "to": "K7"}', Walk("K7")),
+    ],
+)
+def test_typed_actions(text, expected):
+    assert TITLE.parse_action(text, []) == expected
+
+
+def test_a_bare_square_is_the_awaited_guards_move():
+    assert TITLE.parse_action("d4", [MoveGuard(3, "C4")]) == MoveGuard(3, "D4")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("walk", "walk needs a square"),
+        ("walk Z9", "not a square"),
+        ("walk K99", "off the map"),
+        ("walk K7 dance", "'cut' or 'escape'"),
+        ("hold K7", "takes nothing"),
+        ("guard D4", "guard 2 D4"),
+        ("guard x D4", "must be a number"),
+        ("teleport K7", "unknown action 'teleport'; now you can: hold, walk"),
+        ("", "type an action"),
+    ],
+)
+def test_unreadable_actions_get_a_one_line_reason(text, message):
+    with pytest.raises(ValueError, match=message) as caught:
+        TITLE.parse_action(text, [Walk("K7"), Hold()])
+    assert "\n" not in str(caught.value)
+
+
+def test_the_thief_is_drawn_only_on_the_thiefs_screen():
+    match = Match(TITLE, 2, 3)
+    while match.awaiting and match.version < 8:
+        seat = match.awaiting[0]
+        match.submit(seat, match.legal(seat)[0])
+    thief_map = render_map(match.view(1), 1)
+    assert "[bold magenta]@[/]" in thief_map
+    for seat in (2, None):
+        assert "[bold magenta]@[/]" not in render_map(match.view(seat), seat)
+    for seat in (1, 2, None):
+        screen = TITLE.render_text(match.view(seat), seat)
+        assert " A B C D E F G H I J K L M N O P Q R S T" in screen
+        assert "Placards" in screen and "Dawn" in screen
+
+
+def test_the_finished_heist_is_drawn_for_everyone():
+    match = Match(TITLE, 2, 8)
+    play_out(match)
+    screen = TITLE.render_text(match.view(None), None)
+    assert "The heist is over" in screen and "route" in screen
