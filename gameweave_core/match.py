@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import repeat
+from operator import is_
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +115,12 @@ class Match:
 
     def legal(self, seat: int) -> Sequence[Any]:
         """The legal actions of ``seat`` as action objects."""
+        # Hot path (bots ask, then submit checks): a cached seat was checked already.
+        # ``type(...) is int`` keeps True from passing for seat 1.
+        if type(seat) is int:
+            cached = self._legal.get(seat)
+            if cached is not None:
+                return cached
         self._check_seat(seat)
         cached = self._legal.get(seat)
         if cached is None:
@@ -191,13 +199,17 @@ class Match:
         title = self.title
         if type(action) not in title.codec.classes:  # JSON from outside, or junk
             action = title.codec.from_json(action)
-        self._check_seat(seat, error=IllegalAction)
+        if type(seat) is not int or not 1 <= seat <= self.players:
+            self._check_seat(seat, error=IllegalAction)
         awaiting = self.awaiting
         if seat not in awaiting:
             if not awaiting:
                 raise GameOver("the match is over; no more actions are taken")
             raise NotAwaited(f"seat {seat} is not awaited: waiting for {self._describe(awaiting)}")
-        if action not in self.legal(seat):
+        legal = self.legal(seat)
+        # Bots submit one of the very objects in ``legal``: find it by identity in C
+        # before falling back to comparing fields (a Python call per action).
+        if not any(map(is_, legal, repeat(action))) and action not in legal:
             reason = title.explain_illegal(self._state, seat, action)
             if not reason:
                 reason = (
@@ -217,10 +229,12 @@ class Match:
                 f"{title.name} raised on action {step} (seat {seat}, {as_json}): {message}"
             ) from exc
         self._log.append((seat, action))
-        self._events.extend((step, e) for e in new_events)
+        if new_events:
+            self._events.extend([(step, e) for e in new_events])
         self._awaiting = None
         self._legal.clear()
-        return [e.text for e in new_events if e.visible_to(seat)]
+        # Event.visible_to(seat), inlined: seat is a checked int here.
+        return [e.text for e in new_events if e.seats is None or seat in e.seats]
 
     def _describe(self, seats: Sequence[int]) -> str:
         return ", ".join(f"seat {s} ({self.title.seat_label(self._state, s)})" for s in seats)

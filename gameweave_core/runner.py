@@ -48,7 +48,12 @@ def run_bots(match: Match, bots: Mapping[int, BotSeat], limit: int | None = None
     """
     taken = 0
     while True:
-        seat = next((s for s in match.awaiting if s in bots), None)
+        awaiting = match.awaiting
+        # Usually the first awaited seat is a bot: skip the search then.
+        if awaiting and awaiting[0] in bots:
+            seat: int | None = awaiting[0]
+        else:
+            seat = next((s for s in awaiting if s in bots), None)
         if seat is None:
             return taken
         if limit is not None and taken >= limit:
