@@ -1,0 +1,169 @@
+"""The browser client in Debian's headless Chromium: the lobby, seat pages kept
+live by server-sent events, the generic renderer, a title's own renderer, and the
+replay page. Screenshots go to test-output/screenshots/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from http_support import ThreadServer
+
+from gameweave_core import Registry
+from gameweave_http.app import create_app
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    from webfixture.title import RenderedBids
+
+    from gameweave_sealedbid import plugin
+
+    reg = Registry()
+    reg.add_plugin(plugin, "sealedbid", "gameweave-sealedbid", "1.0.0")
+    reg.add_title(RenderedBids(), "tests", "1")
+    with ThreadServer(create_app(tmp_path / "browser.sqlite3", reg)) as s:
+        yield s
+
+
+def page(browser: Any, errors: list[str]) -> Any:
+    p = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
+    p.on("pageerror", lambda exc: errors.append(str(exc)))
+    p.set_default_timeout(10_000)
+    return p
+
+
+def test_lobby_seat_pages_and_replay_with_sealed_bids(
+    browser: Any, server: ThreadServer, shots: Path
+) -> None:
+    errors: list[str] = []
+    lobby = page(browser, errors)
+    lobby.goto(server.url + "/")
+    lobby.select_option("#title-select", "sealedbid")
+    lobby.fill("#players", "3")
+    lobby.dispatch_event("#players", "input")
+    lobby.check(".seat-row[data-seat='3'] .bot-check")
+    lobby.select_option(".seat-row[data-seat='3'] .bot-name", "thrifty")
+    lobby.click("#create-button")
+    lobby.wait_for_selector(".seat-link[data-seat='2']")
+    assert "thrifty" in lobby.inner_text(".bot-seat[data-seat='3']")
+    lobby.screenshot(path=str(shots / "sealedbid-lobby.png"), full_page=True)
+    url1 = lobby.input_value(".seat-link[data-seat='1'] .link-url")
+    url2 = lobby.input_value(".seat-link[data-seat='2'] .link-url")
+    spectator_url = lobby.input_value(".spectator-link .link-url")
+    assert "#token=" in url1 and "#token=" in url2 and "#" not in spectator_url
+
+    one, two, watcher = page(browser, errors), page(browser, errors), page(browser, errors)
+    one.goto(url1)
+    two.goto(url2)
+    watcher.goto(spectator_url)
+    for p in (one, two, watcher):
+        p.wait_for_selector(".generic .view")
+        assert p.get_attribute("body", "data-renderer") == "generic"
+    assert one.inner_text("#whoami") == "Bidder 1" and watcher.inner_text("#whoami") == "Spectator"
+    assert watcher.locator("button.action").count() == 0
+    assert one.inner_text("#banner") == "Your turn"
+
+    # An illegal action typed as JSON: the API's one-line reason is shown, nothing moves.
+    one.click("text=Send an action as JSON")
+    one.fill(".action-json", '{"type": "bid", "coins": 99}')
+    one.click(".json-form button")
+    one.wait_for_selector("#error:not([hidden])")
+    assert "cannot bid 99" in one.inner_text("#error")
+    assert one.get_attribute("body", "data-version") == "1"
+
+    one.click("button.action:text-is('bid 5')")
+    one.wait_for_selector("body[data-version='2']")
+    assert one.is_hidden("#error")
+    # Seat 2's page learns of it through its event stream, without a reload.
+    two.wait_for_selector("body[data-version='2']")
+    watcher.wait_for_selector("body[data-version='2']")
+    assert "Seat 1 seals a bid" in two.inner_text(".history")
+    for p in (two, watcher):
+        assert "bid 5" not in p.inner_text(".history")
+        assert "my bid" not in p.inner_text(".view")
+    assert "You bid 5" in one.inner_text(".history")
+    two.click("button.action:text-is('bid 2')")
+    for p in (one, two, watcher):
+        p.wait_for_selector(".history li:has-text('Bids revealed')")
+    one.screenshot(path=str(shots / "sealedbid-seat1.png"), full_page=True)
+    watcher.screenshot(path=str(shots / "sealedbid-spectator.png"), full_page=True)
+
+    # A stale page: seat 1's second tab acts after the first tab already did.
+    stale = page(browser, errors)
+    stale.route("**/events*", lambda route: route.abort())  # no live updates: it goes stale
+    stale.goto(url1)
+    stale.wait_for_selector("body[data-version='4']")
+    one.click("button.action:text-is('bid 1')")
+    one.wait_for_selector("body[data-version='5']")
+    stale.click("button.action:text-is('bid 0')")
+    stale.wait_for_selector("#error:not([hidden])")
+    assert "stale submission" in stale.inner_text("#error")
+    stale.wait_for_selector("body[data-version='5']")  # it re-read the match after the 409
+    assert stale.locator("button.action").count() == 0
+
+    # Play out the rest through the API, then replay the finished match in the page.
+    match_id = url1.split("/play/")[1].split("#")[0]
+    tokens = {1: url1.split("#token=")[1], 2: url2.split("#token=")[1]}
+    with httpx.Client(base_url=server.url) as http:
+        while True:
+            p = http.get(f"/api/matches/{match_id}").json()
+            if "outcome" in p:
+                break
+            seat = p["awaiting"][0]
+            r = http.post(
+                f"/api/matches/{match_id}/actions",
+                headers={"X-Seat-Token": tokens[seat]},
+                json={"version": p["version"], "action": {"type": "bid", "coins": 0}},
+            )
+            assert r.status_code == 200
+    one.wait_for_selector("#banner.over")
+    assert one.locator("a:text('Replay it')").count() == 1
+    replay = page(browser, errors)
+    replay.goto(f"{server.url}/replay?match={match_id}")
+    replay.wait_for_selector("body[data-step='15']")
+    assert "Over:" in replay.inner_text("#banner")
+    replay.fill("#slider", "2")
+    replay.dispatch_event("#slider", "input")
+    replay.wait_for_selector("body[data-step='2']")
+    assert "You bid" not in replay.inner_text(".history")  # a spectator's view
+    replay.select_option("#seat", "1")
+    replay.wait_for_selector(".history li:has-text('You bid 5')")
+    replay.screenshot(path=str(shots / "sealedbid-replay.png"), full_page=True)
+    assert errors == []
+
+
+def test_a_titles_own_renderer_draws_its_pages(
+    browser: Any, server: ThreadServer, shots: Path
+) -> None:
+    errors: list[str] = []
+    with httpx.Client(base_url=server.url) as http:
+        created = http.post("/api/matches", json={"title": "renderedbids", "players": 2}).json()
+    seat = page(browser, errors)
+    seat.goto(created["seats"][0]["url"])
+    seat.wait_for_selector("h2.custom-renderer")
+    assert seat.get_attribute("body", "data-renderer") == "renderedbids"
+    assert seat.inner_text("h2.custom-renderer").startswith("Bidder 1 — lot worth")
+    seat.click("button.custom-bid:text-is('bid 2')")
+    seat.wait_for_selector("body[data-version='1']")
+    seat.screenshot(path=str(shots / "renderedbids-seat1.png"), full_page=True)
+    assert errors == []
+
+
+def test_bad_links_show_the_apis_message(browser: Any, server: ThreadServer) -> None:
+    errors: list[str] = []
+    p = page(browser, errors)
+    p.goto(server.url + "/play/nope")
+    p.wait_for_selector("#error:not([hidden])")
+    assert "no match with id 'nope'" in p.inner_text("#error")
+    with httpx.Client(base_url=server.url) as http:
+        created = http.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
+    p.goto(f"{server.url}/play/{created['id']}#token=forged")
+    p.wait_for_selector("#error:not([hidden])")
+    assert "belongs to no seat" in p.inner_text("#error")
+    assert errors == []
