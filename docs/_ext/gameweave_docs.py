@@ -29,9 +29,11 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
 from sphinx.directives.other import TocTree
-from sphinx.util import docname_join
+from sphinx.util import docname_join, logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.matching import patfilter
+
+logger = logging.getLogger(__name__)
 
 #: Where the generated files go, relative to the documentation's source folder.
 GENERATED = "_generated"
@@ -445,10 +447,37 @@ class OptionalGlobTocTree(TocTree):
         return super().run()
 
 
+def undocumented(package: str, documented: Iterable[str]) -> list[str]:
+    """The names in ``package.__all__`` that no documented Python object carries
+    (as ``package.NAME`` or ``package.<module>.NAME``)."""
+    names = importlib.import_module(package).__all__
+    found = {
+        full.rsplit(".", 1)[-1]
+        for full in documented
+        if full == package or full.startswith(package + ".")
+    }
+    return [n for n in names if n not in found]
+
+
+def _check_public_api(app: Any, env: Any) -> None:
+    package = app.config.gameweave_public_api
+    if not package:
+        return
+    objects = env.get_domain("py").objects
+    missing = undocumented(package, objects)
+    if missing:
+        logger.warning(
+            "%s.__all__ names undocumented in the reference: %s", package, ", ".join(missing)
+        )
+
+
 def setup(app: Any) -> dict[str, Any]:
     app.add_config_value("gameweave_cli_app", "", "env")
     app.add_config_value("gameweave_openapi", "", "env")
+    # Every name this package exports must be documented somewhere in the reference.
+    app.add_config_value("gameweave_public_api", "", "env")
     app.add_directive("gameweave-svg", SvgDirective)
     app.add_directive("gameweave-toctree", OptionalGlobTocTree)
     app.connect("builder-inited", _on_builder_inited)
+    app.connect("env-check-consistency", _check_public_api)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

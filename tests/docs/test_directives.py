@@ -38,10 +38,10 @@ def not_svg() -> int:
     return 3
 
 
-def build(tmp_path: Path, pages: dict[str, str]) -> tuple[Path, str]:
+def build(tmp_path: Path, pages: dict[str, str], conf: str = "") -> tuple[Path, str]:
     src = tmp_path / "src"
     src.mkdir()
-    (src / "conf.py").write_text(CONF)
+    (src / "conf.py").write_text(CONF + conf)
     for name, text in pages.items():
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         (src / name).write_text(text)
@@ -103,3 +103,18 @@ def test_a_bad_picture_fails_the_build(tmp_path: Path, body: str, complaint: str
     page = f"# Home\n\n```{{gameweave-svg}} {HERE}:{body}```\n"
     _, warnings = build(tmp_path, {"index.md": page})
     assert complaint in warnings
+
+
+def test_every_exported_name_must_be_in_the_reference(tmp_path: Path, monkeypatch) -> None:
+    module = tmp_path / "fakeapi.py"
+    module.write_text(
+        '__all__ = ["shown", "forgotten"]\n\n\n'
+        'def shown():\n    """In the reference."""\n\n\n'
+        'def forgotten():\n    """Left out."""\n'
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    conf = 'extensions.append("sphinx.ext.autodoc")\ngameweave_public_api = "fakeapi"\n'
+    page = "# API\n\n```{eval-rst}\n.. automodule:: fakeapi\n   :members: shown\n```\n"
+    _, warnings = build(tmp_path, {"index.md": page}, conf)
+    assert "fakeapi.__all__ names undocumented in the reference: forgotten" in warnings
+    assert "shown" not in warnings.split("reference:")[1]
