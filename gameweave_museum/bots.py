@@ -26,7 +26,12 @@ from gameweave_core.bots import Bot, Observation
 
 from .actions import Cut, Enter, Escape, Hold, Lift, Pick, Post, Walk
 
-WALK, HEAVY_WALK, GUARD_MOVE, ESCAPE_VALUE, CAMERA_RANGE = 4, 2, 3, 4, 5
+WALK, HEAVY_WALK, GUARD_MOVE, ESCAPE_VALUE = 4, 2, 3, 4
+#: The danger of a square where the Thief would all but surely be caught.
+CERTAIN = 100.0
+#: The Thief's other weights: being seen, being seen after a guard's move with a
+#: later guard in reach, standing in a guard's reach, and one turn of walking.
+SEEN, SEEN_LATER, IN_REACH, TURN = 30.0, 12.0, 4.0, 8.0
 
 
 class Geometry:
@@ -158,25 +163,31 @@ class ThiefBot:
             for n, cov in geo.coverage.items()
             if n not in cut_cams and geo.camera_wing[n] not in cut_wings
         }
-        goal, action_there = self.next_goal(view, geo, here, cut_wings, rng)
-        if goal == here and action_there is not None and action_there in legal:
-            return action_there
         danger = self.danger_map(geo, guards, cams_alive)
         speed = me.get("walk", WALK)
+        if me["satchel_value"] >= ESCAPE_VALUE:
+            open_exits = {geo.sq(e) for e in me["open_exits"]}
+            goals = {e: (0.0 if e in open_exits else 1.0) for e in geo.exits}
+            on_exit = here in goals and here not in open_exits
+            if on_exit and danger.get(here, 0) < CERTAIN and Pick() in legal:
+                return Pick()
+            action_there: Any = None
+        else:
+            goal, action_there = self.next_goal(view, geo, here, cut_wings, rng)
+            if goal == here and action_there in legal and danger.get(here, 0) < CERTAIN:
+                return action_there
+            goals = {goal: 0.0}
         best: Any = Hold()
-        best_score = self.score(geo, here, goal, speed, danger) - 1.0  # moving costs a little
+        best_score = self.score(geo, here, goals, speed, danger) - 0.5  # a little push
         for act in legal:
             if not isinstance(act, Walk) or act.then == "escape":
                 continue
             to = geo.sq(act.to)
-            score = self.score(geo, to, goal, speed, danger)
+            if act.then == "cut" and not (to in goals and isinstance(action_there, Cut)):
+                continue  # cutting on the way only pays for the vault's breaker
+            score = self.score(geo, to, goals, speed, danger)
             if act.then == "cut":
-                # Cutting on the way only pays for the breaker guarding the vault.
-                if not (to == goal and action_there is not None and isinstance(action_there, Cut)):
-                    continue
-                score += 5
-            elif to == goal and isinstance(action_there, Cut) and Walk(act.to, "cut") in legal:
-                continue
+                score += 8
             score += rng.random() * 0.5
             if score > best_score:
                 best, best_score = act, score
@@ -208,48 +219,57 @@ class ThiefBot:
         cut_wings: set[str],
         rng: Rng,
     ) -> tuple[int, Any]:
-        """Where to go next, and what to do on arrival."""
+        """The first stop of the quickest haul worth 4 that ends outside, and what
+        to do there (cut the North breaker, or lift)."""
         me = view["thief"]
         value = me["satchel_value"]
         heavy = any(a["heavy"] for a in me["carrying"])
-        speed = HEAVY_WALK if heavy else WALK
-        open_exits = [geo.sq(e) for e in me["open_exits"]]
-        d_here = geo.dist[here]
-        turns_left = view["dawn"]
-        if value >= ESCAPE_VALUE:
-            return self.way_out(geo, here, open_exits, speed)
+        open_exits = {geo.sq(e) for e in me["open_exits"]}
+        guards = [geo.sq(g["at"]) for g in view["guards"]]
         taken = {s["case"] for s in me["satchel"]}
-        options = []
-        for p in view["placards"]:
-            if p["case"] in taken or p["status"] == "gone":
-                continue
-            case = geo.sq(p["case"])
-            weight_speed = HEAVY_WALK if (heavy or p["heavy"]) else WALK
-            need_power_cut = p["kind"] == "vault" and "North" not in cut_wings
-            start = here
-            cost = 0.0
-            if need_power_cut:
-                breaker = geo.breakers["North"]
-                cost += -(-d_here[breaker] // speed) + 0.5
-                start = breaker
-            cost += -(-geo.dist[start][case] // speed) + 1  # walk there, lift
-            total = value + p["value"]
-            if total >= ESCAPE_VALUE:
-                out = min((geo.dist[case][e] for e in (open_exits or geo.exits)), default=99)
-                cost += -(-out // weight_speed) + (0 if open_exits else 1)
-            else:
-                cost += 6  # a second piece still to find
-            cost -= p["value"] * 0.6
-            if cost > turns_left + 2:
-                continue
-            options.append((cost, case, need_power_cut))
-        if not options:
-            return self.way_out(geo, here, open_exits, speed)
-        options.sort()
-        cost, case, need_power_cut = options[0]
-        if need_power_cut:
-            return geo.breakers["North"], Cut()
-        return case, Lift()
+        pieces = [p for p in view["placards"] if p["case"] not in taken and p["status"] != "gone"]
+
+        def turns(a: int, b: int, speed: int) -> int:
+            return -(-geo.dist[a].get(b, 99) // speed)
+
+        def way_out(at: int, speed: int) -> int:
+            return min(turns(at, e, speed) + (e not in open_exits) for e in geo.exits)
+
+        best: tuple[float, int, Any] | None = None
+        for first in pieces:
+            seconds: list[Any] = [None]
+            if value + first["value"] < ESCAPE_VALUE:
+                seconds = [
+                    q
+                    for q in pieces
+                    if q is not first and value + first["value"] + q["value"] >= ESCAPE_VALUE
+                ]
+            for second in seconds:
+                at, speed, cost = here, HEAVY_WALK if heavy else WALK, 0.0
+                stop: tuple[int, Any] | None = None
+                north_cut = "North" in cut_wings
+                for piece in (first, second):
+                    if piece is None:
+                        continue
+                    case = geo.sq(piece["case"])
+                    if piece["kind"] == "vault" and not north_cut:
+                        breaker = geo.breakers["North"]
+                        cost += turns(at, breaker, speed)
+                        stop = stop or (breaker, Cut())
+                        at, north_cut = breaker, True
+                    cost += turns(at, case, speed) + 1
+                    stop = stop or (case, Lift())
+                    # Cases near guards are where the Thief gets seen.
+                    cost += 0.4 * sum(1 for g in guards if geo.dist[g].get(case, 99) <= 4)
+                    at = case
+                    if piece["heavy"]:
+                        speed = HEAVY_WALK
+                cost += way_out(at, speed) + rng.random() * 0.5
+                if stop is not None and (best is None or cost < best[0]):
+                    best = (cost, *stop)
+        if best is None:
+            return self.way_out(geo, here, sorted(open_exits), HEAVY_WALK if heavy else WALK)
+        return best[1], best[2]
 
     def way_out(
         self, geo: Geometry, here: int, open_exits: list[int], speed: int
@@ -267,27 +287,50 @@ class ThiefBot:
     def danger_map(
         self, geo: Geometry, guards: Sequence[int], cams: Mapping[int, set[int]]
     ) -> dict[int, float]:
-        danger: dict[int, float] = {}
-        watched_now = any(g in geo.office for g in guards)
+        """How bad it is to end the turn on each square.
+
+        Seen at the end of the turn with a guard able to reach the square is all
+        but a catch; seen by a guard after its move with a later guard in reach is
+        likely one; merely seen gives the square away; in a guard's reach is a
+        small risk of being walked into blind.
+        """
+        reach = [{s for s, k in geo.dist[g].items() if k <= GUARD_MOVE} for g in guards]
+        seen_now: set[int] = set()
         for g in guards:
-            for s in geo.sight[g]:
-                danger[s] = danger.get(s, 0) + 40
-            reach = [s for s, k in geo.dist[g].items() if k <= GUARD_MOVE]
-            for s in reach:
-                danger[s] = danger.get(s, 0) + 3
-                for seen in geo.sight[s]:
-                    danger[seen] = danger.get(seen, 0) + 0.15
-        if watched_now:
+            seen_now |= geo.sight[g]
+        if any(g in geo.office for g in guards):
             for cov in cams.values():
-                for s in cov:
-                    danger[s] = danger.get(s, 0) + 25
+                seen_now |= cov
+        danger: dict[int, float] = {}
+        for s in seen_now:
+            danger[s] = SEEN
+            if any(s in r for r in reach):
+                danger[s] = CERTAIN
+        for i in range(len(guards)):
+            later = set().union(*reach[i + 1 :]) if i + 1 < len(reach) else set()
+            if not later:
+                continue
+            watched_after: set[int] = set()
+            for s in reach[i]:
+                watched_after |= geo.sight[s]
+            for s in watched_after & later:
+                danger[s] = danger.get(s, 0) + SEEN_LATER
+        for r in reach:
+            for s in r:
+                danger[s] = danger.get(s, 0) + IN_REACH
         return danger
 
     def score(
-        self, geo: Geometry, at: int, goal: int, speed: int, danger: Mapping[int, float]
+        self,
+        geo: Geometry,
+        at: int,
+        goals: Mapping[int, float],
+        speed: int,
+        danger: Mapping[int, float],
     ) -> float:
-        turns = geo.dist[at].get(goal, 99) / speed
-        return -turns * 6 - danger.get(at, 0)
+        d = geo.dist[at]
+        turns = min(d.get(g, 99) / speed + extra for g, extra in goals.items())
+        return -turns * TURN - danger.get(at, 0)
 
 
 # -- Security ------------------------------------------------------------------------------
