@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TITLE ?= museum
 
-.PHONY: play test lint typecheck unit docs tutorial bench serve browser-deps clean
+.PHONY: play test lint typecheck unit docs tutorial bench bench-peers serve browser-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,8 +52,13 @@ tutorial:
 	  | $(TUTORIAL_VENV)/bin/python docs/tutorial/check_listed.py sealedbid
 	cd docs/tutorial/sealed-bid && $(CURDIR)/$(TUTORIAL_VENV)/bin/pytest -q -p no:cacheprovider
 
-bench: $(STAMP)
+# Benchmarks against OpenSpiel, RLCard and a bare Starlette endpoint; writes
+# benchmarks/results.md. The peers live in their own venv, never in the project's.
+bench: $(STAMP) bench-peers
 	$(BIN)/python benchmarks/run.py
+
+bench-peers: $(STAMP)
+	$(BIN)/python benchmarks/peers.py
 
 serve: $(STAMP)
 	$(BIN)/gameweave serve

@@ -1,0 +1,45 @@
+"""The peers' own environment: ``benchmarks/.venv-peers``, never the project's.
+
+OpenSpiel and RLCard are installed there from PyPI at pinned versions; their
+workloads run in a worker subprocess of that environment.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+VENV = HERE / ".venv-peers"
+PYTHON = VENV / "bin" / "python"
+#: Pinned so that figures from different days compare like with like.
+REQUIREMENTS = ("open-spiel==2.0.2", "rlcard==1.2.0")
+STAMP = VENV / ".installed"
+
+
+def ensure(base_python: str | None = None, quiet: bool = True) -> Path:
+    """Create the peers' environment if it is missing or out of date; return its python."""
+    wanted = "\n".join(REQUIREMENTS) + "\n"
+    if PYTHON.exists() and STAMP.exists() and STAMP.read_text() == wanted:
+        return PYTHON
+    base = base_python or _base_python()
+    print(f"benchmarks: installing the peers into {VENV} ({', '.join(REQUIREMENTS)})", flush=True)
+    subprocess.run([base, "-m", "venv", str(VENV)], check=True)
+    pip = [str(PYTHON), "-m", "pip", "--disable-pip-version-check"]
+    if quiet:
+        pip.append("--quiet")
+    subprocess.run([*pip, "install", *REQUIREMENTS], check=True)
+    STAMP.write_text(wanted)
+    return PYTHON
+
+
+def _base_python() -> str:
+    # The interpreter the project's venv was made from, so the peers run on the same
+    # CPython release as the project.
+    base = getattr(sys, "_base_executable", None) or sys.executable
+    return str(base)
+
+
+if __name__ == "__main__":
+    print(ensure(quiet=False))

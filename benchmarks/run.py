@@ -1,0 +1,980 @@
+"""Run Gameweave's benchmarks side by side with the peers and write the table.
+
+    python benchmarks/run.py                 # everything; writes benchmarks/results.md
+    python benchmarks/run.py --quick         # fewer, shorter rounds (a smoke run)
+    python benchmarks/run.py blackjack server  # only these (see --list)
+
+Every figure is a median over interleaved rounds; every comparison is a ratio of
+medians measured in the same run. A full run writes ``benchmarks/results.md`` (the
+docs include it); a quick or partial run writes only under ``benchmarks/results/``
+(raw JSON and markdown, not committed) unless ``--write`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import harness as H
+import peers
+
+HERE = H.HERE
+ROOT = H.ROOT
+PY = str(H.PROJECT_PYTHON)
+BIN = Path(PY).parent
+
+
+@attrs.frozen
+class Settings:
+    quick: bool
+    rounds: int
+    seconds: float  # one timed batch of a rate benchmark
+    overhead_batch: float  # target seconds of one fixed-work overhead batch
+    simulate_target: float  # seconds of one `simulate --jobs 1` run
+    simulate_rounds: int
+    server_rounds: int
+    server_seconds: float
+    memory_games: int
+    memory_matches: int
+
+    @classmethod
+    def make(cls, quick: bool, rounds: int | None) -> Settings:
+        if quick:
+            return cls(True, rounds or 3, 0.3, 0.25, 2.0, 1, rounds or 2, 1.0, 1000, 100)
+        return cls(False, rounds or 9, 1.0, 0.6, 6.0, 3, rounds or 5, 3.0, 10_000, 1000)
+
+
+@attrs.define
+class Goal:
+    benchmark: str
+    goal: str
+    measured: str
+    met: bool | None  # None: not measured
+
+
+@attrs.define
+class Section:
+    key: str
+    title: str
+    body: list[str] = attrs.field(factory=list)
+    goals: list[Goal] = attrs.field(factory=list)
+    raw: dict[str, Any] = attrs.field(factory=dict)
+    error: str | None = None
+
+
+def say(msg: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def spread(values: list[float], fmt: Callable[[float], str] = H.fmt_ratio) -> str:
+    return f"{fmt(min(values))} – {fmt(max(values))}"
+
+
+# -- 1. blackjack ------------------------------------------------------------------------
+
+
+def bench_blackjack(s: Settings, ctx: dict[str, Any]) -> Section:
+    """House Job hands/s against OpenSpiel and RLCard blackjack."""
+    sec = Section("blackjack", "1. Blackjack: hands per second against OpenSpiel and RLCard")
+    peer_py = peers.ensure()
+    ours = ctx["ours"]
+    theirs = H.Worker(peer_py, "peers")
+    try:
+        versions = theirs.info("peer_workloads:versions")
+        check = theirs.info("peer_workloads:check_openspiel")
+        if check["players"] != 1 or not check["initial_is_chance"]:
+            raise RuntimeError(f"OpenSpiel's blackjack is not the game expected: {check}")
+        ours_check = ours.info("workloads:blackjack_check", {"games": 50})
+        say(f"blackjack: hand count checked on {ours_check}")
+        cs = [
+            H.on_worker(ours, "house_bare", "workloads:blackjack_bare", {}, seconds=s.seconds),
+            H.on_worker(
+                theirs, "openspiel", "peer_workloads:openspiel_blackjack", {}, seconds=s.seconds
+            ),
+            H.on_worker(ours, "house_match", "workloads:blackjack_match", {}, seconds=s.seconds),
+            H.on_worker(theirs, "rlcard", "peer_workloads:rlcard_blackjack", {}, seconds=s.seconds),
+        ]
+        H.interleave(cs, s.rounds, progress=lambda m: say("blackjack " + m))
+    finally:
+        theirs.close()
+    by = {c.name: c for c in cs}
+    names = {
+        "house_bare": "The House Job, bare rules (title functions)",
+        "house_match": "The House Job, through `Match`",
+        "openspiel": f"OpenSpiel `blackjack` (open-spiel {versions['open-spiel']})",
+        "rlcard": f"RLCard `blackjack`, `env.run` (rlcard {versions['rlcard']})",
+    }
+    rows = []
+    for key in ("house_bare", "house_match", "openspiel", "rlcard"):
+        c = by[key]
+        rows.append([names[key], H.fmt_rate(c.median_rate()), spread(c.rates, H.fmt_rate)])
+    sec.body.append(H.md_table(["Engine", "hands/s (median)", "range over rounds"], rows))
+    ratio_rows = []
+    raw_ratios = {}
+    for a in ("house_bare", "house_match"):
+        for b, goal in (("openspiel", 1.0), ("rlcard", 2.5)):
+            r = by[a].median_rate() / by[b].median_rate()
+            pr = H.paired_ratios(by[a], by[b])
+            raw_ratios[f"{a}/{b}"] = r
+            ratio_rows.append(
+                [
+                    f"{names[a].split(',')[1].strip()} / {b}",
+                    H.fmt_ratio(r),
+                    spread(pr),
+                    f">= {goal:.1f}x",
+                ]
+            )
+            if a == "house_bare":
+                sec.goals.append(
+                    Goal(
+                        "Blackjack",
+                        f">= {goal:.1f}x {b} (hands/s)",
+                        f"{r:.2f}x (bare rules); {by['house_match'].median_rate() / by[b].median_rate():.2f}x through Match",
+                        r >= goal,
+                    )
+                )
+    sec.body.append("")
+    sec.body.append(H.md_table(["Ratio", "median", "per-round range", "goal"], ratio_rows))
+    sec.body.append("")
+    sec.body.append(
+        f"Two seats, minimum bets (one 10-chip push, then *Deal me in*), no ability card, "
+        f"Mark or Heavy; other choices uniformly random among hit, stand, double, split "
+        f"and Cold Feet. A hand is a settled box: {ours_check['hands']} hands in "
+        f"{ours_check['games']} jobs were checked against the boxes on the table at each "
+        "settlement. OpenSpiel: one playout per hand, random legal actions, chance outcomes "
+        "sampled in Python from `chance_outcomes()`. RLCard: one `env.run` per hand with "
+        f"`RandomAgent`. Peers run in `benchmarks/.venv-peers` (numpy {versions['numpy']})."
+    )
+    sec.raw = {
+        "versions": versions,
+        "check": ours_check,
+        "rates": {c.name: c.rates for c in cs},
+        "ratios": raw_ratios,
+    }
+    return sec
+
+
+# -- 2. framework overhead ------------------------------------------------------------------
+
+
+def calibrate_count(worker: H.Worker, fn: str, kwargs: dict[str, Any], target: float) -> int:
+    sample = worker.call(fn, kwargs, seconds=min(0.5, target))
+    per_step = sample.wall / max(1, sample.extra.get("iterations", 1))
+    return max(3, int(target / per_step))
+
+
+def bench_overhead(s: Settings, ctx: dict[str, Any]) -> Section:
+    """The same random games through Match and through the bare rules."""
+    sec = Section("overhead", "2. Framework overhead: `Match` against the bare rules")
+    ours = ctx["ours"]
+    rows = []
+    for title in ctx["titles"]:
+        kw = {"title": title, "players": 2}
+        same = ours.info("workloads:same_games", {**kw, "games": 20})
+        games = calibrate_count(ours, "workloads:bare_random", kw, s.overhead_batch)
+        cs = [
+            H.on_worker(ours, "bare", "workloads:bare_random", kw, count=games),
+            H.on_worker(ours, "match", "workloads:match_random", kw, count=games),
+        ]
+        H.interleave(cs, s.rounds, progress=lambda m, t=title: say(f"overhead {t} " + m))
+        bare, match = cs
+        ratio = match.median_wall() / bare.median_wall()
+        pr = H.paired_ratios(match, bare, by="wall")
+        actions = bare.samples[0].units
+        rows.append(
+            [
+                title,
+                f"{games} games, {actions:,.0f} actions",
+                H.fmt_rate(bare.median_rate()),
+                H.fmt_rate(match.median_rate()),
+                H.fmt_ratio(ratio),
+                spread(pr),
+            ]
+        )
+        sec.goals.append(
+            Goal("Overhead", f"{title}: Match <= 1.3x bare rules", f"{ratio:.2f}x", ratio <= 1.3)
+        )
+        entry: dict[str, Any] = {
+            "games": games,
+            "checked": same,
+            "ratio": ratio,
+            "bare_rates": bare.rates,
+            "match_rates": match.rates,
+        }
+        if ratio > 1.3 or ctx["profile_always"]:
+            entry["profile_match"] = ours.info(
+                "workloads:profile_split", {"fn": "match_random", "kwargs": kw, "games": games}
+            )
+            entry["profile_bare"] = ours.info(
+                "workloads:profile_split", {"fn": "bare_random", "kwargs": kw, "games": games}
+            )
+        sec.raw[title] = entry
+    sec.body.append(
+        H.md_table(
+            [
+                "Title",
+                "batch (same games both ways)",
+                "bare actions/s",
+                "Match actions/s",
+                "Match / bare time",
+                "per-round range",
+            ],
+            rows,
+        )
+    )
+    sec.body.append("")
+    sec.body.append(
+        "Random games (two seats, the core's random bot) played once through the title's "
+        "own `setup`/`awaiting`/`legal_actions`/`apply` and once through `Match` with the "
+        "core's bot runner (seat and legality checks, action log, events, observations). "
+        "Before timing, 20 games per title are replayed both ways and must end in the same "
+        "state digest after the same number of actions."
+    )
+    for title in ctx["titles"]:
+        prof = sec.raw[title].get("profile_match")
+        if not prof:
+            continue
+        sec.body.append("")
+        sec.body.append(
+            f"Where the time goes through `Match` ({title}, cProfile, share of "
+            "profiled time by area; profiling inflates call-heavy code):"
+        )
+        sec.body.append("")
+        sec.body.append(
+            H.md_table(
+                ["Area", "share"], [[k, f"{v:.0%}"] for k, v in prof["areas"].items() if v >= 0.01]
+            )
+        )
+        sec.body.append("")
+        sec.body.append(
+            H.md_table(
+                ["Hottest functions (own time)", "share", "calls"],
+                [
+                    [f"`{f['function']}`", f"{f['share']:.0%}", f"{f['calls']:,}"]
+                    for f in prof["top"][:8]
+                ],
+            )
+        )
+    return sec
+
+
+# -- 3. whole games, replay, simulate --------------------------------------------------------
+
+
+def bench_games(s: Settings, ctx: dict[str, Any]) -> Section:
+    """Whole games per second (random and default bots) and verified replays."""
+    sec = Section("games", "3. Whole games, replays and `simulate` on one and two cores")
+    ours = ctx["ours"]
+    cs = []
+    labels = {}
+    for title in ctx["titles"]:
+        default = ours.info("workloads:default_bot", {"title": title})
+        for bot in ("random", default):
+            name = f"{title}/{bot}"
+            labels[name] = (title, bot if bot == "random" else f"{bot} (default)")
+            cs.append(
+                H.on_worker(
+                    ours,
+                    name,
+                    "workloads:whole_games",
+                    {"title": title, "players": 2, "bot": bot},
+                    seconds=s.seconds,
+                )
+            )
+        cs.append(
+            H.on_worker(
+                ours,
+                f"{title}/replay",
+                "workloads:replay_verify",
+                {"title": title, "players": 2},
+                seconds=s.seconds,
+            )
+        )
+    H.interleave(cs, s.rounds, progress=lambda m: say("games " + m))
+    rows = []
+    replay_rows = []
+    rates = {}
+    for c in cs:
+        rates[c.name] = c.rates
+        if c.name.endswith("/replay"):
+            replay_rows.append(
+                [c.name.split("/")[0], H.fmt_rate(c.median_rate()), spread(c.rates, H.fmt_rate)]
+            )
+            continue
+        title, bot = labels[c.name]
+        acts = statistics.median(
+            smp.extra.get("actions", 0) / smp.units for smp in c.samples if smp.units
+        )
+        rows.append(
+            [title, bot, H.fmt_rate(c.median_rate()), spread(c.rates, H.fmt_rate), f"{acts:,.0f}"]
+        )
+    sec.body.append(
+        H.md_table(
+            ["Title", "bots (every seat)", "games/s, one core (median)", "range", "actions/game"],
+            rows,
+        )
+    )
+    sec.body.append("")
+    sec.body.append(
+        H.md_table(
+            [
+                "Replay with digest check (`Match.from_log(verify=True)` from TOML text)",
+                "actions/s (median)",
+                "range",
+            ],
+            replay_rows,
+        )
+    )
+    sec.raw["rates"] = rates
+    ctx["game_rates"] = {c.name: c.median_rate() for c in cs}
+    return sec
+
+
+def run_cmd(cmd: list[str], timeout: float) -> H.Sample:
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, timeout=timeout, text=True)
+    wall = time.perf_counter() - t0
+    if done.returncode != 0:
+        raise RuntimeError(
+            f"{' '.join(cmd)} failed ({done.returncode}): "
+            f"{(done.stderr or done.stdout).strip().splitlines()[-1:]}"
+        )
+    return H.Sample(1, wall, 0.0, {"stdout": done.stdout[-2000:]})
+
+
+def bench_simulate(s: Settings, ctx: dict[str, Any]) -> Section:
+    """Gameweave simulate wall time with 1 and 2 processes."""
+    sec = Section("simulate", "3b. `gameweave simulate`: one process against two")
+    gw = str(BIN / "gameweave")
+    rows = []
+    for title in ctx["titles"]:
+        rate = ctx.get("game_rates", {}).get(f"{title}/{ctx['defaults'][title]}")
+        if not rate:
+            probe = ctx["ours"].call(
+                "workloads:whole_games", {"title": title, "players": 2, "bot": None}, seconds=0.5
+            )
+            rate = probe.rate
+        games = max(50, int(rate * s.simulate_target))
+
+        def cmd(jobs: int, t: str = title, n: int = games) -> list[str]:
+            return [
+                gw,
+                "simulate",
+                t,
+                "--games",
+                str(n),
+                "--jobs",
+                str(jobs),
+                "--seed",
+                "1",
+                "--json",
+            ]
+
+        one = H.Contender("1 process", lambda c=cmd: run_cmd(c(1), 600))
+        two = H.Contender("2 processes", lambda c=cmd: run_cmd(c(2), 600))
+        H.interleave(
+            [one, two],
+            s.simulate_rounds,
+            warmup=False,
+            progress=lambda m, t=title: say(f"simulate {t} " + m),
+        )
+        # Both must report the same games (results depend on the seed only).
+        a = json.loads(one.samples[-1].extra["stdout"])
+        b = json.loads(two.samples[-1].extra["stdout"])
+        if a.get("sides") != b.get("sides") or a.get("finished") != games:
+            raise RuntimeError(f"simulate {title}: 1 and 2 processes disagree on the results")
+        speedup = one.median_wall() / two.median_wall()
+        pr = H.paired_ratios(one, two, by="wall")
+        rows.append(
+            [
+                title,
+                f"{games:,}",
+                f"{one.median_wall():.2f} s",
+                f"{two.median_wall():.2f} s",
+                H.fmt_ratio(speedup),
+                spread(pr),
+                f"{games / two.median_wall():,.0f}",
+            ]
+        )
+        sec.goals.append(
+            Goal(
+                "simulate",
+                f"{title}: 2 processes >= 1.8x 1 process",
+                f"{speedup:.2f}x",
+                speedup >= 1.8,
+            )
+        )
+        sec.raw[title] = {"games": games, "one": one.walls, "two": two.walls}
+    sec.body.append(
+        H.md_table(
+            [
+                "Title",
+                "games (default bots)",
+                "--jobs 1 (median wall)",
+                "--jobs 2",
+                "speed-up",
+                "per-round range",
+                "games/s at --jobs 2",
+            ],
+            rows,
+        )
+    )
+    sec.body.append("")
+    sec.body.append(
+        "Wall time of the whole command (`gameweave simulate TITLE --games N --jobs J "
+        "--seed 1 --json`), start-up included, interleaved; both runs must report the same "
+        "results."
+    )
+    return sec
+
+
+# -- 4. server --------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """A server subprocess on 127.0.0.1, stopped (by its own pid) on exit."""
+
+    def __init__(self, cmd: list[str], port: int, label: str, log: Path):
+        self.label, self.port = label, port
+        self.log = log.open("w")
+        self.proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{label} exited at start-up (see {log})")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"{label} did not listen on 127.0.0.1:{port} within 60 s")
+
+    def rss(self) -> dict[str, int]:
+        out = {}
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith(("VmRSS", "VmHWM")):
+                key, value = line.split(":")
+                out[key] = int(value.split()[0]) * 1024
+        return out
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+def loadgen(cfg: dict[str, Any]) -> dict[str, Any]:
+    done = subprocess.run(
+        [PY, str(HERE / "loadgen.py"), json.dumps(cfg)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=cfg.get("seconds", 5) + 120,
+    )
+    if done.returncode != 0:
+        raise RuntimeError("loadgen failed: " + (done.stderr.strip().splitlines() or ["?"])[-1])
+    return json.loads(done.stdout)
+
+
+def our_server(tmp: Path, label: str) -> Server:
+    port = free_port()
+    db = tmp / f"{label}.sqlite3"
+    return Server(
+        [PY, "-m", "gameweave_http.server", str(port), str(db)], port, label, tmp / f"{label}.log"
+    )
+
+
+def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
+    """Loopback round trip and 32-client throughput against bare Starlette."""
+    sec = Section("server", "4. Server: a submitted action on loopback against a bare endpoint")
+    tmp = Path(tempfile.mkdtemp(prefix="gameweave-bench-"))
+    ours = our_server(tmp, "gameweave")
+    bare_port = free_port()
+    bare = Server(
+        [PY, str(HERE / "bare_server.py"), str(bare_port)], bare_port, "bare", tmp / "bare.log"
+    )
+    results: dict[str, list[dict[str, Any]]] = {}
+    try:
+        title = "house"
+        lat_n = 150 if s.quick else 400
+        base = {"title": title, "players": 2}
+        warm = loadgen(
+            {
+                **base,
+                "target": "gameweave",
+                "port": ours.port,
+                "clients": 32,
+                "seconds": s.server_seconds,
+                "seed": 99,
+            }
+        )
+        mix = {
+            "gets_per_action": warm["gets"] / max(1, warm["actions"]),
+            "creates_per_action": warm["creates"] / max(1, warm["actions"]),
+        }
+        loadgen(
+            {**mix, "target": "bare", "port": bare.port, "clients": 32, "seconds": s.server_seconds}
+        )
+        say(f"server: request mix per action {mix}")
+        runs = {
+            "ours_rt": lambda r: loadgen(
+                {
+                    **base,
+                    "target": "gameweave",
+                    "port": ours.port,
+                    "clients": 1,
+                    "seconds": s.server_seconds,
+                    "max_actions": lat_n,
+                    "seed": r,
+                    "keep_latencies": True,
+                }
+            ),
+            "bare_rt": lambda r: loadgen(
+                {
+                    **mix,
+                    "target": "bare",
+                    "port": bare.port,
+                    "clients": 1,
+                    "seconds": s.server_seconds,
+                    "max_actions": lat_n,
+                    "keep_latencies": True,
+                }
+            ),
+            "ours_32": lambda r: loadgen(
+                {
+                    **base,
+                    "target": "gameweave",
+                    "port": ours.port,
+                    "clients": 32,
+                    "seconds": s.server_seconds,
+                    "seed": 100 + r,
+                }
+            ),
+            "bare_32": lambda r: loadgen(
+                {
+                    **mix,
+                    "target": "bare",
+                    "port": bare.port,
+                    "clients": 32,
+                    "seconds": s.server_seconds,
+                }
+            ),
+        }
+        order = list(runs)
+        for r in range(s.server_rounds):
+            for i in range(len(order)):
+                key = order[(r + i) % len(order)]
+                results.setdefault(key, []).append(runs[key](r))
+            say(
+                "server round {}/{}: ours {:,.0f}/s, bare {:,.0f}/s, rt p50 {:.1f} ms".format(
+                    r + 1,
+                    s.server_rounds,
+                    results["ours_32"][-1]["actions"] / results["ours_32"][-1]["wall"],
+                    results["bare_32"][-1]["actions"] / results["bare_32"][-1]["wall"],
+                    results["ours_rt"][-1]["p50"] * 1000,
+                )
+            )
+    finally:
+        ours.stop()
+        bare.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    def lat(key: str) -> tuple[float, float, int]:
+        pooled = [x for run in results[key] for x in run["latencies"]]
+        return H.percentile(pooled, 50), H.percentile(pooled, 99), len(pooled)
+
+    def thr(key: str) -> list[float]:
+        return [run["actions"] / run["wall"] for run in results[key]]
+
+    o50, o99, on = lat("ours_rt")
+    b50, b99, bn = lat("bare_rt")
+    ot, bt = statistics.median(thr("ours_32")), statistics.median(thr("bare_32"))
+    ratio = ot / bt
+    pr = [a / b for a, b in zip(thr("ours_32"), thr("bare_32"), strict=True)]
+    o32_99 = statistics.median(run["p99"] for run in results["ours_32"])
+    b32_99 = statistics.median(run["p99"] for run in results["bare_32"])
+    sec.body.append(
+        H.md_table(
+            [
+                "Server",
+                "round trip p50 (1 client)",
+                "p99",
+                "actions/s, 32 clients (median)",
+                "range",
+                "p99 at 32 clients",
+            ],
+            [
+                [
+                    "Gameweave (`gameweave_http`, The House Job)",
+                    f"{o50 * 1000:.2f} ms",
+                    f"{o99 * 1000:.2f} ms",
+                    H.fmt_rate(ot),
+                    spread(thr("ours_32"), H.fmt_rate),
+                    f"{o32_99 * 1000:.1f} ms",
+                ],
+                [
+                    "bare Starlette JSON endpoint",
+                    f"{b50 * 1000:.2f} ms",
+                    f"{b99 * 1000:.2f} ms",
+                    H.fmt_rate(bt),
+                    spread(thr("bare_32"), H.fmt_rate),
+                    f"{b32_99 * 1000:.1f} ms",
+                ],
+                [
+                    "ratio (Gameweave / bare)",
+                    f"{o50 / b50:.1f}x",
+                    f"{o99 / b99:.1f}x",
+                    H.fmt_ratio(ratio),
+                    spread(pr),
+                    "",
+                ],
+            ],
+        )
+    )
+    sec.body.append("")
+    sec.body.append(
+        f"Both apps are served by `gameweave_http.server.serve` (uvicorn, the same flags; the "
+        f"bare one only swaps the app) on 127.0.0.1, driven by `benchmarks/loadgen.py` "
+        f"(raw asyncio HTTP/1.1 keep-alive). Each Gameweave client creates House Job "
+        f"matches holding every seat and POSTs uniformly random legal actions, reading the "
+        f"awaited seat's legal actions with a GET when the last answer was another seat's; "
+        f"the bare clients send the same mix ({mix['gets_per_action']:.2f} GETs and "
+        f"{mix['creates_per_action']:.3f} creates per action). Round trip: one client, "
+        f"{on:,} timed POSTs pooled over {s.server_rounds} rounds; throughput: 32 clients "
+        f"for {s.server_seconds:.0f} s per round, interleaved with the bare server."
+    )
+    sec.goals.append(
+        Goal("Server", ">= 0.5x bare throughput (32 clients)", f"{ratio:.2f}x", ratio >= 0.5)
+    )
+    sec.goals.append(Goal("Server", "p99 round trip < 20 ms", f"{o99 * 1000:.1f} ms", o99 < 0.020))
+    sec.raw = {
+        "mix": mix,
+        "runs": {
+            k: [{kk: vv for kk, vv in run.items() if kk != "latencies"} for run in v]
+            for k, v in results.items()
+        },
+        "ours_rt": [o50, o99, on],
+        "bare_rt": [b50, b99, bn],
+    }
+    return sec
+
+
+# -- 5. memory ----------------------------------------------------------------------------------
+
+
+def tree_rss(root: int) -> int:
+    """Resident bytes of ``root`` and all its descendants, now."""
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry.name}/stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    total = 0
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, []))
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS"):
+                    total += int(line.split()[1]) * 1024
+                    break
+        except OSError:
+            pass
+    return total
+
+
+def peak_tree_rss(cmd: list[str], timeout: float) -> tuple[int, float, str]:
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    peak = 0
+    t0 = time.perf_counter()
+    out: list[str] = []
+    import threading
+
+    reader = threading.Thread(target=lambda: out.append(proc.stdout.read() if proc.stdout else ""))
+    reader.start()
+    while proc.poll() is None:
+        peak = max(peak, tree_rss(proc.pid))
+        if time.perf_counter() - t0 > timeout:
+            proc.kill()
+            raise RuntimeError(f"{' '.join(cmd)} took over {timeout:.0f} s")
+        time.sleep(0.05)
+    reader.join()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode})")
+    return peak, time.perf_counter() - t0, "".join(out)
+
+
+def mib(n: float) -> str:
+    return f"{n / 1024 / 1024:,.0f} MiB"
+
+
+def bench_memory(s: Settings, ctx: dict[str, Any]) -> Section:
+    """Peak RSS of a 10,000-game simulate and of a server with 1,000 matches."""
+    sec = Section("memory", "5. Memory: peak resident set")
+    gw = str(BIN / "gameweave")
+    rows = []
+    for title in ctx["titles"]:
+        n = s.memory_games
+        peak, wall, out = peak_tree_rss(
+            [gw, "simulate", title, "--games", str(n), "--jobs", "2", "--seed", "1", "--json"],
+            timeout=900,
+        )
+        finished = json.loads(out).get("finished")
+        if finished != n:
+            raise RuntimeError(f"simulate {title} finished {finished} of {n} games")
+        rows.append(
+            [
+                f"`gameweave simulate {title} --games {n:,} --jobs 2` (process tree)",
+                mib(peak),
+                f"{wall:.1f} s wall",
+            ]
+        )
+        sec.raw[f"simulate_{title}"] = {"games": n, "peak_tree_rss": peak, "wall": wall}
+        say(f"memory: simulate {title} {n} games peak {mib(peak)}")
+    tmp = Path(tempfile.mkdtemp(prefix="gameweave-bench-"))
+    server = our_server(tmp, "memory")
+    try:
+        idle = server.rss()
+        m = s.memory_matches
+        res = loadgen(
+            {
+                "target": "gameweave",
+                "port": server.port,
+                "clients": 1,
+                "seconds": 600,
+                "create_only": m,
+                "title": "house",
+                "players": 2,
+                "moves_each": 5,
+            }
+        )
+        held = server.rss()
+        if res.get("created") != m:
+            raise RuntimeError(f"created {res.get('created')} of {m} matches")
+    finally:
+        server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    per = (held["VmRSS"] - idle["VmRSS"]) / m
+    rows.append(
+        [
+            f"`gameweave serve` holding {m:,} live House Job matches (5 actions each)",
+            mib(held["VmHWM"]),
+            f"idle {mib(idle['VmRSS'])}; {per / 1024:,.1f} KiB per match",
+        ]
+    )
+    sec.raw["server"] = {"matches": m, "idle": idle, "held": held, "per_match": per}
+    sec.body.append(H.md_table(["Process", "peak RSS", "notes"], rows))
+    sec.body.append("")
+    sec.body.append(
+        "Peak RSS of a `simulate` run is the largest sum over the command's "
+        "process tree (parent and workers), sampled every 50 ms; the server's is "
+        "its own high-water mark (VmHWM)."
+    )
+    return sec
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+BENCHES: dict[str, Callable[[Settings, dict[str, Any]], Section]] = {
+    "blackjack": bench_blackjack,
+    "overhead": bench_overhead,
+    "games": bench_games,
+    "simulate": bench_simulate,
+    "server": bench_server,
+    "memory": bench_memory,
+}
+
+
+def render(sections: list[Section], s: Settings, info: dict[str, Any], command: str) -> str:
+    goals = [g for sec in sections for g in sec.goals]
+    lines = ["# Benchmarks", ""]
+    lines.append(
+        f"Measured on {info['date']} by `{command}` on {info['machine']['nproc']} cores "
+        f"({info['machine']['cpu']}, {info['machine']['memory']}), Python "
+        f"{info['machine']['python']}, load average {info['machine']['loadavg_at_start']} at "
+        f"the start. Every figure is the median of {s.rounds} interleaved rounds (the server "
+        f"{s.server_rounds}, `simulate` {s.simulate_rounds}); ratios are of medians, with the "
+        "range of the round-by-round ratios beside them. No timed tests: these numbers come "
+        "only from `make bench`."
+    )
+    if s.quick:
+        lines += [
+            "",
+            "**Quick run** (`--quick`): fewer and shorter rounds, smaller memory "
+            "workloads; indicative only.",
+        ]
+    lines += ["", "## Goals", ""]
+    rows = []
+    for g in goals:
+        met = "not measured" if g.met is None else ("yes" if g.met else "**no**")
+        rows.append([g.benchmark, g.goal, g.measured, met])
+    for sec in sections:
+        if sec.error:
+            rows.append([sec.title.split(":")[0], "—", f"failed: {sec.error}", "not measured"])
+    lines.append(H.md_table(["Benchmark", "Goal", "Measured", "Met"], rows))
+    for sec in sections:
+        lines += ["", f"## {sec.title}", ""]
+        if sec.error:
+            lines.append(f"Not measured: {sec.error}")
+        else:
+            lines += sec.body
+    lines += [
+        "",
+        "## Reproducing",
+        "",
+        "`make bench` (all of the above, about 10 minutes; creates `benchmarks/.venv-peers` "
+        "with the peers on first use), `python benchmarks/run.py --quick` for a short run, "
+        "`python benchmarks/run.py blackjack server` for some benchmarks only. Raw figures "
+        "of every run are kept as JSON under `benchmarks/results/`.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("benchmarks", nargs="*", help=f"some of: {', '.join(BENCHES)}")
+    parser.add_argument("--quick", action="store_true", help="fewer, shorter rounds")
+    parser.add_argument("--rounds", type=int, help="rounds per comparison")
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="write benchmarks/results.md even for a quick or partial run",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="profile the overhead benchmark even when its goal is met",
+    )
+    parser.add_argument("--list", action="store_true", help="list the benchmarks and stop")
+    args = parser.parse_args(argv)
+    if args.list:
+        for name, fn in BENCHES.items():
+            print(f"{name}: {(fn.__doc__ or '').strip()}")
+        return 0
+    unknown = [b for b in args.benchmarks if b not in BENCHES]
+    if unknown:
+        parser.error(f"unknown benchmark(s) {', '.join(unknown)}; choose from {', '.join(BENCHES)}")
+    chosen = args.benchmarks or list(BENCHES)
+    s = Settings.make(args.quick, args.rounds)
+    info = {
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": H.machine(),
+        "quick": s.quick,
+        "benchmarks": chosen,
+    }
+    say(f"machine: {info['machine']}")
+    ours = H.Worker(PY, "gameweave")
+    ctx: dict[str, Any] = {
+        "ours": ours,
+        "titles": ["museum", "house"],
+        "profile_always": args.profile,
+    }
+    ctx["defaults"] = {t: ours.info("workloads:default_bot", {"title": t}) for t in ctx["titles"]}
+    sections = []
+    t0 = time.perf_counter()
+    try:
+        for name in chosen:
+            say(f"== {name}")
+            start = time.perf_counter()
+            try:
+                sec = BENCHES[name](s, ctx)
+            except Exception as exc:
+                say(f"{name} FAILED: {type(exc).__name__}: {exc}")
+                sec = Section(name, BENCHES[name].__name__, error=f"{type(exc).__name__}: {exc}")
+                sec.title = {
+                    "blackjack": "1. Blackjack",
+                    "overhead": "2. Framework overhead",
+                    "games": "3. Whole games",
+                    "simulate": "3b. simulate",
+                    "server": "4. Server",
+                    "memory": "5. Memory",
+                }[name]
+            sec.raw["seconds"] = time.perf_counter() - start
+            sections.append(sec)
+    finally:
+        ours.close()
+    info["seconds"] = time.perf_counter() - t0
+    command = (
+        "make bench"
+        if not s.quick and not args.benchmarks
+        else (
+            "python benchmarks/run.py " + " ".join(sys.argv[1:] if argv is None else argv)
+        ).strip()
+    )
+    text = render(sections, s, info, command)
+    print(text)
+    out_dir = HERE / "results"
+    out_dir.mkdir(exist_ok=True)
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    (out_dir / f"{stamp}.json").write_text(
+        json.dumps(
+            {
+                "info": info,
+                "sections": {
+                    sec.key: {
+                        "error": sec.error,
+                        "raw": sec.raw,
+                        "goals": [attrs.asdict(g) for g in sec.goals],
+                    }
+                    for sec in sections
+                },
+            },
+            indent=1,
+            default=str,
+        )
+    )
+    (out_dir / f"{stamp}.md").write_text(text)
+    full = not s.quick and not args.benchmarks
+    if full or args.write:
+        (HERE / "results.md").write_text(text)
+        say(f"wrote {HERE / 'results.md'} ({info['seconds']:.0f} s)")
+    else:
+        say(f"wrote {out_dir / (stamp + '.md')} ({info['seconds']:.0f} s); results.md untouched")
+    return 1 if any(sec.error for sec in sections) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
