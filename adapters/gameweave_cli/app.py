@@ -83,30 +83,30 @@ def games(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
 ) -> None:
     """List the installed titles."""
-    rows = [
-        {
-            "name": e.title.name,
-            "display_name": e.title.display_name,
-            "min_players": e.title.min_players,
-            "max_players": e.title.max_players,
-            "version": e.title.version,
-            "distribution": e.distribution,
-        }
-        for e in registry().entries()
-    ]
+    entries = registry().entries()
     if as_json:
+        rows = [
+            {
+                "name": e.title.name,
+                "display_name": e.title.display_name,
+                "min_players": e.title.min_players,
+                "max_players": e.title.max_players,
+                "version": e.title.version,
+                "distribution": e.distribution,
+            }
+            for e in entries
+        ]
         typer.echo(json.dumps(rows, indent=2))
         return
     console = make_console()
-    if not rows:
+    if not entries:
         console.print("No titles are installed.")
         return
     table = Table("Name", "Title", "Players", "Rules", "From", title="Installed titles")
-    for e in registry().entries():
+    for e in entries:
         t = e.title
         source = f"{e.distribution} {e.distribution_version}".strip()
-        players = f"{t.min_players}-{t.max_players}"
-        table.add_row(t.name, t.display_name, players, t.version, source)
+        table.add_row(t.name, t.display_name, f"{t.min_players}-{t.max_players}", t.version, source)
     console.print(table)
 
 

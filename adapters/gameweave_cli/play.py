@@ -37,11 +37,15 @@ from .simulate import log_text
 #: The folder ``play`` writes logs to when ``--log`` is not given.
 LOG_DIR = Path("gameweave-logs")
 
+#: Legal actions listed on a turn's screen; ``menu`` lists them all.
+MENU_LIMIT = 60
+
 HELP = """\
 Type a menu number or an action to act, or one of:
   help          this text
   history       everything your seat has seen happen
   map, show     your view and your legal actions again
+  menu          every legal action, however many
   save          write the log now (it is also written at the end)
   quit          save the log and leave; resume with --resume LOG"""
 
@@ -271,7 +275,11 @@ class Session:
         self.console.print(render_view(match, seat))
         self._print_new(seat, "Since your last look:")
         self.console.print(Text(f"Your move, {seat_name(match, seat)}. Legal actions:"))
-        print_menu(self.console, menu(match, seat))
+        entries = menu(match, seat)
+        print_menu(self.console, entries[:MENU_LIMIT])
+        if len(entries) > MENU_LIMIT:
+            more = len(entries) - MENU_LIMIT
+            self.console.print(Text(f"... and {more} more: type 'menu' to list them all"))
         self.console.print(Text("Type a number, an action, or help.", style="dim"))
 
     def _turn(self, seat: int) -> None:
@@ -296,6 +304,8 @@ class Session:
                 print_history(self.console, match.history(seat), empty="  (nothing yet)")
             elif word in ("map", "show"):
                 self._screen(seat)
+            elif word == "menu":
+                print_menu(self.console, menu(match, seat))
             elif word == "save":
                 save_log(match, self.log_path)
                 self.console.print(Text(f"Saved to {self.log_path}"))

@@ -256,3 +256,16 @@ def test_a_log_path_that_cannot_be_written_is_refused_up_front(installed, runner
     assert result.exit_code == 2
     assert result.stdout == ""
     assert f"error: cannot write the log to {tmp_path}" in result.stderr
+
+
+def test_long_menus_are_cut_and_menu_lists_all(installed, runner, tmp_path, monkeypatch):
+    monkeypatch.setattr("gameweave_cli.play.MENU_LIMIT", 5)
+    log = tmp_path / "m.toml"
+    result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input="menu\n21\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    first_screen = out[: out.index("seat 1 (Bidder 1)> ")]
+    assert "5. bid 4" in first_screen and "6. bid 5" not in first_screen
+    assert "... and 16 more: type 'menu' to list them all" in first_screen
+    assert "21. bid 20" in out[len(first_screen) :]
+    assert [e.action["coins"] for e in MatchLog.load(log).actions if e.seat == 1] == [20]
