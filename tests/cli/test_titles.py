@@ -1,0 +1,73 @@
+"""The CLI with the project's own titles, found through their entry points."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gameweave_cli.app import app
+from gameweave_core import Match, default_registry
+from gameweave_core.registry import ENV_LOAD_PLUGINS
+
+TITLES = ["museum", "house"]
+
+
+@pytest.fixture
+def real_registry(monkeypatch):
+    """The default registry with every installed plugin (the user's view)."""
+    monkeypatch.delenv(ENV_LOAD_PLUGINS, raising=False)
+    monkeypatch.setenv("COLUMNS", "100")
+    default_registry.cache_clear()
+    try:
+        yield default_registry()
+    finally:
+        default_registry.cache_clear()
+
+
+def need(registry, name: str) -> None:
+    if name not in registry.names():
+        pytest.skip(f"the {name} title is not installed")
+
+
+@pytest.mark.parametrize("name", TITLES)
+def test_all_bot_game(real_registry, runner, tmp_path, name):
+    need(real_registry, name)
+    log = tmp_path / f"{name}.toml"
+    args = ["play", name, "--seed", "2", "--seat", "1=bot", "--seat", "2=bot", "--log", str(log)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    replayed = Match.load(log, verify=True)
+    assert replayed.is_over
+    out = result.stdout
+    assert replayed.outcome().summary in out
+    # What was printed is the spectator's history, line for line: nothing private.
+    printed = [line.strip() for line in out.splitlines() if line.startswith("  ")]
+    assert printed == [line.strip() for line in replayed.history(None)]
+
+
+@pytest.mark.parametrize("name", TITLES)
+def test_simulate_twenty_games(real_registry, runner, name):
+    need(real_registry, name)
+    runs = []
+    for jobs in ("1", "2"):
+        args = ["simulate", name, "--games", "20", "--seed", "5", "--jobs", jobs, "--json"]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        runs.append(json.loads(result.stdout))
+    data = runs[0]
+    assert runs[1] == data
+    assert data["finished"] == 20 and data["failed"] == 0
+    assert sum(s["wins"] for s in data["sides"]) == 20
+    assert sum(data["reasons"].values()) == 20
+    assert data["min_length"] <= data["mean_length"] <= data["max_length"]
+
+
+@pytest.mark.parametrize("name", TITLES)
+def test_listed_by_games(real_registry, runner, name):
+    need(real_registry, name)
+    rows = json.loads(runner.invoke(app, ["games", "--json"]).stdout)
+    (row,) = [r for r in rows if r["name"] == name]
+    title = real_registry.title(name)
+    assert row["display_name"] == title.display_name
+    assert (row["min_players"], row["max_players"]) == (title.min_players, title.max_players)
