@@ -474,7 +474,12 @@ export function render(root, payload, ctx) {
   ensureStyles();
   const view = payload.view;
   const you = view.you || {};
-  const role = you.role === "Thief" ? "the Thief" : you.role === "Security" ? `Security (guard${you.guards.length > 1 ? "s" : ""} ${you.guards.join(", ")})` : "a spectator";
+  let role = "a spectator";
+  if (you.role === "Thief") role = "the Thief";
+  else if (you.role === "Security") {
+    const guards = you.guards || [];
+    role = guards.length ? `Security (guard${guards.length > 1 ? "s" : ""} ${guards.join(", ")})` : "Security";
+  }
   const mapBox = el("div", { class: "mj-map-box" });
   const frame = el("div", { class: `mj ${you.role ? you.role.toLowerCase() : ""}` },
     el("div", { class: "mj-top" },

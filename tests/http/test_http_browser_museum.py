@@ -1,0 +1,142 @@
+"""The Museum Job in the browser: a match created from the lobby, played by the
+Thief and by Security in two pages. The Security page never draws the Thief."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from http_support import ThreadServer
+
+from gameweave_core import Registry
+from gameweave_http.app import create_app
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    from gameweave_museum import plugin
+
+    reg = Registry()
+    reg.add_plugin(plugin, "museum", "gameweave", "test")
+    with ThreadServer(create_app(tmp_path / "museum.sqlite3", reg)) as s:
+        yield s
+
+
+def new_page(browser: Any, errors: list[str], width: int = 1280) -> Any:
+    p = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    p.on("pageerror", lambda exc: errors.append(str(exc)))
+    p.set_default_timeout(10_000)
+    return p
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute("body", "data-version"))
+
+
+def act_on_map(page: Any, choose: str = "") -> str:
+    """Click the first outlined square and pick an option (the first, or the first
+    whose label contains ``choose``); return the option's label."""
+    before = version(page)
+    page.locator(".mj-square.target").first.click()
+    page.wait_for_selector(".mj-menu")
+    options = page.locator(".mj-option")
+    pick = options.filter(has_text=choose).first if choose else options.first
+    label = str(pick.inner_text())
+    pick.click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+    return label
+
+
+def assert_no_thief(page: Any) -> None:
+    assert page.locator(".mj-thief").count() == 0
+    assert page.locator(".mj-route").count() == 0
+    assert page.locator(".mj-thief-panel").count() == 0
+    assert page.locator("[data-thief]").count() == 0
+    assert "You walk" not in page.inner_text(".mj-history")
+
+
+def test_thief_and_security_play_in_two_pages(
+    browser: Any, server: ThreadServer, shots: Path
+) -> None:
+    errors: list[str] = []
+    lobby = new_page(browser, errors)
+    lobby.goto(server.url + "/")
+    lobby.select_option("#title-select", "museum")
+    lobby.fill("#players", "2")
+    lobby.dispatch_event("#players", "input")
+    lobby.click("#create-button")
+    lobby.wait_for_selector(".seat-link[data-seat='2']")
+    thief = new_page(browser, errors)
+    security = new_page(browser, errors)
+    thief.goto(lobby.input_value(".seat-link[data-seat='1'] .link-url"))
+    security.goto(lobby.input_value(".seat-link[data-seat='2'] .link-url"))
+    for p in (thief, security):
+        p.wait_for_selector(".mj-map")
+        assert p.get_attribute("body", "data-renderer") == "museum"
+    assert thief.inner_text("#whoami") == "Thief"
+
+    # Hovering a square tells what is there and what Security knows of it.
+    security.hover(".mj-square[data-square='I1']")
+    assert "Vault case" in security.inner_text(".mj-info")
+
+    # Security posts its three guards on the map.
+    for _ in range(3):
+        assert act_on_map(security).startswith("Post guard")
+    assert security.locator(".mj-guard").count() == 3
+    thief.wait_for_selector("body[data-version='3']")
+    assert act_on_map(thief).startswith("Break in at")
+    thief.wait_for_selector(".mj-thief")
+    security.wait_for_selector("body[data-version='4']")
+    assert_no_thief(security)
+
+    turns = 0
+    while turns < 3 and "Over" not in thief.inner_text("#banner"):
+        # The Thief walks (the menu offers plain walks and, where legal, walk + cut).
+        menu_labels = []
+        thief.wait_for_selector("#banner.yours")
+        thief.locator(".mj-square.target").first.click()
+        menu_labels = thief.locator(".mj-option").all_inner_texts()
+        assert all(label.startswith("Walk to") for label in menu_labels)
+        thief.locator(".mj-cancel").click()
+        label = act_on_map(thief, "Walk to")
+        here = thief.get_attribute(".mj-thief", "data-thief")
+        assert label.split()[2] == here  # "Walk to K7[ + cut]"
+        assert thief.locator(".mj-route").count() == 1
+        security.wait_for_function(f"Number(document.body.dataset.version) >= {version(thief)}")
+        assert_no_thief(security)
+        assert f'data-square="{here}"' in security.content()  # the map is there...
+        assert "The Thief takes a turn" in security.inner_text(".mj-history")
+        # ...Security moves its three guards, one by one.
+        for _ in range(3):
+            if "Over" in security.inner_text("#banner"):
+                break
+            security.wait_for_selector("#banner.yours")
+            assert act_on_map(security).startswith("Guard ")
+            assert_no_thief(security)
+        turns += 1
+        thief.wait_for_function(f"Number(document.body.dataset.version) >= {version(security)}")
+    thief.screenshot(path=str(shots / "museum-thief.png"), full_page=True)
+    security.screenshot(path=str(shots / "museum-security.png"), full_page=True)
+    assert turns >= 1
+    assert errors == []
+
+
+def test_museum_on_a_phone_width_screen(browser: Any, server: ThreadServer, shots: Path) -> None:
+    import httpx
+
+    errors: list[str] = []
+    created = httpx.post(
+        server.url + "/api/matches", json={"title": "museum", "players": 3, "bots": [1]}
+    ).json()
+    phone = new_page(browser, errors, width=390)
+    phone.goto(created["seats"][1]["url"])
+    phone.wait_for_selector(".mj-map")
+    assert_no_thief(phone)
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, f"the page scrolls sideways ({width}px)"
+    phone.screenshot(path=str(shots / "museum-phone.png"), full_page=True)
+    assert errors == []
