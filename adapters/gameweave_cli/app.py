@@ -225,6 +225,10 @@ def replay(
     or reaches a different state), 2 the log cannot be read.
     """
     registry()
+    if verify and (step or to is not None or as_ != "spectator"):
+        fail("--verify checks the whole log; --to, --as and --step do not go with it", 2)
+    if step and as_json:
+        fail("--step is interactive; leave out --json", 2)
     source = str(log)
     try:
         record = MatchLog.load(log)
@@ -250,7 +254,10 @@ def replay(
     if step:
         replaying.step_through(console, match, seat, upto, input)
     elif as_json:
-        typer.echo(json.dumps(replaying.payload(match, seat, total, source), indent=2))
+        data = replaying.payload(match, seat, total, source)
+        if recorded_error is not None:
+            data["recorded_error"] = {"action": total, "error": recorded_error}
+        typer.echo(json.dumps(data, indent=2))
     else:
         replaying.show(console, match, seat, total)
     if recorded_error is not None and match.version == usable and not as_json:

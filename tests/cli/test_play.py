@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -194,6 +195,10 @@ def test_a_title_that_raises_saves_the_log_and_says_how_to_replay(installed, run
     assert shown.exit_code == 0, shown.output
     assert "step 1 of 2" in shown.stdout
     assert "Action 2 made the title raise when this log was saved" in shown.stdout
+    data = json.loads(runner.invoke(app, ["replay", str(log), "--json"]).stdout)
+    assert data["step"] == 1 and data["steps"] == 2
+    assert data["recorded_error"]["action"] == 2
+    assert "divided by zero" in data["recorded_error"]["error"]
 
 
 def test_a_title_whose_setup_raises_is_one_error_line(installed, runner, cd_tmp):

@@ -156,6 +156,10 @@ def test_corrupt_logs_are_one_line_exit_2(game, runner, edit, message):
         (["--to", "-1"], "has actions 0 to 10"),
         (["--as", "3"], "--as 3: this match has seats 1 to 2"),
         (["--as", "thief"], "--as takes a seat number or 'spectator'"),
+        (["--verify", "--to", "3"], "--verify checks the whole log"),
+        (["--verify", "--as", "1"], "--verify checks the whole log"),
+        (["--verify", "--step"], "--verify checks the whole log"),
+        (["--step", "--json"], "--step is interactive; leave out --json"),
     ],
 )
 def test_bad_options_are_one_line_exit_2(game, runner, args, message):
