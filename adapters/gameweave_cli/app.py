@@ -356,6 +356,7 @@ def simulate_command(
                 seats,
                 executor,
                 keep_logs=save_logs is not None,
+                window=2 * workers,
                 on_progress=lambda n: progress.advance(task, n),
                 registry=reg,
             )

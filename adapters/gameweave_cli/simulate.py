@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, Future, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
 
 import attrs
@@ -259,6 +259,7 @@ def simulate(
     config: Mapping[str, Any] | None = None,
     keep_logs: bool = False,
     batch: int | None = None,
+    window: int | None = None,
     on_progress: Callable[[int], None] | None = None,
     registry: Any = None,
 ) -> SimulationResult:
@@ -267,8 +268,9 @@ def simulate(
     ``seats`` names the bot of some seats (``None`` or absent: the title's default
     bot). Bad arguments raise :class:`~gameweave_core.GameweaveError` (or
     ``ValueError``) before any game starts; a game that raises is recorded as a
-    failure with its log, and the others go on. ``on_progress(n)`` is called as
-    each batch of ``n`` games completes.
+    failure with its log, and the others go on. Games go out in batches of
+    ``batch``, at most ``window`` batches at a time (default: all at once), and
+    ``on_progress(n)`` is called as each batch of ``n`` games completes.
     """
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
@@ -294,18 +296,30 @@ def simulate(
     ]
     size = batch or max(1, min(50, math.ceil(games / 64)))
     batches = [specs[i : i + size] for i in range(0, len(specs), size)]
-    futures = {executor.submit(play_batch, b): b for b in batches}
+    # At most ``window`` batches are queued at once, so progress is reported as
+    # games finish even with an executor that runs each task as it is submitted.
+    limit = window or len(batches)
+    queue = iter(batches)
+    pending: dict[Future[list[GameResult]], list[GameSpec]] = {}
     results: list[GameResult] = []
-    for future in as_completed(futures):
-        chunk = futures[future]
-        try:
-            results.extend(future.result())
-        except Exception as exc:
-            # The worker itself died (or the task could not be sent): the games
-            # are lost but the run still reports them.
-            message = f"worker failed: {_first_line(exc)}"
-            results.extend(GameResult(s.index, s.seed, 0, error=message) for s in chunk)
-        if on_progress is not None:
-            on_progress(len(chunk))
+    while True:
+        for chunk in queue:
+            pending[executor.submit(play_batch, chunk)] = chunk
+            if len(pending) >= limit:
+                break
+        if not pending:
+            break
+        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for future in done:
+            chunk = pending.pop(future)
+            try:
+                results.extend(future.result())
+            except Exception as exc:
+                # The worker itself died (or the task could not be sent): the
+                # games are lost but the run still reports them.
+                message = f"worker failed: {_first_line(exc)}"
+                results.extend(GameResult(s.index, s.seed, 0, error=message) for s in chunk)
+            if on_progress is not None:
+                on_progress(len(chunk))
     results.sort(key=lambda r: r.index)
     return SimulationResult(title, players, seed, chosen, tuple(results))

@@ -158,3 +158,26 @@ def test_numeric_figures_flatten_numbers_only():
         "points[2]": 2.5,
         "score.a": 3.0,
     }
+
+
+def test_progress_is_reported_as_batches_finish(installed):
+    events: list[str] = []
+
+    class Recording(InlineExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            events.append("submit")
+            return super().submit(fn, *args, **kwargs)
+
+    result = simulate(
+        "sealedbid",
+        7,
+        2,
+        1,
+        {},
+        Recording(),
+        batch=2,
+        window=1,
+        on_progress=lambda n: events.append(f"done {n}"),
+    )
+    assert result.games == 7
+    assert events == ["submit", "done 2"] * 3 + ["submit", "done 1"]
