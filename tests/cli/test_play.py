@@ -274,3 +274,16 @@ def test_long_menus_are_cut_and_menu_lists_all(installed, runner, tmp_path, monk
     assert "... and 16 more: type 'menu' to list them all" in first_screen
     assert "21. bid 20" in out[len(first_screen) :]
     assert [e.action["coins"] for e in MatchLog.load(log).actions if e.seat == 1] == [20]
+
+
+def test_hot_seat_game_ends_on_a_public_screen(installed, runner, tmp_path):
+    log = tmp_path / "end.toml"
+    turns = "".join(f"\nbid {a}\n\nbid {b}\n" for a, b in [(3, 2), (1, 4), (5, 0), (2, 2), (1, 1)])
+    args = ["sealedbid", "--seed", "3", "--seat", "2=human", "--log", str(log)]
+    result = play(runner, *args, input=turns)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    end = out[out.index("the end after 10 actions, as a spectator sees it") :]
+    assert "You bid" not in end and "(you)" not in end
+    assert "Game over:" in end and "Bids revealed: seat 1 1, seat 2 1" in end
+    assert Match.load(log, verify=True).is_over
