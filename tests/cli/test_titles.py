@@ -71,3 +71,40 @@ def test_listed_by_games(real_registry, runner, name):
     title = real_registry.title(name)
     assert row["display_name"] == title.display_name
     assert (row["min_players"], row["max_players"]) == (title.min_players, title.max_players)
+
+
+def test_the_museum_job_at_the_terminal(real_registry, tmp_path):
+    """What ``make play`` starts: The Museum Job, seat 1 the Thief against bots."""
+    import os
+    import sys
+
+    import pexpect
+
+    need(real_registry, "museum")
+    log = tmp_path / "museum.toml"
+    env = {k: v for k, v in os.environ.items() if k != ENV_LOAD_PLUGINS}
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "gameweave_cli", "play", "museum", "--seed", "9", "--log", str(log)],
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 110),
+    )
+    prompt = r"seat 1 \(Thief\)> "
+    child.expect(prompt)
+    child.sendline("walk Z99")  # not a square: refused, asked again
+    child.expect("Not accepted: ")
+    child.expect(prompt)
+    child.sendline("1")  # the first way in on the menu
+    child.expect(prompt)
+    child.sendline("hold")
+    child.expect(prompt)
+    child.sendline("quit")
+    child.expect(f"Game saved to {log}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    match = Match.load(log, verify=True)
+    mine = [a["type"] for s, a in match.actions() if s == 1]
+    assert mine == ["enter", "hold"]
