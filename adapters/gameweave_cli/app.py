@@ -336,13 +336,15 @@ def simulate_command(
     except ValueError as exc:
         fail(exc, 2)
     run_seed = fresh_seed() if seed is None else seed
+    stderr = make_console(stderr=True)
     progress = Progress(
         TextColumn(f"{entry.title.display_name}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=make_console(stderr=True),
+        console=stderr,
         transient=True,
+        disable=not stderr.is_terminal,  # no bar (nor stray newline) in pipes and files
     )
     executor: Any = InlineExecutor() if workers == 1 else _process_pool(min(workers, games))
     try:
