@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import os
 import signal
 import sys
 import threading
@@ -93,7 +94,11 @@ def default_log_path(title: str, seed: int) -> Path:
 def save_log(match: Match, path: Path) -> Path:
     """Write the match's log to ``path`` (creating its folder) and return it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(log_text(match), encoding="utf-8")
+    text = log_text(match)
+    # Write beside it, then rename: a crash mid-write never truncates a saved game.
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
     return path
 
 
@@ -312,8 +317,12 @@ class Session:
             elif word == "menu":
                 print_menu(self.console, menu(match, seat))
             elif word == "save":
-                save_log(match, self.log_path)
-                self.console.print(Text(f"Saved to {self.log_path}"))
+                try:
+                    save_log(match, self.log_path)
+                except OSError as exc:
+                    self._refuse(f"cannot write {self.log_path}: {exc}")
+                else:
+                    self.console.print(Text(f"Saved to {self.log_path}"))
             elif word in ("quit", "exit"):
                 raise Quit
             else:
@@ -325,7 +334,7 @@ class Session:
                 except IllegalAction as exc:
                     self._refuse(str(exc))
                     continue
-                self._print_new(seat, "You:")
+                self._print_new(seat, "Result:")
                 return
 
     def _read_action(self, seat: int, text: str) -> Any:
