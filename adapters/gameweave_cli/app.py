@@ -472,5 +472,5 @@ def serve(
 
 
 def main() -> None:
-    """The console script ``gameweave``."""
-    app()
+    """The console script ``gameweave`` (also ``python -m gameweave_cli``)."""
+    app(prog_name="gameweave")
