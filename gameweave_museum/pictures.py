@@ -21,7 +21,7 @@ LEGEND_HEIGHT = 96
 WING_FILL = {
     "North": "#e9e2d0",
     "West": "#e3d6c6",
-    "South": "#d6e4ec",
+    "South": "#dfe7f1",
     "East": "#d9e6d3",
     "Court": "#e6e6e6",
 }
@@ -68,7 +68,7 @@ def floor_plan_svg(plan: FloorPlan | None = None) -> str:
         if sq in covered:
             out.append(
                 f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" '
-                'fill="#5fb3d9" fill-opacity="0.25"/>'
+                'fill="#f08a24" fill-opacity="0.28"/>'
             )
     half = CELL / 2
     for case in plan.cases:
@@ -112,7 +112,7 @@ def floor_plan_svg(plan: FloorPlan | None = None) -> str:
     legend = [
         ("#3b3b3b", "wall"),
         ("#b9c8f0", "Security Office"),
-        ("#5fb3d9", "watched by a camera"),
+        ("#f6c08e", "watched by a camera"),
         ("#1b6f93", "camera (numbered)"),
         ("#c9a227", "vault case (V)"),
         ("#2a7f9e", "display case (C)"),
