@@ -42,7 +42,9 @@ def test_lobby_seat_pages_and_replay_with_sealed_bids(
     browser: Any, server: ThreadServer, shots: Path
 ) -> None:
     errors: list[str] = []
-    lobby = page(browser, errors)
+    lobby = browser.new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
+    lobby.on("pageerror", lambda exc: errors.append(str(exc)))
+    lobby.set_default_timeout(10_000)
     lobby.goto(server.url + "/")
     lobby.select_option("#title-select", "sealedbid")
     lobby.fill("#players", "3")
@@ -57,6 +59,9 @@ def test_lobby_seat_pages_and_replay_with_sealed_bids(
     url2 = lobby.input_value(".seat-link[data-seat='2'] .link-url")
     spectator_url = lobby.input_value(".spectator-link .link-url")
     assert "#token=" in url1 and "#token=" in url2 and "#" not in spectator_url
+    lobby.click(".seat-link[data-seat='2'] .copy")
+    lobby.wait_for_selector(".seat-link[data-seat='2'] .copied:text('copied')")
+    assert lobby.evaluate("navigator.clipboard.readText()") == url2
 
     one, two, watcher = page(browser, errors), page(browser, errors), page(browser, errors)
     one.goto(url1)

@@ -69,7 +69,15 @@ def test_sigkill_loses_no_acknowledged_action(
         with_bot = http.post(
             "/api/matches", json={"title": "sealedbid", "players": 3, "bots": [3], "seed": 99}
         ).json()
-    acked: dict[str, list[tuple[int, dict[str, Any]]]] = {c["id"]: [] for c in created}
+        # Tokens in queries (as event streams send them) must not reach the log.
+        first = created[0]
+        token = first["seats"][0]["token"]
+        assert http.get(f"/api/matches/{first['id']}", params={"token": token}).status_code == 200
+        with http.stream(
+            "GET", f"/api/matches/{first['id']}/events", params={"token": token}
+        ) as stream:
+            assert next(stream.iter_lines()).startswith("retry:")
+    acked: dict[str, list[tuple[int, int, dict[str, Any]]]] = {c["id"]: [] for c in created}
     bot_acked: list[tuple[int, int, dict[str, Any]]] = []
 
     for kills, threshold in enumerate((6, 24), start=1):
@@ -120,3 +128,11 @@ def test_sigkill_loses_no_acknowledged_action(
             assert len(human) - len(mine) <= 2
             if c is with_bot:
                 assert sum(1 for seat, _ in stored if seat == 3) == 5  # one bid per lot
+    # The servers' whole output (uvicorn's and the app's access log) holds no token.
+    server.stop()
+    logged = "".join(p.read_text() for p in tmp_path.glob("server-*.log"))
+    assert f"GET /api/matches/{first['id']}/events 200" in logged
+    for c in [*created, with_bot]:
+        for seat in c["seats"]:
+            if "token" in seat:
+                assert seat["token"] not in logged
