@@ -15,7 +15,6 @@ copyright = "2026, the Gameweave developers"
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
-    "sphinx.ext.napoleon",
     "gameweave_docs",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
