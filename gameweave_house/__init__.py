@@ -1,0 +1,5 @@
+"""The House Job: a co-operative blackjack heist for two to four seats, as a Gameweave title."""
+
+from .title import HouseJob
+
+__all__ = ["HouseJob"]

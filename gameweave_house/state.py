@@ -1,0 +1,144 @@
+"""The state of a House Job: small attrs classes the rules change in place.
+
+The state is private to the match. Views are built from it by allow-list in
+``views.py``; the deck order and a face-down hole card never leave through them.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .cards import points
+
+#: The Take the crew opens with.
+OPENING_TAKE = 1000
+#: The smallest bet a box may be dealt in with (and what a seat needs to be covered).
+MIN_BET = 10
+#: The house's table maximum on one box, and on the Bagman's own box.
+TABLE_MAX = 250
+DEEP_POCKETS_MAX = 500
+
+# Phases of the job.
+DRAFT = "draft"
+BET = "bet"
+CALL = "call"  # The Call's pause in the deal, waiting for the caller
+PLAY = "play"
+SETTLED = "settled"  # waiting for the next caller to press Next round
+OVER = "over"
+
+
+@attrs.define
+class Hand:
+    """One hand of cards with its own bet (a box holds one, or two after a split)."""
+
+    cards: list[str] = attrs.field(factory=list)
+    bet: int = 0
+    hits: int = 0
+    done: bool = False
+    bust: bool = False
+    natural: bool = False
+    walked: bool = False
+    doubled: bool = False
+    from_split: bool = False
+    #: Busted while Vanish covered its box: the bet comes back at settlement.
+    saved: bool = False
+
+    @property
+    def points(self) -> int:
+        return points(self.cards)
+
+    @property
+    def live(self) -> bool:
+        """Still in the round against the dealer: not bust, walked out or a blackjack."""
+        return not (self.bust or self.walked or self.natural)
+
+
+@attrs.define
+class Box:
+    """A box on the table: a seat's own box, or the Inside Man's Extra Box."""
+
+    id: int
+    seat: int
+    extra: bool = False
+    hands: list[Hand] = attrs.field(factory=lambda: [Hand()])
+    #: Chips pushed on by Back the Play, counted apart from the box's own bet.
+    backed: int = 0
+
+    @property
+    def main(self) -> Hand:
+        return self.hands[0]
+
+
+@attrs.define
+class State:
+    """Everything about one job."""
+
+    players: int
+    take: int
+    opening: int
+    #: Undealt cards; the next card drawn is the LAST item. Secret except the face-up top.
+    deck: list[str]
+    #: How many cards on top of the deck are face up for the crew.
+    shown: int = 0
+    discard: list[str] = attrs.field(factory=list)
+    #: Role key per seat (index seat - 1); "" until drafted.
+    roles: list[str] = attrs.field(factory=list)
+    #: Spent ability cards per seat (index seat - 1), in the order spent.
+    spent: list[list[str]] = attrs.field(factory=list)
+    phase: str = DRAFT
+    #: The seat whose turn it is (drafting, betting, playing or pressing Next round).
+    turn: int = 1
+    caller: int = 1
+    round: int = 0
+    heavy_used: bool = False
+    # -- this round ------------------------------------------------------------
+    boxes: list[Box] = attrs.field(factory=list)
+    #: Seats still to take their betting turn this round, in order.
+    to_bet: list[int] = attrs.field(factory=list)
+    sitting_out: list[int] = attrs.field(factory=list)
+    dealer: list[str] = attrs.field(factory=list)
+    hole_up: bool = False
+    #: The Marked box id, 0 for none.
+    mark: int = 0
+    call: bool = False
+    heavy: bool = False
+    double_bag: bool = False
+    slow_hand: bool = False
+    nod: bool = False
+    #: Box ids covered by Vanish and by Short Change this round.
+    vanish: list[int] = attrs.field(factory=list)
+    short_change: list[int] = attrs.field(factory=list)
+    #: Index into ``boxes`` and into that box's hands of the hand being played.
+    cur_box: int = 0
+    cur_hand: int = 0
+    #: The deck ran dry mid-round and the discard went back in: this round is the last.
+    last_round: bool = False
+    #: How the job ended: "" while it goes on, "deck" or "broke".
+    ended: str = ""
+
+    def box(self, box_id: int) -> Box | None:
+        for b in self.boxes:
+            if b.id == box_id:
+                return b
+        return None
+
+    def seat_box(self, seat: int) -> Box | None:
+        for b in self.boxes:
+            if b.seat == seat and not b.extra:
+                return b
+        return None
+
+    def role_seat(self, role: str) -> int:
+        """The seat holding ``role``, or 0."""
+        try:
+            return self.roles.index(role) + 1
+        except ValueError:
+            return 0
+
+    def has_role(self, role: str) -> bool:
+        return role in self.roles
+
+    @property
+    def extra_id(self) -> int:
+        """The id of the Extra Box: one past the seats."""
+        return self.players + 1
