@@ -127,66 +127,67 @@ WING_TINT = {
 }
 
 LEGEND = (
-    "[bold white on red]1[/] guard   [bold magenta]@[/] you (Thief only)   "
-    "[yellow]?[/] last seen   [gold1]V[/] vault case   [cyan]C[/] display case   "
-    "[red]x[/] empty frame   [bright_cyan]1-7[/] camera   [on grey23] [/] watched   "
-    "[bright_yellow]b[/] breaker   [green]P[/] post   [bright_green]D[/] exit   "
-    "[blue]O[/] office   [grey35]#[/] wall"
+    "[bold white on red]G1[/] guard  [bold magenta]@ [/] you (Thief only)  "
+    "[bold yellow]? [/] last seen  [gold1]V [/] vault case  [cyan]C [/] display case  "
+    "[red]x [/] empty frame\n[bright_cyan]c1[/] camera  [on grey23]. [/] watched now  "
+    "[bright_yellow]B [/] breaker  [green]P [/] guard post  [bright_green]D W S[/] door, "
+    "window, skylight  [blue]::[/] Security Office  [grey35]##[/] wall"
 )
 
 
-def _cells(view: Mapping[str, Any], seat: int | None) -> dict[str, tuple[str, str]]:
-    """Glyph and style for every square that is not plain floor."""
+def _cells(view: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
+    """Glyph (two characters) and style for every square that is not plain floor."""
     board = view["board"]
     cells: dict[str, tuple[str, str]] = {}
     for sq in board["walls"]:
-        cells[sq] = ("#", "grey35")
+        cells[sq] = ("##", "grey35")
     for sq in board["office"]:
-        cells[sq] = ("O", "blue")
+        cells[sq] = ("::", "blue")
     for sq in board["posts"]:
-        cells[sq] = ("P", "green")
+        cells[sq] = ("P ", "green")
     for ex in board["exits"]:
-        glyph = {"door": "D", "window": "W", "skylight": "S"}.get(ex["kind"], "X")
+        glyph = {"door": "D ", "window": "W ", "skylight": "S "}.get(ex["kind"], "X ")
         cells[ex["at"]] = (glyph, "bright_green")
     for br in board["breakers"]:
-        cells[br["at"]] = ("b", "bright_yellow")
+        cells[br["at"]] = ("B ", "bright_yellow")
     for cam in board["cameras"]:
-        cells[cam["at"]] = (str(cam["number"]), "bright_cyan")
+        cells[cam["at"]] = (f"c{cam['number']}", "bright_cyan")
     for placard in view["placards"]:
         vault = placard["kind"] == "vault"
         if placard["status"] == "gone":
-            cells[placard["case"]] = ("x", "red")
+            cells[placard["case"]] = ("x ", "red")
         else:
-            cells[placard["case"]] = ("V" if vault else "C", "gold1" if vault else "cyan")
+            cells[placard["case"]] = ("V " if vault else "C ", "gold1" if vault else "cyan")
     seen = view.get("last_seen")
     if seen:
-        cells[seen["at"]] = ("?", "bold yellow")
+        cells[seen["at"]] = ("? ", "bold yellow")
     for g in view["guards"]:
-        cells[g["at"]] = (str(g["number"]), "bold white on red")
+        cells[g["at"]] = (f"G{g['number']}", "bold white on red")
     thief = view.get("thief") or view.get("reveal")
     if thief and "at" in thief:
-        cells[thief["at"]] = ("@", "bold magenta")
+        cells[thief["at"]] = ("@ ", "bold magenta")
     return cells
 
 
 def render_map(view: Mapping[str, Any], seat: int | None) -> str:
+    """The floor plan with everything the view shows, coordinates on all four edges."""
     board = view["board"]
     columns = board["columns"]
-    cells = _cells(view, seat)
+    cells = _cells(view)
     wing_of = {sq: wing for wing, squares in board["wings"].items() for sq in squares}
     watched: set[str] = set()
     if view["monitors_watched"]:
         for cam, state in zip(board["cameras"], view["cameras"], strict=True):
             if state["status"] == "working":
                 watched.update(cam["covers"])
-    header = "    " + " ".join(columns)
+    header = "    " + " ".join(f"{c} " for c in columns)
     lines = [header]
     for row in range(1, board["height"] + 1):
         parts = []
         for col in columns:
             sq = f"{col}{row}"
-            glyph, style = cells.get(sq, (".", WING_TINT.get(wing_of.get(sq, ""), "white")))
-            if sq in watched and "on " not in style:
+            glyph, style = cells.get(sq, (". ", WING_TINT.get(wing_of.get(sq, ""), "white")))
+            if sq in watched and " on " not in f" {style}":
                 style += " on grey23"
             parts.append(f"[{style}]{glyph}[/]")
         lines.append(f"{row:>3} " + " ".join(parts) + f" {row}")
@@ -220,6 +221,8 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
         out.append("[red]Known faults:[/] " + ", ".join(dead + dark))
     out.append("")
     out.append("[bold]Placards[/]")
+    secret = view.get("thief") or {}
+    mine = {item["case"]: item for item in secret.get("satchel", [])}
     for p in view["placards"]:
         heavy = ", heavy" if p["heavy"] else ""
         status = (
@@ -227,13 +230,15 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
             if p["status"] == "gone"
             else "on display"
         )
+        if p["case"] in mine and p["status"] != "gone":
+            lifted = mine[p["case"]]["round"]
+            status = f"[magenta]in your satchel (round {lifted}); Security has not noticed[/]"
         out.append(f"  {p['case']:>3} {p['name']} ({p['value']}{heavy}, {p['kind']}) — {status}")
     if view["evidence"]:
         out.append("")
         out.append("[bold]Evidence[/]")
         for ev in view["evidence"]:
             out.append("  " + evidence_line(ev))
-    secret = view.get("thief")
     if secret:
         out.append("")
         out.append(f"[bold magenta]Your secrets[/] — you are at {secret.get('at', 'outside')}")

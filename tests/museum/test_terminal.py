@@ -72,12 +72,12 @@ def test_the_thief_is_drawn_only_on_the_thiefs_screen():
         seat = match.awaiting[0]
         match.submit(seat, match.legal(seat)[0])
     thief_map = render_map(match.view(1), 1)
-    assert "[bold magenta]@[/]" in thief_map
+    assert "[bold magenta]@ [/]" in thief_map
     for seat in (2, None):
-        assert "[bold magenta]@[/]" not in render_map(match.view(seat), seat)
+        assert "[bold magenta]@ [/]" not in render_map(match.view(seat), seat)
     for seat in (1, 2, None):
         screen = TITLE.render_text(match.view(seat), seat)
-        assert " A B C D E F G H I J K L M N O P Q R S T" in screen
+        assert "A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T" in screen
         assert "Placards" in screen and "Dawn" in screen
 
 
