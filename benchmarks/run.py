@@ -58,7 +58,7 @@ class Settings:
     def make(cls, quick: bool, rounds: int | None) -> Settings:
         if quick:
             return cls(True, rounds or 3, 0.3, 0.25, 2.0, 1, rounds or 2, 1.0, 1000, 100)
-        return cls(False, rounds or 9, 1.0, 0.6, 6.0, 3, rounds or 5, 3.0, 10_000, 1000)
+        return cls(False, rounds or 9, 1.0, 0.6, 10.0, 3, rounds or 5, 3.0, 10_000, 1000)
 
 
 @attrs.define
@@ -759,7 +759,22 @@ def bench_memory(s: Settings, ctx: dict[str, Any]) -> Section:
     for title in ctx["titles"]:
         n = s.memory_games
         peak, wall, out = peak_tree_rss(
-            [gw, "simulate", title, "--games", str(n), "--jobs", "2", "--seed", "1", "--json"],
+            [
+                gw,
+                "simulate",
+                title,
+                "--games",
+                str(n),
+                "--jobs",
+                "2",
+                "--seed",
+                "1",
+                "--json",
+                "--seat",
+                "1=random",
+                "--seat",
+                "2=random",
+            ],
             timeout=900,
         )
         finished = json.loads(out).get("finished")
@@ -767,7 +782,8 @@ def bench_memory(s: Settings, ctx: dict[str, Any]) -> Section:
             raise RuntimeError(f"simulate {title} finished {finished} of {n} games")
         rows.append(
             [
-                f"`gameweave simulate {title} --games {n:,} --jobs 2` (process tree)",
+                f"`gameweave simulate {title} --games {n} --jobs 2 --seat 1=random --seat "
+                "2=random` (process tree)",
                 mib(peak),
                 f"{wall:.1f} s wall",
             ]
