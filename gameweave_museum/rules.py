@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gameweave_core import Event, Rng
+from gameweave_core import Event, Rng, action_tag
 
 from .actions import (
     THEN_CUT,
@@ -246,7 +246,7 @@ def explain_illegal(plan: FloorPlan, state: State, seat: int, act: Any) -> str |
             if here not in state.open_exits:
                 return "you are not standing on an open exit"
             return f"your satchel is worth {satchel_value(plan, state)}; you need {ESCAPE_VALUE} to leave"
-        return f"it is your turn: walk, hold, lift, pick, cut or escape, not {type(act).__name__.lower()}"
+        return f"it is your turn: walk, hold, lift, pick, cut or escape, not {action_tag(act)}"
     if state.phase == SECURITY and isinstance(act, MoveGuard):
         if act.guard != state.turn + 1:
             return f"it is guard {state.turn + 1}'s move, not guard {act.guard}'s"
@@ -284,7 +284,7 @@ def explain_illegal(plan: FloorPlan, state: State, seat: int, act: Any) -> str |
         SECURITY: f"it is guard {state.turn + 1}'s move",
         OVER: "the heist is over",
     }
-    return f"{phase_words[state.phase]}: a {type(act).__name__.lower()} action is not possible now"
+    return f"{phase_words[state.phase]}: a {action_tag(act)} action is not possible now"
 
 
 # -- evidence ---------------------------------------------------------------------

@@ -633,3 +633,116 @@ def test_when_the_heist_ends_everything_the_thief_did_becomes_public():
         reveal = TITLE.view(state, seat)["reveal"]
         assert reveal["route"] == ["J14", "M14", "N14"]
         assert reveal["entry"] == "J14" and reveal["at"] == "N14"
+
+
+# -- rulings (docs/titles/museum/rulings.md) ---------------------------------------------
+
+
+def test_ruling_a_cut_camera_in_a_dark_wing_is_found_once_the_power_is_back():
+    state = scenario(thief="A14", guards=("J8", "B7", "Q13"), round=5)
+    state.cut_cameras[6] = 2
+    state.cut_breakers["South"] = 3
+    thief(state, Hold())
+    assert [e.kind for e in state.evidence] == ["dark"], "the dark wing hides the cut camera"
+    guard(state, 1, "J8")
+    guard(state, 2, "B7")
+    guard(state, 3, "T13")  # resets the South breaker; the monitors are read again
+    cut = kinds(state, "cut_camera")
+    assert [(c.square, c.since, c.round) for c in cut] == [(sq("E12"), 1, 5)]
+
+
+def test_ruling_a_guard_standing_on_a_working_camera_confirms_it():
+    state = scenario(thief="A14", guards=("H12", "B7", "S7"), round=2)
+    thief(state, Hold())
+    guard(state, 1, "E12")  # camera 6 is fine: Security knows it worked in round 2
+    stay_all(state)
+    thief(state, Hold())
+    guard(state, 1, "H12")
+    state.cut_cameras[6] = 3  # cut after the guard left, in round 3
+    stay_all(state)
+    state.guards[0] = sq("J6")
+    thief(state, Hold())
+    guard(state, 1, "J7")  # the monitors find it in round 4
+    [cut] = kinds(state, "cut_camera")
+    assert (cut.since, cut.round) == (3, 4)
+
+
+def test_ruling_a_repaired_camera_can_be_cut_again():
+    state = scenario(thief="C12", guards=("H12", "B7", "S7"))
+    thief(state, Walk("E12", "cut"))
+    state.thief = sq("E13")  # (stepped aside, so the repairing guard catches nobody)
+    guard(state, 1, "E12")
+    assert state.cut_cameras == {}
+    state.guards[0] = sq("H12")
+    stay_all(state)
+    state.thief = sq("E13")
+    thief(state, Walk("E12", "cut"))
+    assert state.cut_cameras == {6: 2}
+
+
+def test_ruling_a_relocked_exit_can_be_picked_again():
+    state = scenario(thief="A12", guards=("K12", "B7", "S7"), entry="J14")
+    thief(state, Hold())
+    guard(state, 1, "J14")
+    stay_all(state)
+    state.guards[0] = sq("K12")
+    state.thief = sq("J14")
+    thief(state, Pick())
+    assert sq("J14") in state.open_exits
+
+
+def test_ruling_a_walk_must_leave_the_square():
+    state = scenario(thief="A14")
+    assert Walk("A14") not in rules.legal_actions(PLAN, state, 1)
+    assert "already there" in rules.explain_illegal(PLAN, state, 1, Walk("A14"))
+
+
+def test_ruling_escape_takes_nothing_off_the_board():
+    state = scenario(thief="C14", entry="D14", taken={"G13": 1, "D1": 1}, round=3)
+    thief(state, Walk("D14", "escape"))
+    assert kinds(state, "empty_frame") == []
+
+
+@pytest.mark.parametrize(
+    ("act", "words"),
+    [
+        (Walk("K4"), "more than 4 steps"),
+        (Walk("E4"), "is a wall"),
+        (Walk("B7"), "a guard stands on B7"),
+        (Walk("B14", "cut"), "nothing at B14 you can cut"),
+        (Lift(), "not standing on a case"),
+        (Pick(), "not standing on an exit"),
+        (Escape(), "not standing on an open exit"),
+        (MoveGuard(1, "K12"), "not guard"),
+    ],
+)
+def test_illegal_thief_actions_say_why_in_one_line(act, words):
+    state = scenario(thief="A14")
+    reason = rules.explain_illegal(PLAN, state, 1, act)
+    assert words in reason and "\n" not in reason
+
+
+def test_illegal_guard_moves_say_why_without_mentioning_the_thief():
+    state = scenario(thief="L12", guards=("K12", "B7", "S7"))
+    thief(state, Hold())
+    cases = {
+        MoveGuard(2, "K13"): "guard 1's move",
+        MoveGuard(1, "B7"): "another guard stands on B7",
+        MoveGuard(1, "K11"): "is a wall",
+        MoveGuard(1, "P12"): "more than 3 steps",
+    }
+    for act, words in cases.items():
+        reason = rules.explain_illegal(PLAN, state, 2, act)
+        assert words in reason and "L12" not in reason and "Thief" not in reason
+
+
+def test_the_spectator_sees_exactly_what_security_sees():
+    match = Match(TITLE, 3, 4)
+    play_out(match, {1: "random", 2: "random", 3: "random"})
+    for step in match.steps():
+        security = {k: v for k, v in step.view(2).items() if k != "you"}
+        spectator = {k: v for k, v in step.view(None).items() if k != "you"}
+        assert security == spectator
+        assert step.history(2) == step.history(3) == step.history(None)
+        if step.version > 20:
+            break
