@@ -27,7 +27,7 @@ def up_value(card: str) -> int:
 
 def basic_move(cards: Sequence[str], up: int, can_double: bool, can_split: bool) -> str:
     """Basic strategy against a dealer standing on all 17s: hit, stand, double or split."""
-    if can_split and len(cards) == 2:
+    if can_split and len(cards) == 2 and cards[0][0] == cards[1][0]:
         r = VALUES[cards[0][0]]
         split = {
             1: True,

@@ -97,14 +97,13 @@ def test_a_seat_the_take_cannot_cover_sits_the_round_out():
 
 def test_only_the_caller_calls_the_mark_and_the_heavy():
     m = table(LG, ())
-    do(m, 1, "deal_me_in") if False else push(m, 1, 10)
+    push(m, 1, 10)
     do(m, 1, "deal_me_in")
     assert "only the caller" in check_refused(m, 2, {"type": "mark", "box": 2})
     assert "only the caller" in check_refused(m, 2, {"type": "heavy"})
 
 
 def test_the_heavy_is_once_per_job():
-    m = dealt(LG, [("TS", "8S"), ("TH", "9H")], "TD", "8D", bets=[0, 10]) if False else None
     m = table(LG, order([("TS", "8S"), ("TH", "9H")], "TD", "8D"))
     do(m, 1, "heavy")
     bet_all(m, [10, 10])
@@ -113,8 +112,15 @@ def test_the_heavy_is_once_per_job():
     do(m, 2, "next_round")
     do(m, 2, "chips", amount=10)
     do(m, 2, "deal_me_in")
-    # seat 1 is not the caller; next round seat 3 would be... seat 1 again in 2 seats
+    assert not any(a["type"] == "heavy" for a in m.legal_actions(1))  # not the caller
+    do(m, 1, "chips", amount=10)
+    do(m, 1, "deal_me_in")
+    do(m, 1, "stand")
+    do(m, 2, "stand")
+    do(m, 1, "next_round")  # seat 1 calls round 3: the Heavy is spent for the job
+    assert m.view(None)["caller"] == 1 and m.view(None)["levers"]["heavy_spent"]
     assert not any(a["type"] == "heavy" for a in m.legal_actions(1))
+    assert "spent" in check_refused(m, 1, {"type": "heavy"})
 
 
 # -- the deal and the peek ------------------------------------------------------------
