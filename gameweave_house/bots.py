@@ -122,7 +122,7 @@ class BasicBot:
     # -- betting ------------------------------------------------------------------
 
     def target_bet(self, view: Mapping[str, Any]) -> int:
-        take = view["take"]
+        take = int(view["take"])
         unit = max(10, (take // 20) // 10 * 10)
         reading = view.get("count", {}).get("reading", "EVEN")
         if reading == "RICH":

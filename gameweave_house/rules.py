@@ -774,9 +774,9 @@ def apply(state: State, seat: int, act: Any, rng: Rng) -> list[Event]:
         events.append(Event.public(f"{box_name(state, box, state.cur_hand)} stands on {h.points}"))
         advance(state, events, rng)
     elif kind is A.Chips:
-        box = state.box(act.box) if act.box is not None else state.seat_box(seat)
-        assert box is not None
-        box.main.bet += act.amount
+        target = state.box(act.box) if act.box is not None else state.seat_box(seat)
+        assert target is not None
+        target.main.bet += act.amount
         state.take -= act.amount
     elif kind is A.DealMeIn:
         mine = own_boxes(state, seat)

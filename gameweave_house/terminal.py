@@ -59,7 +59,7 @@ def _card_key(words: str) -> str | None:
     words = words.replace("_", " ").strip()
     for key, info in ABILITIES.items():
         name = info.name.lower()
-        if words == name or words == name.removeprefix("the ") or words == key:
+        if words in (name, key, name.removeprefix("the ")):
             return key
     return None
 

@@ -26,7 +26,7 @@ class HouseJob(Title[State]):
     actions = ALL_ACTIONS
     #: ``deck``: an explicit draw order (52 card strings, e.g. "AS", "TD"), empty to
     #: shuffle with the match's generator; ``take``: the opening Take.
-    default_config: Mapping[str, Any] = {"deck": [], "take": 1000}
+    default_config = {"deck": [], "take": 1000}
     default_bot = "basic"
     web_renderer = "web/house.js"
     max_actions = 5_000
