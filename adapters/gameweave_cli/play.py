@@ -148,6 +148,7 @@ class Session:
         self.seen: dict[int, int] = {}
         # Whose screen is on the terminal now.
         self.shown: int | None = None
+        self.autosave_failed = False
 
     # -- running ---------------------------------------------------------------
 
@@ -189,6 +190,16 @@ class Session:
         print(f"error: {type(exc).__name__}: {first} ({saved})", file=sys.stderr)
         print(f"reproduce with: gameweave replay {self.log_path} --verify", file=sys.stderr)
         return 1
+
+    def _autosave(self) -> None:
+        """Keep the log current while a person thinks: even a killed terminal
+        loses nothing but the move being typed."""
+        try:
+            save_log(self.match, self.log_path)
+        except OSError as exc:
+            if not self.autosave_failed:
+                self._refuse(f"cannot write the log {self.log_path}: {exc}")
+            self.autosave_failed = True
 
     def _bots_move(self) -> None:
         run_bots(self.match, self.bots, limit=self.match.title.max_actions)
@@ -299,6 +310,7 @@ class Session:
                 f"{seat_name(match, seat)} is awaited at step {match.version} "
                 "but has no legal action"
             )
+        self._autosave()
         self._hand_over(seat)
         self.shown = seat
         self._screen(seat)

@@ -287,3 +287,22 @@ def test_hot_seat_game_ends_on_a_public_screen(installed, runner, tmp_path):
     assert "You bid" not in end and "(you)" not in end
     assert "Game over:" in end and "Bids revealed: seat 1 1, seat 2 1" in end
     assert Match.load(log, verify=True).is_over
+
+
+def test_the_log_is_current_whenever_a_human_is_asked(installed, tmp_path):
+    from gameweave_cli.play import Session
+    from gameweave_cli.render import make_console
+    from gameweave_core import seat_bots
+
+    match = Match.create("sealedbid", 2, 3)
+    log = tmp_path / "live.toml"
+    seen: list[int] = []
+    moves = iter(["bid 1", "bid 2", "quit"])
+
+    def read(prompt: str) -> str:
+        seen.append(len(MatchLog.load(log).actions))  # what a kill -9 would leave
+        return next(moves)
+
+    session = Session(match, frozenset({1}), seat_bots(match, {2: None}), log, make_console(), read)
+    assert session.run() == 0
+    assert seen == [1, 3, 5]
