@@ -51,7 +51,8 @@ class Match:
         self._rng = Rng(self.seed)
         self._state: Any = title.setup(players, self.config, self._rng)
         self._log: list[tuple[int, Any]] = []
-        self._events: list[tuple[int, Event]] = []
+        #: (step, the events that step produced), for the steps that produced any.
+        self._events: list[tuple[int, Sequence[Event]]] = []
         self._awaiting: tuple[int, ...] | None = None
         self._legal: dict[int, Sequence[Any]] = {}
         #: Set when the title raised on a legal action: (seat, action JSON, message).
@@ -144,14 +145,16 @@ class Match:
 
     def history(self, seat: int | None) -> list[str]:
         """The history lines ``seat`` may read, oldest first."""
-        return [e.text for _, e in self._events if e.visible_to(seat)]
+        return [e.text for _, batch in self._events for e in batch if e.visible_to(seat)]
 
     def events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events ``seat`` may read, with the step that produced each."""
         return [
             {"step": step, **e.to_json()}
-            for step, e in self._events
-            if step > since and e.visible_to(seat)
+            for step, batch in self._events
+            if step > since
+            for e in batch
+            if e.visible_to(seat)
         ]
 
     def observe(self, seat: int) -> Observation:
@@ -229,12 +232,16 @@ class Match:
                 f"{title.name} raised on action {step} (seat {seat}, {as_json}): {message}"
             ) from exc
         self._log.append((seat, action))
-        if new_events:
-            self._events.extend([(step, e) for e in new_events])
         self._awaiting = None
         self._legal.clear()
+        if not new_events:
+            return []
+        # One entry per step, not per event: the hot path stays one append. A tuple,
+        # so that a title reusing its list cannot rewrite history.
+        batch = tuple(new_events)
+        self._events.append((step, batch))
         # Event.visible_to(seat), inlined: seat is a checked int here.
-        return [e.text for e in new_events if e.seats is None or seat in e.seats]
+        return [e.text for e in batch if e.seats is None or seat in e.seats]
 
     def _describe(self, seats: Sequence[int]) -> str:
         return ", ".join(f"seat {s} ({self.title.seat_label(self._state, s)})" for s in seats)
