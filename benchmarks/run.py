@@ -162,12 +162,20 @@ def bench_blackjack(s: Settings, ctx: dict[str, Any]) -> Section:
         "sampled in Python from `chance_outcomes()`. RLCard: one `env.run` per hand with "
         f"`RandomAgent`. Peers run in `benchmarks/.venv-peers` (numpy {versions['numpy']})."
     )
-    sec.raw = {
-        "versions": versions,
-        "check": ours_check,
-        "rates": {c.name: c.rates for c in cs},
-        "ratios": raw_ratios,
-    }
+    if raw_ratios["house_bare/openspiel"] < 1.0 or raw_ratios["house_bare/rlcard"] < 2.5:
+        prof = ours.info(
+            "workloads:profile_split", {"fn": "blackjack_bare", "kwargs": {}, "games": 300}
+        )
+        sec.body += profile_md(prof, "Where the time goes in The House Job's bare rules (300 jobs)")
+        sec.raw["profile_bare"] = prof
+    sec.raw.update(
+        {
+            "versions": versions,
+            "check": ours_check,
+            "rates": {c.name: c.rates for c in cs},
+            "ratios": raw_ratios,
+        }
+    )
     return sec
 
 
@@ -197,6 +205,10 @@ def bench_overhead(s: Settings, ctx: dict[str, Any]) -> Section:
         bare, match = cs
         ratio = match.median_wall() / bare.median_wall()
         pr = H.paired_ratios(match, bare, by="wall")
+        # CPU time of the worker, for the same batches: less disturbed by other processes.
+        cpu_ratio = statistics.median(x.cpu for x in match.samples) / statistics.median(
+            x.cpu for x in bare.samples
+        )
         actions = bare.samples[0].units
         rows.append(
             [
@@ -206,19 +218,28 @@ def bench_overhead(s: Settings, ctx: dict[str, Any]) -> Section:
                 H.fmt_rate(match.median_rate()),
                 H.fmt_ratio(ratio),
                 spread(pr),
+                H.fmt_ratio(cpu_ratio),
             ]
         )
+        # Met only if both the wall-clock and the CPU-time ratios are within the goal.
+        worst = max(ratio, cpu_ratio)
         sec.goals.append(
-            Goal("Overhead", f"{title}: Match <= 1.3x bare rules", f"{ratio:.2f}x", ratio <= 1.3)
+            Goal(
+                "Overhead",
+                f"{title}: Match <= 1.3x bare rules",
+                f"{ratio:.2f}x wall, {cpu_ratio:.2f}x CPU",
+                worst <= 1.3,
+            )
         )
         entry: dict[str, Any] = {
             "games": games,
             "checked": same,
             "ratio": ratio,
+            "cpu_ratio": cpu_ratio,
             "bare_rates": bare.rates,
             "match_rates": match.rates,
         }
-        if ratio > 1.3 or ctx["profile_always"]:
+        if worst > 1.3 or ctx["profile_always"]:
             entry["profile_match"] = ours.info(
                 "workloads:profile_split", {"fn": "match_random", "kwargs": kw, "games": games}
             )
@@ -235,6 +256,7 @@ def bench_overhead(s: Settings, ctx: dict[str, Any]) -> Section:
                 "Match actions/s",
                 "Match / bare time",
                 "per-round range",
+                "Match / bare CPU time",
             ],
             rows,
         )
@@ -251,28 +273,34 @@ def bench_overhead(s: Settings, ctx: dict[str, Any]) -> Section:
         prof = sec.raw[title].get("profile_match")
         if not prof:
             continue
-        sec.body.append("")
-        sec.body.append(
-            f"Where the time goes through `Match` ({title}, cProfile, share of "
-            "profiled time by area; profiling inflates call-heavy code):"
-        )
-        sec.body.append("")
-        sec.body.append(
-            H.md_table(
-                ["Area", "share"], [[k, f"{v:.0%}"] for k, v in prof["areas"].items() if v >= 0.01]
-            )
-        )
-        sec.body.append("")
-        sec.body.append(
-            H.md_table(
-                ["Hottest functions (own time)", "share", "calls"],
-                [
-                    [f"`{f['function']}`", f"{f['share']:.0%}", f"{f['calls']:,}"]
-                    for f in prof["top"][:8]
-                ],
-            )
-        )
+        sec.body += profile_md(prof, f"Where the time goes through `Match` ({title})")
     return sec
+
+
+def profile_md(prof: dict[str, Any], caption: str) -> list[str]:
+    """A profile from ``workloads.profile_split`` as two small markdown tables."""
+    return [
+        "",
+        f"{caption}, by cProfile: share of profiled time by area (profiling inflates "
+        "call-heavy code), then the functions with the most time of their own:",
+        "",
+        H.md_table(
+            ["Area", "share"], [[k, f"{v:.0%}"] for k, v in prof["areas"].items() if v >= 0.01]
+        ),
+        "",
+        H.md_table(
+            ["Function (own time)", "share", "calls", "with callees"],
+            [
+                [
+                    f"`{f['function']}`",
+                    f"{f['share']:.0%}",
+                    f"{f['calls']:,}",
+                    f"{f['cumulative_share']:.0%}",
+                ]
+                for f in prof["top"][:8]
+            ],
+        ),
+    ]
 
 
 # -- 3. whole games, replay, simulate --------------------------------------------------------

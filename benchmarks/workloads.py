@@ -7,6 +7,7 @@ Each factory returns ``step(i) -> units``; step ``i`` plays the game seeded
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from gameweave_core import Match, MatchLog, RandomBot, Rng, default_registry, derive_seed
@@ -272,6 +273,9 @@ def blackjack_check(games: int = 50, seed: int = 0, players: int = 2) -> dict[st
 # -- where the time goes -------------------------------------------------------------------
 
 
+_ROOT = str(Path(__file__).resolve().parent.parent).replace("\\", "/") + "/"
+
+
 def _area(filename: str) -> str:
     path = filename.replace("\\", "/")
     for marker, area in (
@@ -315,7 +319,7 @@ def profile_split(
     for (filename, line, name), (_cc, ncalls, tottime, cumtime, _callers) in raw.items():
         area = _area(filename)
         areas[area] = areas.get(area, 0.0) + tottime
-        short = filename.replace("\\", "/").split("/work/main/")[-1]
+        short = filename.replace("\\", "/").removeprefix(_ROOT)
         rows.append((tottime, f"{short}:{line}({name})", ncalls, cumtime))
     rows.sort(reverse=True)
     return {
