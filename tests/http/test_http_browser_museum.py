@@ -51,6 +51,14 @@ def act_on_map(page: Any, choose: str = "") -> str:
     return label
 
 
+#: The legal actions of the page's own seat, fetched as the page itself would.
+LEGAL = (
+    "fetch(location.pathname.replace('/play/', '/api/matches/'), {headers: {'X-Seat-Token':"
+    " new URLSearchParams(location.hash.slice(1)).get('token')}}).then(r => r.json())"
+    ".then(p => p.legal)"
+)
+
+
 def assert_no_thief(page: Any) -> None:
     assert page.locator(".mj-thief").count() == 0
     assert page.locator(".mj-route").count() == 0
@@ -88,7 +96,10 @@ def test_thief_and_security_play_in_two_pages(
         assert act_on_map(security).startswith("Post guard")
     assert security.locator(".mj-guard").count() == 3
     thief.wait_for_selector("body[data-version='3']")
-    assert act_on_map(thief).startswith("Break in at")
+    # The Thief breaks in by the Terrace window, near camera 7 and the South breaker.
+    thief.click(".mj-square[data-square='Q14']")
+    assert thief.locator(".mj-option").all_inner_texts() == ["Break in at Q14"]
+    thief.click(".mj-option")
     thief.wait_for_selector(".mj-thief")
     security.wait_for_selector("body[data-version='4']")
     assert_no_thief(security)
@@ -102,6 +113,17 @@ def test_thief_and_security_play_in_two_pages(
         menu_labels = thief.locator(".mj-option").all_inner_texts()
         assert all(label.startswith("Walk to") for label in menu_labels)
         thief.locator(".mj-cancel").click()
+        # Where the rules allow walk + cut (or walk + escape), that square's menu says so.
+        legal = thief.evaluate(LEGAL)
+        if turns == 0:
+            assert any(a.get("then") == "cut" for a in legal)  # camera 7 is in reach
+        for then in ("cut", "escape"):
+            target = next((a["to"] for a in legal if a.get("then") == then), None)
+            if target:
+                thief.click(f".mj-square[data-square='{target}']")
+                labels = thief.locator(".mj-option").all_inner_texts()
+                assert f"Walk to {target}" in labels and f"Walk to {target} + {then}" in labels
+                thief.locator(".mj-cancel").click()
         label = act_on_map(thief, "Walk to")
         here = thief.get_attribute(".mj-thief", "data-thief")
         assert label.split()[2] == here  # "Walk to K7[ + cut]"
