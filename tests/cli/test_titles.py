@@ -108,3 +108,51 @@ def test_the_museum_job_at_the_terminal(real_registry, tmp_path):
     match = Match.load(log, verify=True)
     mine = [a["type"] for s, a in match.actions() if s == 1]
     assert mine == ["enter", "hold"]
+
+
+def test_museum_hot_seat_never_shows_one_seat_the_others_secrets(real_registry, tmp_path):
+    """Thief and Security at one keyboard: every screen is checked, at the moment
+    it is shown, for lines only the other seat's view or history holds."""
+    import io
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from gameweave_cli.play import Session
+    from gameweave_cli.render import render_view
+
+    need(real_registry, "museum")
+    match = Match.create("museum", 2, 9)
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=110, highlight=False, soft_wrap=True)
+    marks = {"prompt": 0, "handover": 0}
+    checked: list[int] = []
+    handovers: list[str] = []
+
+    def plain_lines(seat: int) -> set[str]:
+        text = Text.from_markup(render_view(match, seat)).plain
+        return {line.strip() for line in text.splitlines() if len(line.strip()) > 3}
+
+    def read(prompt: str) -> str:
+        out = buffer.getvalue()
+        if prompt.startswith("Pass to"):
+            handovers.append(prompt.strip())
+            marks["handover"] = marks["prompt"] = len(out)
+            return ""
+        seat = int(prompt.split()[1])
+        other = 3 - seat
+        screen = out[marks["prompt"] :]
+        since_handover = out[marks["handover"] :]
+        marks["prompt"] = len(out)
+        for line in plain_lines(other) - plain_lines(seat):
+            assert line not in screen, f"seat {seat} was shown seat {other}'s {line!r}"
+        for line in set(match.history(other)) - set(match.history(seat)):
+            assert line not in since_handover, f"seat {seat} read seat {other}'s {line!r}"
+        checked.append(seat)
+        return "1" if len(checked) < 40 else "quit"
+
+    session = Session(match, frozenset({1, 2}), {}, tmp_path / "hot.toml", console, read)
+    assert session.run() == 0
+    assert set(checked) == {1, 2}
+    assert "Pass to seat 1 (Thief) and press Enter" in handovers
+    assert len(handovers) >= 3
