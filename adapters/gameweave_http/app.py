@@ -34,7 +34,7 @@ from gameweave_core import LogError, Match, MatchLog, Registry, Title, default_r
 from gameweave_core.errors import one_line
 
 from . import openapi
-from .hub import ApiError, Hub, LiveMatch
+from .hub import ApiError, Hub, LiveMatch, labels
 from .store import Store
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -333,9 +333,7 @@ def create_app(db_path: str | Path, registry: Registry | None = None) -> Starlet
             if seat is not None and not 1 <= seat <= match.players:
                 raise ApiError(400, f"there is no seat {seat}: seats are 1 to {match.players}")
             payload = match.payload(seat)
-            payload["labels"] = (
-                [match.title.describe_action(a) for a in match.legal(seat)] if seat else []
-            )
+            payload["labels"] = labels(match, seat)
             return {
                 "steps": total,
                 "step": upto,

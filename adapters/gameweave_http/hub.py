@@ -9,6 +9,7 @@ gets its reply.
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import threading
@@ -204,10 +205,7 @@ class Hub:
         out = match.payload(seat)
         out["match"] = live.id
         out["bots"] = sorted(live.bots)
-        if seat is not None:
-            out["labels"] = [match.title.describe_action(a) for a in match.legal(seat)]
-        else:
-            out["labels"] = []
+        out["labels"] = labels(match, seat)
         if live.bot_error is not None:
             out["bot_error"] = live.bot_error
         return out
@@ -284,6 +282,23 @@ class Hub:
                 self.notify(live.id)
                 return
             taken += 1
+
+
+def labels(match: Match, seat: int | None) -> list[str]:
+    """A button label for each legal action of ``seat``, in the order of ``legal``.
+
+    A title whose ``describe_action`` fails still gets usable buttons: the
+    action's JSON form.
+    """
+    if seat is None:
+        return []
+    out = []
+    for act in match.legal(seat):
+        try:
+            out.append(match.title.describe_action(act))
+        except Exception:
+            out.append(json.dumps(match.title.codec.to_json(act), sort_keys=True))
+    return out
 
 
 def _plausible_id(match_id: str) -> bool:

@@ -537,3 +537,30 @@ def test_bots_owed_a_turn_take_it_after_a_restart(
             assert payload["version"] == 3 and payload["awaiting"] == [1]
             assert payload["view"]["sealed"] == [2]
             assert len(second.app.state.store.load(mid).actions) == 3
+
+
+def test_a_failing_describe_action_still_gives_buttons(tmp_path: Path) -> None:
+    import warnings
+
+    from gameweave_core import Registry
+    from gameweave_sealedbid.title import SealedBid
+
+    class Mute(SealedBid):
+        name = "mute"
+
+        def describe_action(self, action: Any) -> str:
+            raise RuntimeError("no words")
+
+    reg = Registry()
+    reg.add_title(Mute(), "test", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+        with TestClient(create_app(tmp_path / "m.sqlite3", reg)) as c:
+            created = c.post("/api/matches", json={"title": "mute", "players": 2}).json()
+            payload = read(c, created["id"], token(created, 1))
+            assert payload["labels"][:2] == [
+                '{"coins": 0, "type": "bid"}',
+                '{"coins": 1, "type": "bid"}',
+            ]
