@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from gameweave_core import ConfigError, Event, Outcome, Rng, Title
 from gameweave_core.bots import BotFactory
@@ -26,7 +26,7 @@ class HouseJob(Title[State]):
     actions = ALL_ACTIONS
     #: ``deck``: an explicit draw order (52 card strings, e.g. "AS", "TD"), empty to
     #: shuffle with the match's generator; ``take``: the opening Take.
-    default_config = {"deck": [], "take": 1000}
+    default_config: ClassVar[Mapping[str, Any]] = {"deck": [], "take": 1000}
     default_bot = "basic"
     web_renderer = "web/house.js"
     max_actions = 5_000
