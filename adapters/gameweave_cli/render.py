@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from gameweave_core import Match, Outcome
+from gameweave_core import Match, Outcome, Title
 
 #: Menus longer than this are laid out in columns.
 COLUMN_MENU = 12
@@ -88,16 +88,27 @@ def view_lines(view: Mapping[str, Any], indent: int = 0) -> list[str]:
 def render_view(match: Match, seat: int | None, view: Mapping[str, Any] | None = None) -> str:
     """The view of ``seat`` as rich markup: the title's own drawing if it has one."""
     view = match.view(seat) if view is None else view
-    drawn = match.title.render_text(view, seat)
-    if drawn is not None:
-        return drawn
-    return escape("\n".join(view_lines(view)) or "(nothing to show)")
+    generic = escape("\n".join(view_lines(view)) or "(nothing to show)")
+    try:
+        drawn = match.title.render_text(view, seat)
+    except Exception as exc:
+        # A drawing bug must not end a game: the generic form shows the same view.
+        note = escape(f"({match.title.name} could not draw this view: {type(exc).__name__}: {exc})")
+        return f"[dim]{note}[/dim]\n{generic}"
+    return generic if drawn is None else drawn
 
 
 def menu(match: Match, seat: int) -> list[tuple[int, Any, str]]:
     """The numbered menu of ``seat``'s legal actions: (number, action, label)."""
-    describe = match.title.describe_action
-    return [(n, act, describe(act)) for n, act in enumerate(match.legal(seat), start=1)]
+    return [(n, act, describe(match, act)) for n, act in enumerate(match.legal(seat), start=1)]
+
+
+def describe(match: Match, action: Any) -> str:
+    """The title's label for an action, or its JSON form if the title's fails."""
+    try:
+        return match.title.describe_action(action)
+    except Exception:
+        return Title.describe_action(match.title, action)
 
 
 def print_menu(console: Console, entries: Sequence[tuple[int, Any, str]]) -> None:

@@ -113,6 +113,19 @@ class OpenBid(PlainBid):
         return False
 
 
+class ClumsyBid(SealedBid):
+    """Sealed Bids whose terminal drawing and action labels raise."""
+
+    name = "clumsybid"
+    display_name = "Clumsy Bids"
+
+    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
+        raise KeyError("crest")
+
+    def describe_action(self, action: Any) -> str:
+        raise TypeError("no label")
+
+
 class FragileBid(SealedBid):
     """Sealed Bids with a bug: revealing the bids on a 9-point first lot raises."""
 
@@ -157,6 +170,7 @@ def seed_where(title: Title[Any], wanted: bool) -> int:
 __all__ = [
     "ROOT",
     "TUTORIAL",
+    "ClumsyBid",
     "FragileBid",
     "PlainBid",
     "ThreeFails",

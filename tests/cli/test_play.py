@@ -11,7 +11,7 @@ from gameweave_cli.app import app
 from gameweave_cli.play import parse_seats
 from gameweave_core import Match, MatchLog
 
-from .conftest import FragileBid, OpenBid, PlainBid, ThreeFails, add_titles, seed_where
+from .conftest import ClumsyBid, FragileBid, OpenBid, PlainBid, ThreeFails, add_titles, seed_where
 
 ALL_BOTS = ["--seat", "1=bot", "--seat", "2=bot"]
 
@@ -306,3 +306,19 @@ def test_the_log_is_current_whenever_a_human_is_asked(installed, tmp_path):
     session = Session(match, frozenset({1}), seat_bots(match, {2: None}), log, make_console(), read)
     assert session.run() == 0
     assert seen == [1, 3, 5]
+
+
+def test_a_title_whose_drawing_fails_still_plays(installed, runner, tmp_path):
+    add_titles(installed, ClumsyBid())
+    log = tmp_path / "clumsy.toml"
+    result = play(runner, "clumsybid", "--seed", "3", "--log", str(log), input="2\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "(clumsybid could not draw this view: KeyError: 'crest')" in out
+    assert "coins: 20, 20" in out  # the generic view instead
+    assert "2. bid coins=1" in out  # the JSON form labels the menu
+    assert [e.action for e in MatchLog.load(log).actions if e.seat == 1] == [
+        {"type": "bid", "coins": 1}
+    ]
+    shown = runner.invoke(app, ["replay", str(log), "--as", "1"])
+    assert shown.exit_code == 0 and "could not draw this view" in shown.stdout
