@@ -1,7 +1,8 @@
 """The peers' own environment: ``benchmarks/.venv-peers``, never the project's.
 
 OpenSpiel and RLCard are installed there from PyPI at pinned versions; their
-workloads run in a worker subprocess of that environment.
+workloads run in a worker subprocess of that environment. py-spy, the sampling
+profiler the server benchmark uses, lives there too.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ HERE = Path(__file__).resolve().parent
 VENV = HERE / ".venv-peers"
 PYTHON = VENV / "bin" / "python"
 #: Pinned so that figures from different days compare like with like.
-REQUIREMENTS = ("open-spiel==2.0.2", "rlcard==1.2.0")
+REQUIREMENTS = ("open-spiel==2.0.2", "rlcard==1.2.0", "py-spy==0.4.3")
 STAMP = VENV / ".installed"
 
 
@@ -24,7 +25,11 @@ def ensure(base_python: str | None = None, quiet: bool = True) -> Path:
     if PYTHON.exists() and STAMP.exists() and STAMP.read_text() == wanted:
         return PYTHON
     base = base_python or _base_python()
-    print(f"benchmarks: installing the peers into {VENV} ({', '.join(REQUIREMENTS)})", flush=True)
+    print(
+        f"benchmarks: installing the peers into {VENV} ({', '.join(REQUIREMENTS)})",
+        file=sys.stderr,
+        flush=True,
+    )
     subprocess.run([base, "-m", "venv", str(VENV)], check=True)
     pip = [str(PYTHON), "-m", "pip", "--disable-pip-version-check"]
     if quiet:
@@ -32,6 +37,12 @@ def ensure(base_python: str | None = None, quiet: bool = True) -> Path:
     subprocess.run([*pip, "install", *REQUIREMENTS], check=True)
     STAMP.write_text(wanted)
     return PYTHON
+
+
+def py_spy() -> Path:
+    """The py-spy executable of the peers' environment."""
+    ensure()
+    return VENV / "bin" / "py-spy"
 
 
 def _base_python() -> str:

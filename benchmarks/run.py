@@ -637,6 +637,9 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
                     results["ours_rt"][-1]["p50"] * 1000,
                 )
             )
+        profile = None
+        if ctx["profile_always"] or not goals_met(results):
+            profile = profile_server(ours, base, max(s.server_seconds, 3.0), tmp)
     finally:
         ours.stop()
         bare.stop()
@@ -710,7 +713,38 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
         Goal("Server", ">= 0.5x bare throughput (32 clients)", f"{ratio:.2f}x", ratio >= 0.5)
     )
     sec.goals.append(Goal("Server", "p99 round trip < 20 ms", f"{o99 * 1000:.1f} ms", o99 < 0.020))
+    if profile:
+        gil, threads = profile["gil"], profile["threads"]
+        held = gil["samples"] / (profile["rate"] * profile["seconds"])
+        sec.body += [
+            "",
+            "Where the Gameweave server's time goes under 32 clients, sampled by py-spy "
+            f"at 100 Hz for {profile['seconds']:.0f} s per view. The thread holding the GIL "
+            f"(CPU): {gil['samples']:,} samples, so the process computed in about "
+            f"{held:.0%} of the run and waited for the rest. Share of those samples under "
+            "each function, callees included, then the innermost frames:",
+            "",
+            H.md_table(
+                ["Function (with callees), GIL held", "share"],
+                [[f"`{k}`", f"{v:.0%}"] for k, v in gil["inclusive"][:10]],
+            ),
+            "",
+            H.md_table(
+                ["Innermost frame, GIL held", "share"],
+                [[f"`{k}`", f"{v:.0%}"] for k, v in gil["leaves"][:8]],
+            ),
+            "",
+            "Every thread, idle waits (a pool thread with no work, the event loop's select) "
+            f"left out ({threads['samples']:,} samples); a thread waiting for a lock or "
+            "on I/O counts here:",
+            "",
+            H.md_table(
+                ["Innermost frame, any thread", "share"],
+                [[f"`{k}`", f"{v:.0%}"] for k, v in threads["leaves"][:8]],
+            ),
+        ]
     sec.raw = {
+        "profile": profile,
         "mix": mix,
         "runs": {
             k: [{kk: vv for kk, vv in run.items() if kk != "latencies"} for run in v]
@@ -720,6 +754,49 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
         "bare_rt": [b50, b99, bn],
     }
     return sec
+
+
+def goals_met(results: dict[str, list[dict[str, Any]]]) -> bool:
+    """The server goals, judged on the rounds so far (decides whether to profile)."""
+    ours = statistics.median(r["actions"] / r["wall"] for r in results["ours_32"])
+    bare = statistics.median(r["actions"] / r["wall"] for r in results["bare_32"])
+    pooled = [x for run in results["ours_rt"] for x in run["latencies"]]
+    return ours >= 0.5 * bare and H.percentile(pooled, 99) < 0.020
+
+
+def profile_server(server: Server, base: dict[str, Any], seconds: float, tmp: Path) -> Any:
+    """Sample the server with py-spy while 32 clients load it: once only the thread
+    holding the GIL (where the CPU goes), once every thread (where they wait)."""
+    import spy
+
+    out: dict[str, Any] = {"seconds": seconds, "rate": 100}
+    for mode in ("gil", "threads"):
+        path = tmp / f"spy-{mode}.txt"
+        proc = spy.start(peers.py_spy(), server.proc.pid, seconds, path, gil=mode == "gil")
+        try:
+            time.sleep(0.3)  # let py-spy attach before the load starts
+            load = loadgen(
+                {
+                    **base,
+                    "target": "gameweave",
+                    "port": server.port,
+                    "clients": 32,
+                    "seconds": seconds,
+                    "seed": 7,
+                }
+            )
+        finally:
+            try:
+                proc.wait(timeout=seconds + 60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if proc.returncode != 0 or not path.exists():
+            say(f"server: py-spy could not sample the server (exit {proc.returncode})")
+            return None
+        out[mode] = spy.summarise(path, drop_idle=mode == "threads")
+        out[mode]["actions_per_s"] = load["actions"] / load["wall"]
+    return out
 
 
 # -- 5. memory ----------------------------------------------------------------------------------
