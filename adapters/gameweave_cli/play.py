@@ -364,6 +364,11 @@ class Session:
         except (ValueError, GameweaveError) as exc:
             self._refuse(str(exc))
             return None
+        except Exception as exc:
+            # A bug in the title's parser: say so, and let the menu still work.
+            title = self.match.title.name
+            self._refuse(f"{title} could not read that ({type(exc).__name__}: {exc}); use the menu")
+            return None
 
     def _refuse(self, reason: str) -> None:
         one = " ".join(reason.split("\n"))

@@ -114,7 +114,7 @@ class OpenBid(PlainBid):
 
 
 class ClumsyBid(SealedBid):
-    """Sealed Bids whose terminal drawing and action labels raise."""
+    """Sealed Bids whose terminal drawing, action labels and parser raise."""
 
     name = "clumsybid"
     display_name = "Clumsy Bids"
@@ -124,6 +124,9 @@ class ClumsyBid(SealedBid):
 
     def describe_action(self, action: Any) -> str:
         raise TypeError("no label")
+
+    def parse_action(self, text: str, legal: Sequence[Any]) -> Any:
+        raise AttributeError("no parser")
 
 
 class FragileBid(SealedBid):

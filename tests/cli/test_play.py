@@ -311,12 +311,13 @@ def test_the_log_is_current_whenever_a_human_is_asked(installed, tmp_path):
 def test_a_title_whose_drawing_fails_still_plays(installed, runner, tmp_path):
     add_titles(installed, ClumsyBid())
     log = tmp_path / "clumsy.toml"
-    result = play(runner, "clumsybid", "--seed", "3", "--log", str(log), input="2\nquit\n")
+    result = play(runner, "clumsybid", "--seed", "3", "--log", str(log), input="bid 4\n2\nquit\n")
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "(clumsybid could not draw this view: KeyError: 'crest')" in out
     assert "coins: 20, 20" in out  # the generic view instead
     assert "2. bid coins=1" in out  # the JSON form labels the menu
+    assert "Not accepted: clumsybid could not read that (AttributeError: no parser)" in out
     assert [e.action for e in MatchLog.load(log).actions if e.seat == 1] == [
         {"type": "bid", "coins": 1}
     ]
