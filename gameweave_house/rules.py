@@ -8,6 +8,7 @@ shares everything, and no line names a card that is still face down.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,6 +41,29 @@ BACKING_STEPS = (10, 50, 100, 250, 500, 1000)
 
 HIT, STAND, DOUBLE, SPLIT, COLD_FEET = A.Hit(), A.Stand(), A.Double(), A.Split(), A.ColdFeet()
 DEAL_ME_IN, NO_MARK, HEAVY, NEXT_ROUND = A.DealMeIn(), A.NoMark(), A.Heavy(), A.NextRound()
+
+
+# Legal-action lists are rebuilt after every action: hand out shared, immutable
+# action objects instead of constructing new ones each time (the hot path).
+@functools.cache
+def _chips(amount: int, box: int | None) -> A.Chips:
+    return A.Chips(amount, box)
+
+
+@functools.cache
+def _mark(box: int) -> A.Mark:
+    return A.Mark(box)
+
+
+@functools.cache
+def _ab(
+    card: str,
+    box: int | None = None,
+    index: int | None = None,
+    mine: int | None = None,
+    amount: int | None = None,
+) -> A.Ability:
+    return A.Ability(card, box, index, mine, amount)
 
 
 # -- setup ---------------------------------------------------------------------------
@@ -496,15 +520,22 @@ def chip_room(state: State, seat: int, box: Box) -> int:
 
 def betting_actions(state: State, seat: int) -> list[Any]:
     out: list[Any] = []
-    for b in own_boxes(state, seat):
-        room = chip_room(state, seat, b)
+    mine = [b for b in state.boxes if b.seat == seat]
+    take = state.take
+    short = [max(0, MIN_BET - b.main.bet) for b in mine]
+    missing = sum(short)
+    for b, gap in zip(mine, short, strict=True):
+        # chips may not eat what the seat's other boxes still need to reach 10
+        room = min(take - (missing - gap), table_max(state, b) - b.main.bet)
         ref = b.id if b.extra else None
-        out.extend(A.Chips(step, ref) for step in CHIP_STEPS if step <= room)
-    if all(b.main.bet >= MIN_BET for b in own_boxes(state, seat)):
+        for step in CHIP_STEPS:
+            if step <= room:
+                out.append(_chips(step, ref))
+    if not missing:
         out.append(DEAL_ME_IN)
     if seat == state.caller:
         if not state.mark:
-            out.extend(A.Mark(i) for i in mark_targets(state))
+            out.extend([_mark(i) for i in mark_targets(state)])
         if not state.heavy_used:
             out.append(HEAVY)
     return out
@@ -541,14 +572,24 @@ def legal(state: State, seat: int) -> list[Any]:
     if phase == SETTLED:
         return [NEXT_ROUND]
     if phase == CALL:
-        return [*(A.Mark(i) for i in mark_targets(state)), NO_MARK]
-    out = betting_actions(state, seat) if phase == BET else playing_actions(state, seat)
-    role = role_of(state, seat)
+        return [*(_mark(i) for i in mark_targets(state)), NO_MARK]
+    if phase == BET:
+        out = betting_actions(state, seat)
+        barred = DEALT
+    else:
+        out = playing_actions(state, seat)
+        barred = BEFORE_DEAL
     spent = state.spent[seat - 1]
-    for key in ROLES[role].cards:
-        if key not in spent:
-            out.extend(ability_targets(state, seat, key))
+    for key, timing in ROLE_TIMINGS[state.roles[seat - 1]]:
+        if timing != barred and key not in spent:
+            out.extend(_targets(state, seat, key))
     return out
+
+
+#: Each role's cards with their timing, for the legal-action loop.
+ROLE_TIMINGS = {
+    key: tuple((card, ABILITIES[card].timing) for card in role.cards) for key, role in ROLES.items()
+}
 
 
 def live_main(b: Box) -> bool:
@@ -588,7 +629,7 @@ def ability_targets(state: State, seat: int, key: str) -> list[A.Ability]:
 
 
 def _targets(state: State, seat: int, key: str) -> list[A.Ability]:
-    Ab = A.Ability
+    Ab = _ab
     if key == "long_glass":
         return [Ab(key)] if len(state.deck) > state.shown else []
     if key == "rooftop":
