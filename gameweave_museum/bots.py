@@ -347,8 +347,9 @@ class SecurityBot:
         self.spread: dict[int, set[int]] = {}
         self.cleared: dict[int, set[int]] = {}
         self.pinned: dict[int, int] = {}
-        self.last_round = 0
-        self.known_evidence = 0
+        #: Per round: where each guard (by index) stood once it had moved that round.
+        #: It stood there through the next Thief turn too, so it clears both rounds.
+        self.final: dict[int, dict[int, int]] = {}
 
     # -- setup ----------------------------------------------------------------
 
@@ -383,20 +384,17 @@ class SecurityBot:
             # (An empty frame's round is the round of the lift, made standing there.)
             if ev["kind"] in ("last_seen", "alarm", "empty_frame"):
                 self.pinned[ev["round"]] = geo.sq(ev["at"])
-        seen_now = set()
-        for g in guards:
-            seen_now |= geo.sight[g]
-        seen_now |= _watching(view, geo, guards)
-        self.cleared.setdefault(rnd, set()).update(seen_now)
-        # A guard that has not moved yet this round was seen at the end of the last.
-        if view["phase"] == "security":
-            for g in guards[view["guard_to_move"] - 1 :]:
-                self.cleared.setdefault(rnd - 1, set()).update(geo.sight[g])
-        for cam in view["cameras"]:
-            if cam["status"] == "working" and cam["checked_round"] >= 1:
-                self.cleared.setdefault(cam["checked_round"], set()).update(
-                    geo.coverage[cam["number"]]
-                )
+        moved = view["guard_to_move"] - 1 if view["phase"] == "security" else 0
+        for index, g in enumerate(guards):
+            if index < moved:
+                self.final.setdefault(rnd, {})[index] = g
+            self.final.setdefault(rnd - 1, {})[index] = geo.sq(view["guards"][index]["from"])
+        for r, positions in self.final.items():
+            for g in positions.values():
+                for cleared_round in (r, r + 1):
+                    self.cleared.setdefault(cleared_round, set()).update(geo.sight[g])
+        self.cleared.setdefault(rnd, set()).update(_watching(view, geo, guards))
+        self.clear_by_monitors(view, geo)
         belief = set(self.spread[0])
         for r in range(1, rnd + 1):
             if r in self.pinned:
@@ -408,6 +406,33 @@ class SecurityBot:
                 # Something we assumed was wrong: start again from everywhere unseen.
                 belief = set(geo.floor) - self.cleared.get(r, set())
         return belief
+
+    def clear_by_monitors(self, view: Mapping[str, Any], geo: Geometry) -> None:
+        """Squares watched cameras showed empty in earlier rounds.
+
+        A guard that ended a round in the Office had the monitors read then and at
+        the end of the next Thief turn. Every camera showed its squares, except
+        one that may have been dead then: a cut camera or dark wing found later
+        whose window reaches back that far is left out.
+        """
+        rnd = view["round"]
+        dead_since: dict[int, int] = {}
+        dark_since: dict[str, int] = {}
+        for ev in view["evidence"]:
+            if ev["kind"] == "cut_camera":
+                dead_since[ev["camera"]] = min(dead_since.get(ev["camera"], 99), ev["since"])
+            elif ev["kind"] == "dark":
+                dark_since[ev["wing"]] = min(dark_since.get(ev["wing"], 99), ev["since"])
+        for r, positions in self.final.items():
+            if len(positions) < 3 or not any(g in geo.office for g in positions.values()):
+                continue
+            for number, cover in geo.coverage.items():
+                wing = geo.camera_wing[number]
+                if min(dead_since.get(number, 99), dark_since.get(wing, 99)) <= r + 1:
+                    continue
+                for watched_round in (r, r + 1):
+                    if watched_round <= rnd:
+                        self.cleared.setdefault(watched_round, set()).update(cover)
 
     # -- guard moves ------------------------------------------------------------
 
@@ -452,6 +477,7 @@ class SecurityBot:
             score += rng.random() * 0.3
             if score > best_score:
                 best, best_score = act, score
+        self.final.setdefault(view["round"], {})[index] = geo.sq(best.to)
         return best
 
 

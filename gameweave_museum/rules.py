@@ -473,7 +473,7 @@ def apply(plan: FloorPlan, state: State, seat: int, act: Any) -> list[Event]:
 
 def _post(plan: FloorPlan, state: State, act: Post) -> list[Event]:
     index = act.guard - 1
-    state.guards[index] = parse_coord(act.at)
+    state.guards[index] = state.turn_start[index] = parse_coord(act.at)
     state.guard_seats[index] = act.seat
     if -1 not in state.guards:
         state.phase = ENTRY
@@ -544,6 +544,7 @@ def _thief_turn(plan: FloorPlan, state: State, act: Any) -> list[Event]:
     end_thief_turn(plan, state, events)
     state.phase = SECURITY
     state.turn = 0
+    state.turn_start = list(state.guards)
     return events
 
 

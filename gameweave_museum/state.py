@@ -61,6 +61,8 @@ class State:
     # -- public ---------------------------------------------------------------
     guards: list[int] = attrs.field(factory=lambda: [-1] * GUARDS)
     guard_seats: list[int] = attrs.field(factory=lambda: [0] * GUARDS)
+    #: Where each guard stood when the current round's Security turn began.
+    turn_start: list[int] = attrs.field(factory=lambda: [-1] * GUARDS)
     evidence: list[Evidence] = attrs.field(factory=list)
     #: Cases whose theft has come to light -> the round the artifact was taken.
     revealed: dict[int, int] = attrs.field(factory=dict)

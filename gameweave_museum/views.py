@@ -109,7 +109,13 @@ def public_view(plan: FloorPlan, state: State) -> dict[str, Any]:
     """What Security and spectators see: never the Thief's square, route, satchel,
     unfound cuts or entry."""
     guards = [
-        {"number": i + 1, "at": coord(sq), "seat": state.guard_seats[i]}
+        {
+            "number": i + 1,
+            "at": coord(sq),
+            "seat": state.guard_seats[i],
+            # Where it stood when this round's Security turn began (its post at first).
+            "from": coord(state.turn_start[i]),
+        }
         for i, sq in enumerate(state.guards)
         if sq >= 0
     ]

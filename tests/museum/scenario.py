@@ -46,6 +46,7 @@ def scenario(
     state = rules.setup(PLAN, players, Rng(1))
     state.display = list(DISPLAY)
     state.guards = [sq(g) for g in guards]
+    state.turn_start = list(state.guards)
     state.guard_seats = {2: [2, 2, 2], 3: [2, 2, 3], 4: [2, 3, 4]}[players]
     state.phase = THIEF
     state.round = round
