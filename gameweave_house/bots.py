@@ -17,7 +17,8 @@ from gameweave_core.bots import BotFactory
 from . import actions as A
 from .cards import VALUES, total
 
-# Dealer upcards as values 2..11 (ace = 11).
+#: The order bots draft roles in: the cards that move the most chips first.
+DRAFT_PREFERENCE = ("inside_man", "ghost", "sleight", "lookout", "bagman")
 
 
 def up_value(card: str) -> int:
@@ -108,7 +109,8 @@ class BasicBot:
             return legal[0]
         first = type(legal[0])
         if first is A.Draft:
-            return legal[0]
+            open_roles = {a.role: a for a in legal}
+            return next(open_roles[r] for r in DRAFT_PREFERENCE if r in open_roles)
         if first is A.NextRound:
             return legal[0]
         view = obs.view
@@ -134,7 +136,8 @@ class BasicBot:
     def bet(self, view: Mapping[str, Any], seat: int, legal: Sequence[Any]) -> Any:
         rich = view.get("count", {}).get("reading") == "RICH"
         if self.abilities:
-            late = view["last_round"]
+            # the deck will likely not see another round after this one
+            late = view["deck"]["left"] < 6 * (len(view["crew"]) + 1)
             heavy = find(legal, A.Heavy)
             if heavy is not None and (rich or late):
                 return heavy

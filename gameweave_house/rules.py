@@ -512,12 +512,6 @@ def pays_cold_feet(hand: Hand) -> bool:
 # -- legality ---------------------------------------------------------------------------
 
 
-def chip_room(state: State, seat: int, box: Box) -> int:
-    """How many chips ``seat`` may still push onto ``box`` this betting turn."""
-    shortfall = sum(max(0, MIN_BET - b.main.bet) for b in own_boxes(state, seat) if b is not box)
-    return min(state.take - shortfall, table_max(state, box) - box.main.bet)
-
-
 def betting_actions(state: State, seat: int) -> list[Any]:
     out: list[Any] = []
     mine = [b for b in state.boxes if b.seat == seat]
@@ -619,13 +613,6 @@ def timing_reason(state: State, seat: int, timing: str) -> str:
     if timing == DEALT and state.phase != PLAY:
         return "needs cards on the table — your playing turn"
     return ""
-
-
-def ability_targets(state: State, seat: int, key: str) -> list[A.Ability]:
-    """The legal plays of ``key`` by ``seat`` right now (empty when it is not playable)."""
-    if timing_reason(state, seat, ABILITIES[key].timing):
-        return []
-    return _targets(state, seat, key)
 
 
 def _targets(state: State, seat: int, key: str) -> list[A.Ability]:
