@@ -949,14 +949,38 @@ BENCHES: dict[str, Callable[[Settings, dict[str, Any]], Section]] = {
 }
 
 
+def git_commit() -> str:
+    """The checked-out commit (with "+changes" when tracked files differ from it)."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return f"{head}+changes" if dirty else head
+
+
 def render(sections: list[Section], s: Settings, info: dict[str, Any], command: str) -> str:
     goals = [g for sec in sections for g in sec.goals]
     lines = ["# Benchmarks", ""]
     lines.append(
-        f"Measured on {info['date']} by `{command}` on {info['machine']['nproc']} cores "
-        f"({info['machine']['cpu']}, {info['machine']['memory']}), Python "
-        f"{info['machine']['python']}, load average {info['machine']['loadavg_at_start']} at "
-        f"the start. Every figure is the median of {s.rounds} interleaved rounds (the server "
+        f"Measured on {info['date']} by `{command}` at commit {info['commit']} on "
+        f"{info['machine']['nproc']} cores ({info['machine']['cpu']}, "
+        f"{info['machine']['memory']}), Python {info['machine']['python']}; load average "
+        f"{info['machine']['loadavg_at_start']} at the start and "
+        f"{info['machine']['loadavg_at_end']} at the end (other work shared the machine); "
+        f"the run took {info['seconds'] / 60:.1f} minutes. Every figure is the median of {s.rounds} interleaved rounds (the server "
         f"{s.server_rounds}, `simulate` {s.simulate_rounds}); ratios are of medians, with the "
         "range of the round-by-round ratios beside them. No timed tests: these numbers come "
         "only from `make bench`."
@@ -986,7 +1010,7 @@ def render(sections: list[Section], s: Settings, info: dict[str, Any], command: 
         "",
         "## Reproducing",
         "",
-        "`make bench` (all of the above, about 10 minutes; creates `benchmarks/.venv-peers` "
+        "`make bench` (all of the above; creates `benchmarks/.venv-peers` "
         "with the peers on first use), `python benchmarks/run.py --quick` for a short run, "
         "`python benchmarks/run.py blackjack server` for some benchmarks only. Raw figures "
         "of every run are kept as JSON under `benchmarks/results/`.",
@@ -1023,6 +1047,7 @@ def main(argv: list[str] | None = None) -> int:
     info = {
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": H.machine(),
+        "commit": git_commit(),
         "quick": s.quick,
         "benchmarks": chosen,
     }
@@ -1058,6 +1083,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         ours.close()
     info["seconds"] = time.perf_counter() - t0
+    info["machine"]["loadavg_at_end"] = H.machine()["loadavg_at_start"]
     command = (
         "make bench"
         if not s.quick and not args.benchmarks
