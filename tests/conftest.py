@@ -21,9 +21,8 @@ if str(TUTORIAL) not in sys.path:
 @pytest.fixture
 def sealed_registry():
     """A registry holding only the tutorial title, as its plugin registers it."""
-    from gameweave_sealedbid import plugin
-
     from gameweave_core import Registry
+    from gameweave_sealedbid import plugin
 
     registry = Registry()
     registry.add_plugin(plugin, "sealedbid", "gameweave-sealedbid", "1.0.0")
