@@ -87,6 +87,9 @@ def spread(values: list[float], fmt: Callable[[float], str] = H.fmt_ratio) -> st
     return f"{fmt(min(values))} – {fmt(max(values))}"
 
 
+#: How the peers are named in the tables.
+PEER = {"openspiel": "OpenSpiel", "rlcard": "RLCard"}
+
 # -- 1. blackjack ------------------------------------------------------------------------
 
 
@@ -135,7 +138,7 @@ def bench_blackjack(s: Settings, ctx: dict[str, Any]) -> Section:
             raw_ratios[f"{a}/{b}"] = r
             ratio_rows.append(
                 [
-                    f"{names[a].split(',')[1].strip()} / {b}",
+                    f"House Job {names[a].split(',')[1].strip()} / {PEER[b]}",
                     H.fmt_ratio(r),
                     spread(pr),
                     f">= {goal:.1f}x",
@@ -145,7 +148,7 @@ def bench_blackjack(s: Settings, ctx: dict[str, Any]) -> Section:
                 sec.goals.append(
                     Goal(
                         "Blackjack",
-                        f">= {goal:.1f}x {b} (hands/s)",
+                        f">= {goal:.1f}x {PEER[b]} (hands/s)",
                         f"{r:.2f}x (bare rules); {by['house_match'].median_rate() / by[b].median_rate():.2f}x through Match",
                         r >= goal,
                     )
