@@ -145,7 +145,8 @@ STATUS = {
 def render_text(view: Mapping[str, Any], seat: int | None) -> str:
     """The table as rich-markup text: the house, the Take with The Count and The
     Tell, every box, each player card with its abilities lit or greyed with the
-    reason, pending effects (history is shown by the adapter, newest first)."""
+    reason, pending effects. History is not part of a view: adapters print it
+    beside the table, and :func:`render_history` draws it newest first."""
     lines: list[str] = []
     dealer = view["dealer"]
     if dealer["cards"]:
@@ -224,3 +225,17 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
     if phase == "draft":
         lines.append("Open roles: " + ", ".join(ROLES[r].name for r in view["roles_open"]))
     return "\n".join(lines)
+
+
+def render_history(lines: Sequence[str], limit: int = 14) -> str:
+    """A seat's history lines newest first, as the table's running log shows them;
+    settlement lines are coloured by what they moved."""
+    out = []
+    for line in list(lines)[::-1][:limit]:
+        if line.endswith(tuple(f" -{d}" for d in "123456789")) or "BUST" in line:
+            out.append(f"[red]{line}[/]")
+        elif " +" in line and line.split(" +")[-1].isdigit():
+            out.append(f"[green]{line}[/]")
+        else:
+            out.append(line)
+    return "\n".join(out)

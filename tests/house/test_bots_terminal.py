@@ -142,3 +142,14 @@ def test_every_legal_label_parses_back_to_its_action():
             for act in legal:
                 assert TITLE.parse_action(TITLE.describe_action(act), legal) == act
             m.submit(seat, legal[seed % len(legal)])
+
+
+def test_render_history_is_newest_first():
+    from gameweave_house.terminal import render_history
+
+    m = dealt(("lookout", "ghost"), [("TS", "6S"), ("TH", "9H")], "6D", "TD", then=["9C", "7C"])
+    m.submit(1, {"type": "hit"})
+    m.submit(2, {"type": "stand"})
+    text = render_history(m.history(1)).splitlines()
+    assert text[0] == "Round settled — Take 1000"
+    assert "[red]Crew 1 25 BUST · LOSS -100[/]" in text and "[green]Crew 2 19 WIN +100[/]" in text
