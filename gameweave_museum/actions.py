@@ -82,4 +82,3 @@ class MoveGuard:
 
 
 ALL = (Post, Enter, Walk, Hold, Lift, Pick, Cut, Escape, MoveGuard)
-THIEF_ACTIONS = (Enter, Walk, Hold, Lift, Pick, Cut, Escape)

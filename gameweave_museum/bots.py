@@ -143,9 +143,6 @@ def _watching(view: Mapping[str, Any], geo: Geometry, guards: Sequence[int]) -> 
 class ThiefBot:
     """Plans a haul and a way out, and moves where the guards are not looking."""
 
-    def __init__(self) -> None:
-        self.plan: list[tuple[str, int]] = []
-
     def act(self, observation: Observation, rng: Rng) -> Any:
         legal = observation.legal
         view = observation.view
@@ -342,9 +339,7 @@ class SecurityBot:
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self.geo: Geometry | None = None
-        #: Per round: squares the Thief could be on after their turn, before any
-        #: square was seen empty; and squares seen empty that round.
-        self.spread: dict[int, set[int]] = {}
+        #: Per round: squares some guard or watched camera saw empty that round.
         self.cleared: dict[int, set[int]] = {}
         self.pinned: dict[int, int] = {}
         #: Per round: where each guard (by index) stood once it had moved that round.
@@ -372,9 +367,6 @@ class SecurityBot:
         """The squares the Thief could be on now."""
         rnd = view["round"]
         guards = [geo.sq(g["at"]) for g in view["guards"]]
-        if not self.spread:
-            self.spread[0] = set(geo.exits)
-            self.cleared[0] = set()
         heavy_from = min(
             (p["taken_round"] for p in view["placards"] if p["status"] == "gone" and p["heavy"]),
             default=99,
@@ -395,7 +387,7 @@ class SecurityBot:
                     self.cleared.setdefault(cleared_round, set()).update(geo.sight[g])
         self.cleared.setdefault(rnd, set()).update(_watching(view, geo, guards))
         self.clear_by_monitors(view, geo)
-        belief = set(self.spread[0])
+        belief = set(geo.exits)  # the Thief starts the night on one of the exits
         for r in range(1, rnd + 1):
             if r in self.pinned:
                 belief = {self.pinned[r]}

@@ -12,7 +12,6 @@ written up in ``docs/titles/museum/rulings.md``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from gameweave_core import Event, Rng, action_tag
@@ -601,8 +600,3 @@ def _move_guard(plan: FloorPlan, state: State, act: MoveGuard) -> list[Event]:
     if state.turn == GUARDS:
         end_round(state, events)
     return events
-
-
-def thief_words(events: Sequence[Event]) -> list[str]:
-    """The lines of ``events`` the Thief reads (for tests and bots' logs)."""
-    return [e.text for e in events if e.visible_to(THIEF_SEAT)]

@@ -24,19 +24,3 @@ def office_manned(plan: FloorPlan, state: State) -> bool:
 def camera_working(state: State, camera: Camera) -> bool:
     """A camera works while it is not cut and its wing's breaker is on."""
     return camera.number not in state.cut_cameras and camera.wing not in state.cut_breakers
-
-
-def watching_cameras(plan: FloorPlan, state: State) -> list[Camera]:
-    """The cameras that show Security anything right now."""
-    if not office_manned(plan, state):
-        return []
-    return [cam for cam in plan.cameras if camera_working(state, cam)]
-
-
-def seen_by_guards(plan: FloorPlan, guards: list[int]) -> set[int]:
-    """Every square some guard on ``guards`` sees."""
-    seen: set[int] = set()
-    for g in guards:
-        if g >= 0:
-            seen |= plan.sight[g]
-    return seen
