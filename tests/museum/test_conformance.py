@@ -53,7 +53,7 @@ def unseen_thieves(draw: st.DrawFn) -> Twin:
         setup.append((2, act))
     guards = [parse_coord(g["at"]) for g in a.view(None)["guards"]]
     hidden = [e.square for e in PLAN.exits if _unseen(e.square, guards)]
-    entry_a, entry_b = draw(st.lists(st.sampled_from(hidden), min_size=2, max_size=2))
+    entry_a, entry_b = draw(st.lists(st.sampled_from(hidden), min_size=2, max_size=2, unique=True))
     actions_a = [*setup, (1, Enter(coord(entry_a)))]
     actions_b = [*setup, (1, Enter(coord(entry_b)))]
     a.submit(1, Enter(coord(entry_a)))
