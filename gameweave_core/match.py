@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import repeat
-from operator import is_
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +53,8 @@ class Match:
         self._events: list[tuple[int, Sequence[Event]]] = []
         self._awaiting: tuple[int, ...] | None = None
         self._legal: dict[int, Sequence[Any]] = {}
+        #: The title's action classes: anything else is JSON to decode (or junk).
+        self._classes = title.codec.classes
         #: Set when the title raised on a legal action: (seat, action JSON, message).
         self.failed: tuple[int, dict[str, Any], str] | None = None
 
@@ -200,26 +200,30 @@ class Match:
         the match untouched when the action is malformed, out of turn or illegal.
         """
         title = self.title
-        if type(action) not in title.codec.classes:  # JSON from outside, or junk
+        if type(action) not in self._classes:  # JSON from outside, or junk
             action = title.codec.from_json(action)
         if type(seat) is not int or not 1 <= seat <= self.players:
             self._check_seat(seat, error=IllegalAction)
-        awaiting = self.awaiting
+        # The checks below read the caches directly: this is the hot path of every
+        # simulation, and the properties would only add calls.
+        awaiting = self._awaiting
+        if awaiting is None:
+            awaiting = self.awaiting
         if seat not in awaiting:
             if not awaiting:
                 raise GameOver("the match is over; no more actions are taken")
             raise NotAwaited(f"seat {seat} is not awaited: waiting for {self._describe(awaiting)}")
-        legal = self.legal(seat)
-        # Bots submit one of the very objects in ``legal``: find it by identity in C
-        # before falling back to comparing fields (a Python call per action).
-        if not any(map(is_, legal, repeat(action))) and action not in legal:
-            reason = title.explain_illegal(self._state, seat, action)
-            if not reason:
-                reason = (
-                    f"{title.describe_action(action)!r} is not a legal action for "
-                    f"seat {seat} ({title.seat_label(self._state, seat)}) now"
-                )
-            raise IllegalAction(reason)
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self.legal(seat)
+        # Bots submit one of the very objects in ``legal``: look for it by identity
+        # first; comparing fields costs a Python call per action compared.
+        for candidate in legal:
+            if candidate is action:
+                break
+        else:
+            if action not in legal:
+                raise self._illegal(seat, action)
         step = len(self._log) + 1
         try:
             new_events = title.apply(self._state, seat, action, self._rng)
@@ -242,6 +246,16 @@ class Match:
         self._events.append((step, batch))
         # Event.visible_to(seat), inlined: seat is a checked int here.
         return [e.text for e in batch if e.seats is None or seat in e.seats]
+
+    def _illegal(self, seat: int, action: Any) -> IllegalAction:
+        title = self.title
+        reason = title.explain_illegal(self._state, seat, action)
+        if not reason:
+            reason = (
+                f"{title.describe_action(action)!r} is not a legal action for "
+                f"seat {seat} ({title.seat_label(self._state, seat)}) now"
+            )
+        return IllegalAction(reason)
 
     def _describe(self, seats: Sequence[int]) -> str:
         return ", ".join(f"seat {s} ({self.title.seat_label(self._state, s)})" for s in seats)
