@@ -139,9 +139,11 @@ def draw(state: State, rng: Rng, events: list[Event]) -> str:
         state.shown = 0
         state.last_round = True
         events.append(
-            Event.public(
+            Event(
                 f"The deck runs dry — the discard ({len(state.deck)} cards) is shuffled back "
                 "in; this round is the job's last",
+                None,
+                True,
                 "reshuffle",
             )
         )
@@ -205,7 +207,7 @@ def start_round(state: State, events: list[Event], rng: Rng) -> None:
     state.cur_box = state.cur_hand = 0
     n = state.players
     state.to_bet = [(state.caller - 1 + i) % n + 1 for i in range(n)]
-    events.append(Event.public(f"Round {state.round} — {crew(state.caller)} calls", "round"))
+    events.append(Event(f"Round {state.round} — {crew(state.caller)} calls", None, True, "round"))
     next_bettor(state, events, rng)
 
 
@@ -215,7 +217,7 @@ def next_bettor(state: State, events: list[Event], rng: Rng) -> None:
         if state.take < MIN_BET:
             state.sitting_out.append(seat)
             events.append(
-                Event.public(f"{crew(seat)} sits the round out — the Take can't cover {MIN_BET}")
+                Event(f"{crew(seat)} sits the round out — the Take can't cover {MIN_BET}")
             )
             continue
         state.phase = BET
@@ -237,7 +239,7 @@ def deal(state: State, events: list[Event], rng: Rng) -> None:
             f"{box_name(state, b)} {label(b.main.cards[0])}" for b in state.boxes if not b.extra
         )
         events.append(
-            Event.public(f"The Call — first cards {firsts}; {crew(state.caller)} may Mark a box")
+            Event(f"The Call — first cards {firsts}; {crew(state.caller)} may Mark a box")
         )
         return
     finish_deal(state, events, rng)
@@ -246,7 +248,7 @@ def deal(state: State, events: list[Event], rng: Rng) -> None:
 def finish_deal(state: State, events: list[Event], rng: Rng) -> None:
     up = draw(state, rng, events)
     state.dealer = [up]
-    events.append(Event.public(f"The house shows {rank_name(up)}", "upcard", card=up))
+    events.append(Event(f"The house shows {rank_name(up)}", None, True, "upcard", {"card": up}))
     for b in state.boxes:
         if not b.extra:
             b.main.cards.append(draw(state, rng, events))
@@ -260,20 +262,20 @@ def finish_deal(state: State, events: list[Event], rng: Rng) -> None:
         name = box_name(state, b)
         if is_two_card_21(h.cards):
             h.natural = h.done = True
-            events.append(Event.public(f"{name} is dealt a blackjack ({labels(h.cards)})"))
+            events.append(Event(f"{name} is dealt a blackjack ({labels(h.cards)})"))
         else:
-            events.append(Event.public(f"{name} is dealt {labels(h.cards)} — {describe(h)}"))
-    events.append(Event.public("The house takes its hole card face down"))
+            events.append(Event(f"{name} is dealt {labels(h.cards)} — {describe(h)}"))
+    events.append(Event("The house takes its hole card face down"))
     if state.has_role("inside_man"):
-        events.append(Event.public(f"The Tell — the hole card is {tell(state)}", "tell"))
+        events.append(Event(f"The Tell — the hole card is {tell(state)}", None, True, "tell"))
     if is_two_card_21(state.dealer):
         state.hole_up = True
         events.append(
-            Event.public(f"The house peeks — blackjack ({labels(state.dealer)}); the round ends")
+            Event(f"The house peeks — blackjack ({labels(state.dealer)}); the round ends")
         )
         settle(state, events)
         return
-    events.append(Event.public("The house peeks — no blackjack"))
+    events.append(Event("The house peeks — no blackjack"))
     state.phase = PLAY
     state.cur_box = state.cur_hand = 0
     advance(state, events, rng)
@@ -309,12 +311,12 @@ def standing(state: State) -> bool:
 
 def dealer_turn(state: State, events: list[Event], rng: Rng) -> None:
     if state.hole_up:
-        events.append(Event.public(f"The house has {points(state.dealer)}"))
+        events.append(Event(f"The house has {points(state.dealer)}"))
     else:
         state.hole_up = True
-        events.append(Event.public(f"Hole card up — house has {points(state.dealer)}", "hole"))
+        events.append(Event(f"Hole card up — house has {points(state.dealer)}", None, True, "hole"))
     if not standing(state):
-        events.append(Event.public("No hand stands against the house; it draws nothing"))
+        events.append(Event("No hand stands against the house; it draws nothing"))
         settle(state, events)
         return
     stand_on = 16 if state.slow_hand else 17
@@ -324,22 +326,22 @@ def dealer_turn(state: State, events: list[Event], rng: Rng) -> None:
         drew = True
     p = points(state.dealer)
     if drew:
-        events.append(Event.public(f"The house draws to {p}{' — bust' if p > 21 else ''}"))
+        events.append(Event(f"The house draws to {p}{' — bust' if p > 21 else ''}"))
     else:
-        events.append(Event.public(f"The house stands on {p}"))
+        events.append(Event(f"The house stands on {p}"))
     if state.nod:
         if p <= 21:
             card = draw(state, rng, events)
             state.dealer.append(card)
             p = points(state.dealer)
             events.append(
-                Event.public(
+                Event(
                     f"The Nod — the house takes one more, {label(card)}, to {p}"
                     f"{' — bust' if p > 21 else ''}"
                 )
             )
         else:
-            events.append(Event.public("The Nod goes unused — the house has already bust"))
+            events.append(Event("The Nod goes unused — the house has already bust"))
         state.nod = False
     settle(state, events)
 
@@ -390,16 +392,20 @@ def settle(state: State, events: list[Event]) -> None:
             head += " · TAKE EMPTY"
         lines[index] = (head, bet, credit, taken)
     for head, bet, credit, debit in lines:
-        events.append(Event.public(f"{head} {signed(credit - bet - debit)}", "settle"))
-    events.append(Event.public(f"Round settled — Take {state.take}", "settled", take=state.take))
+        events.append(Event(f"{head} {signed(credit - bet - debit)}", None, True, "settle"))
+    events.append(
+        Event(f"Round settled — Take {state.take}", None, True, "settled", {"take": state.take})
+    )
     state.phase = SETTLED
     if state.take < MIN_BET:
         state.phase = OVER
         state.ended = "broke"
         events.append(
-            Event.public(
+            Event(
                 f"The crew is broke — the job is over with the Take at {state.take} "
                 f"(opened at {state.opening}); the house kept its edge",
+                None,
+                True,
                 "end",
             )
         )
@@ -418,8 +424,10 @@ def end_by_deck(state: State, events: list[Event]) -> None:
     verdict = "the crew took the house" if state.take > state.opening else "the house kept its edge"
     why = "the last round is played" if state.last_round else "the deck can't deal another round"
     events.append(
-        Event.public(
+        Event(
             f"The job is over — {why}: Take {state.take} (opened at {state.opening}); {verdict}",
+            None,
+            True,
             "end",
         )
     )
@@ -434,18 +442,18 @@ def bust(state: State, box: Box, hand: Hand, events: list[Event]) -> None:
         hand.saved = True
     if not box.extra and role_of(state, box.seat) == "sleight" and len(state.deck) > state.shown:
         card = turn_up(state, 1)
-        events.append(Event.public(f"Palmed — the next deck card turns face up: {labels(card)}"))
+        events.append(Event(f"Palmed — the next deck card turns face up: {labels(card)}"))
 
 
 def after_change(state: State, box: Box, hand: Hand, events: list[Event], name: str) -> None:
     """A hand's cards changed by an ability: bust over 21, stand on 21."""
     p = hand.points
     if p > 21:
-        events.append(Event.public(f"{name} is over 21 at {p} — bust"))
+        events.append(Event(f"{name} is over 21 at {p} — bust"))
         bust(state, box, hand, events)
     elif p == 21 and not hand.done:
         hand.done = True
-        events.append(Event.public(f"{name} reaches 21 and stands"))
+        events.append(Event(f"{name} reaches 21 and stands"))
 
 
 def do_hit(state: State, rng: Rng, events: list[Event]) -> None:
@@ -456,13 +464,13 @@ def do_hit(state: State, rng: Rng, events: list[Event]) -> None:
     p = h.points
     name = box_name(state, box, state.cur_hand)
     if p > 21:
-        events.append(Event.public(f"{name} hits to {p} — bust", "bust"))
+        events.append(Event(f"{name} hits to {p} — bust", None, True, "bust"))
         bust(state, box, h, events)
     elif p == 21:
         h.done = True
-        events.append(Event.public(f"{name} hits to 21 and stands"))
+        events.append(Event(f"{name} hits to 21 and stands"))
     else:
-        events.append(Event.public(f"{name} hits {label(card)} to {describe(h)}"))
+        events.append(Event(f"{name} hits {label(card)} to {describe(h)}"))
 
 
 def do_double(state: State, rng: Rng, events: list[Event]) -> None:
@@ -477,7 +485,7 @@ def do_double(state: State, rng: Rng, events: list[Event]) -> None:
     p = h.points
     name = box_name(state, box, state.cur_hand)
     events.append(
-        Event.public(
+        Event(
             f"{name} doubles to {h.bet} and draws {label(card)} to {p}{' — bust' if p > 21 else ''}"
         )
     )
@@ -498,7 +506,7 @@ def do_split(state: State, rng: Rng, events: list[Event]) -> None:
             hand.done = True
     name = box_name(state, box)
     events.append(
-        Event.public(
+        Event(
             f"{name} splits {rank_name(h.cards[0])}s — {labels(h.cards)} ({h.points}) and "
             f"{labels(other.cards)} ({other.points}){' — split aces stand' if aces else ''}"
         )
@@ -618,14 +626,18 @@ def timing_reason(state: State, seat: int, timing: str) -> str:
 def _targets(state: State, seat: int, key: str) -> list[A.Ability]:
     Ab = _ab
     if key == "long_glass":
-        return [Ab(key)] if len(state.deck) > state.shown else []
+        return [Ab(key, None, None, None, None)] if len(state.deck) > state.shown else []
     if key == "rooftop":
-        return [Ab(key)] if len(state.dealer) == 2 and not state.hole_up else []
+        return (
+            [Ab(key, None, None, None, None)]
+            if len(state.dealer) == 2 and not state.hole_up
+            else []
+        )
     if key == "the_call":
-        return [Ab(key)] if not state.mark and not state.call else []
+        return [Ab(key, None, None, None, None)] if not state.mark and not state.call else []
     if key == "false_cut":
         return [
-            Ab(key, box=b.id, index=i)
+            Ab(key, b.id, i, None, None)
             for b in state.boxes
             if not b.extra and live_main(b)
             for i in range(len(b.main.cards))
@@ -635,37 +647,51 @@ def _targets(state: State, seat: int, key: str) -> list[A.Ability]:
         if own is None or not live_main(own):
             return []
         return [
-            Ab(key, box=b.id, index=j, mine=i)
+            Ab(key, b.id, j, i, None)
             for b in state.boxes
             if b.seat != seat and not b.extra and live_main(b)
             for i in range(len(own.main.cards))
             for j in range(len(b.main.cards))
         ]
     if key == "the_load":
-        return [Ab(key, index=i) for i in range(1, state.shown)] if state.shown >= 2 else []
+        return (
+            [Ab(key, None, i, None, None) for i in range(1, state.shown)]
+            if state.shown >= 2
+            else []
+        )
     if key == "vanish":
         if state.phase == BET:
-            return [Ab(key, box=i) for i in candidate_boxes(state) if i not in state.vanish]
+            return [
+                Ab(key, i, None, None, None)
+                for i in candidate_boxes(state)
+                if i not in state.vanish
+            ]
         return [
-            Ab(key, box=b.id)
+            Ab(key, b.id, None, None, None)
             for b in state.boxes
             if b.id not in state.vanish and any(h.live for h in b.hands)
         ]
     if key == "short_change":
         if state.phase == BET:
-            return [Ab(key, box=i) for i in candidate_boxes(state) if i not in state.short_change]
+            return [
+                Ab(key, i, None, None, None)
+                for i in candidate_boxes(state)
+                if i not in state.short_change
+            ]
         return [
-            Ab(key, box=b.id)
+            Ab(key, b.id, None, None, None)
             for b in state.boxes
             if b.id not in state.short_change and live_main(b)
         ]
     if key == "the_drop":
         _, h = current(state)
-        return [Ab(key, index=i) for i in range(len(h.cards))] if len(h.cards) >= 2 else []
+        return (
+            [Ab(key, None, i, None, None) for i in range(len(h.cards))] if len(h.cards) >= 2 else []
+        )
     if key == "alibi":
-        return [Ab(key)]
+        return [Ab(key, None, None, None, None)]
     if key == "double_bag":
-        return [] if state.double_bag else [Ab(key)]
+        return [] if state.double_bag else [Ab(key, None, None, None, None)]
     if key == "back_the_play":
         own = state.seat_box(seat)
         if own is None or own.main.hits or not state.take:
@@ -673,15 +699,15 @@ def _targets(state: State, seat: int, key: str) -> list[A.Ability]:
         amounts = [a for a in BACKING_STEPS if a <= state.take]
         if state.take not in amounts:
             amounts.append(state.take)
-        return [Ab(key, box=b.id, amount=a) for b in state.boxes if live_main(b) for a in amounts]
+        return [Ab(key, b.id, None, None, a) for b in state.boxes if live_main(b) for a in amounts]
     if key == "slow_hand":
-        return [] if state.slow_hand else [Ab(key)]
+        return [] if state.slow_hand else [Ab(key, None, None, None, None)]
     if key == "the_nod":
-        return [] if state.nod else [Ab(key)]
+        return [] if state.nod else [Ab(key, None, None, None, None)]
     if key == "extra_box":
         own = state.seat_box(seat)
         shortfall = max(0, MIN_BET - own.main.bet) if own else MIN_BET
-        return [Ab(key)] if state.take >= MIN_BET + shortfall else []
+        return [Ab(key, None, None, None, None)] if state.take >= MIN_BET + shortfall else []
     raise KeyError(key)
 
 
@@ -799,7 +825,7 @@ def apply(state: State, seat: int, act: Any, rng: Rng) -> list[Event]:
     elif kind is A.Stand:
         box, h = current(state)
         h.done = True
-        events.append(Event.public(f"{box_name(state, box, state.cur_hand)} stands on {h.points}"))
+        events.append(Event(f"{box_name(state, box, state.cur_hand)} stands on {h.points}"))
         advance(state, events, rng)
     elif kind is A.Chips:
         target = state.box(act.box) if act.box is not None else state.seat_box(seat)
@@ -809,7 +835,9 @@ def apply(state: State, seat: int, act: Any, rng: Rng) -> list[Event]:
     elif kind is A.DealMeIn:
         mine = own_boxes(state, seat)
         bets = " and ".join(f"{b.main.bet}{' on the Extra Box' if b.extra else ''}" for b in mine)
-        events.append(Event.public(f"{crew(seat)} is in for {bets} — Take {state.take}", "bet"))
+        events.append(
+            Event(f"{crew(seat)} is in for {bets} — Take {state.take}", None, True, "bet")
+        )
         next_bettor(state, events, rng)
     elif kind is A.Double:
         do_double(state, rng, events)
@@ -821,7 +849,7 @@ def apply(state: State, seat: int, act: Any, rng: Rng) -> list[Event]:
         box, h = current(state)
         h.walked = h.done = True
         events.append(
-            Event.public(
+            Event(
                 f"{box_name(state, box, state.cur_hand)} walks out on {h.points} (Cold Feet) — "
                 f"{h.bet // 2} of {h.bet} comes back"
             )
@@ -834,7 +862,7 @@ def apply(state: State, seat: int, act: Any, rng: Rng) -> list[Event]:
     elif kind is A.Draft:
         state.roles[seat - 1] = act.role
         role = ROLES[act.role]
-        events.append(Event.public(f"{crew(seat)} drafts the {role.name}", "draft"))
+        events.append(Event(f"{crew(seat)} drafts the {role.name}", None, True, "draft"))
         if "" in state.roles:
             state.turn = seat + 1
         else:
@@ -842,17 +870,17 @@ def apply(state: State, seat: int, act: Any, rng: Rng) -> list[Event]:
             start_round(state, events, rng)
     elif kind is A.Mark:
         state.mark = act.box
-        events.append(Event.public(f"{crew(seat)} Marks {box_id_name(state, act.box)}", "mark"))
+        events.append(
+            Event(f"{crew(seat)} Marks {box_id_name(state, act.box)}", None, True, "mark")
+        )
         if state.phase == CALL:
             finish_deal(state, events, rng)
     elif kind is A.NoMark:
-        events.append(Event.public(f"{crew(seat)} calls No Mark"))
+        events.append(Event(f"{crew(seat)} calls No Mark"))
         finish_deal(state, events, rng)
     elif kind is A.Heavy:
         state.heavy = state.heavy_used = True
-        events.append(
-            Event.public(f"{crew(seat)} calls the Heavy — every bet counts double this round")
-        )
+        events.append(Event(f"{crew(seat)} calls the Heavy — every bet counts double this round"))
     elif kind is A.NextRound:
         if state.last_round or not deck_can_deal_round(state):
             end_by_deck(state, events)
@@ -875,20 +903,18 @@ def play_ability(state: State, seat: int, act: A.Ability, rng: Rng, events: list
     who = crew(seat)
     if key == "long_glass":
         cards = turn_up(state, 3)
-        events.append(
-            Event.public(f"{who} plays Long Glass — face up on the deck: {labels(cards)}")
-        )
+        events.append(Event(f"{who} plays Long Glass — face up on the deck: {labels(cards)}"))
     elif key == "rooftop":
         state.hole_up = True
         events.append(
-            Event.public(
+            Event(
                 f"{who} plays Rooftop — the hole card is {label(state.dealer[1])}; "
                 f"the house has {points(state.dealer)}"
             )
         )
     elif key == "the_call":
         state.call = True
-        events.append(Event.public(f"{who} plays The Call — the deal will stop for the Mark"))
+        events.append(Event(f"{who} plays The Call — the deal will stop for the Mark"))
     elif key == "false_cut":
         box = state.box(act.box or 0)
         assert box is not None and act.index is not None
@@ -899,7 +925,7 @@ def play_ability(state: State, seat: int, act: A.Ability, rng: Rng, events: list
         h.cards[act.index] = new
         target = box_name(state, box)
         events.append(
-            Event.public(
+            Event(
                 f"{who} plays False Cut on {target} — {label(old)} out, {label(new)} in: "
                 f"{describe(h)}"
             )
@@ -913,7 +939,7 @@ def play_ability(state: State, seat: int, act: A.Ability, rng: Rng, events: list
         mine, theirs = own.main.cards[act.mine], other.main.cards[act.index]
         own.main.cards[act.mine], other.main.cards[act.index] = theirs, mine
         events.append(
-            Event.public(
+            Event(
                 f"{who} plays Palm — swaps {label(mine)} for {box_name(state, other)}'s "
                 f"{label(theirs)}: {describe(own.main)} and {describe(other.main)}"
             )
@@ -925,24 +951,20 @@ def play_ability(state: State, seat: int, act: A.Ability, rng: Rng, events: list
         pos = len(state.deck) - 1 - act.index
         card = state.deck.pop(pos)
         state.deck.append(card)
-        events.append(Event.public(f"{who} plays The Load — {label(card)} moves to the top"))
+        events.append(Event(f"{who} plays The Load — {label(card)} moves to the top"))
     elif key == "vanish":
         state.vanish.append(act.box or 0)
-        events.append(Event.public(f"{who} plays Vanish on {box_id_name(state, act.box or 0)}"))
+        events.append(Event(f"{who} plays Vanish on {box_id_name(state, act.box or 0)}"))
     elif key == "short_change":
         state.short_change.append(act.box or 0)
-        events.append(
-            Event.public(f"{who} plays Short Change on {box_id_name(state, act.box or 0)}")
-        )
+        events.append(Event(f"{who} plays Short Change on {box_id_name(state, act.box or 0)}"))
     elif key == "the_drop":
         box, h = current(state)
         assert act.index is not None
         card = h.cards.pop(act.index)
         state.discard.append(card)
         target = box_name(state, box, state.cur_hand)
-        events.append(
-            Event.public(f"{who} plays The Drop — {label(card)} off, {target} on {describe(h)}")
-        )
+        events.append(Event(f"{who} plays The Drop — {label(card)} off, {target} on {describe(h)}"))
         after_change(state, box, h, events, target)
     elif key == "alibi":
         box, h = current(state)
@@ -950,37 +972,33 @@ def play_ability(state: State, seat: int, act: A.Ability, rng: Rng, events: list
         old = labels(h.cards)
         h.cards = [draw(state, rng, events), draw(state, rng, events)]
         target = box_name(state, box, state.cur_hand)
-        events.append(
-            Event.public(f"{who} plays Alibi — {old} out, {labels(h.cards)} in: {describe(h)}")
-        )
+        events.append(Event(f"{who} plays Alibi — {old} out, {labels(h.cards)} in: {describe(h)}"))
         after_change(state, box, h, events, target)
     elif key == "double_bag":
         state.double_bag = True
-        events.append(Event.public(f"{who} plays Double Bag — the Mark pays 3:1 this round"))
+        events.append(Event(f"{who} plays Double Bag — the Mark pays 3:1 this round"))
     elif key == "back_the_play":
         box = state.box(act.box or 0)
         assert box is not None and act.amount is not None
         box.backed += act.amount
         state.take -= act.amount
         events.append(
-            Event.public(
+            Event(
                 f"{who} plays Back the Play — {act.amount} backed on {box_name(state, box)}; "
                 f"Take {state.take}"
             )
         )
     elif key == "slow_hand":
         state.slow_hand = True
-        events.append(Event.public(f"{who} plays Slow Hand — the house stands on 16 this round"))
+        events.append(Event(f"{who} plays Slow Hand — the house stands on 16 this round"))
     elif key == "the_nod":
         state.nod = True
-        events.append(
-            Event.public(f"{who} plays The Nod — the house takes one more when it stands")
-        )
+        events.append(Event(f"{who} plays The Nod — the house takes one more when it stands"))
     elif key == "extra_box":
         box = Box(id=state.extra_id, seat=seat, extra=True)
         box.main.bet = MIN_BET
         state.take -= MIN_BET
         state.boxes.append(box)
-        events.append(Event.public(f"{who} plays Extra Box — a second box opens with {MIN_BET}"))
+        events.append(Event(f"{who} plays Extra Box — a second box opens with {MIN_BET}"))
     else:  # pragma: no cover
         raise KeyError(name)
