@@ -614,6 +614,8 @@ def timing_reason(state: State, seat: int, timing: str) -> str:
         return "the job is over"
     if state.phase == DRAFT:
         return "the job has not started"
+    if state.phase == CALL:
+        return "the deal is paused for the caller's Mark"
     if state.turn != seat or state.phase not in (BET, PLAY):
         return "not your turn"
     if timing == BEFORE_DEAL and state.phase != BET:
