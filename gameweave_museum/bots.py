@@ -193,22 +193,17 @@ class ThiefBot:
         return best
 
     def enter(self, view: Mapping[str, Any], geo: Geometry, legal: Sequence[Any], rng: Rng) -> Any:
+        """Break in where the quickest haul starts, away from the guards' eyes."""
         guards = [geo.sq(g["at"]) for g in view["guards"]]
-        targets = [
-            geo.sq(p["case"])
-            for p in view["placards"]
-            if p["kind"] == "display" and not p["heavy"] and p["value"] >= 2
-        ]
         scored = []
         for act in legal:
             ex = geo.sq(act.exit)
-            d = geo.dist[ex]
-            near = sorted(d.get(t, 99) for t in targets)[:2]
-            guard_gap = min(d.get(g, 99) for g in guards)
-            seen = any(ex in geo.sight[g] for g in guards)
-            score = -sum(near) + min(guard_gap, 8) * 1.5 - (30 if seen else 0)
-            scored.append((score + rng.random() * 6, act))
-        return max(scored, key=lambda x: x[0])[1]
+            haul = self.best_haul(view, geo, ex, {ex}, set(), 0, False, set(), rng)
+            cost = haul[0] if haul is not None else 99.0
+            if any(ex in geo.sight[g] for g in guards):
+                cost += 4  # spotted before the first move
+            scored.append((cost + rng.random() * 1.5, act))
+        return min(scored, key=lambda x: x[0])[1]
 
     def next_goal(
         self,
@@ -221,17 +216,37 @@ class ThiefBot:
         """The first stop of the quickest haul worth 4 that ends outside, and what
         to do there (cut the North breaker, or lift)."""
         me = view["thief"]
-        value = me["satchel_value"]
         heavy = any(a["heavy"] for a in me["carrying"])
         open_exits = {geo.sq(e) for e in me["open_exits"]}
-        guards = [geo.sq(g["at"]) for g in view["guards"]]
         taken = {s["case"] for s in me["satchel"]}
+        value = me["satchel_value"]
+        haul = self.best_haul(view, geo, here, open_exits, cut_wings, value, heavy, taken, rng)
+        if haul is None:
+            return self.way_out(geo, here, sorted(open_exits), HEAVY_WALK if heavy else WALK)
+        return haul[1], haul[2]
+
+    def best_haul(
+        self,
+        view: Mapping[str, Any],
+        geo: Geometry,
+        here: int,
+        open_exits: set[int],
+        cut_wings: set[str],
+        value: int,
+        heavy: bool,
+        taken: set[str],
+        rng: Rng,
+    ) -> tuple[float, int, Any] | None:
+        """The cheapest plan of one or two pieces that makes the satchel worth 4,
+        cutting the North breaker before a crown, then leaving: its cost in turns
+        and its first stop (square and action)."""
+        guards = [geo.sq(g["at"]) for g in view["guards"]]
         pieces = [p for p in view["placards"] if p["case"] not in taken and p["status"] != "gone"]
 
         def turns(a: int, b: int, speed: int) -> int:
             return -(-geo.dist[a].get(b, 99) // speed)
 
-        def way_out(at: int, speed: int) -> int:
+        def leave(at: int, speed: int) -> int:
             return min(turns(at, e, speed) + (e not in open_exits) for e in geo.exits)
 
         best: tuple[float, int, Any] | None = None
@@ -263,12 +278,10 @@ class ThiefBot:
                     at = case
                     if piece["heavy"]:
                         speed = HEAVY_WALK
-                cost += way_out(at, speed) + rng.random() * 0.5
+                cost += leave(at, speed) + rng.random() * 0.5
                 if stop is not None and (best is None or cost < best[0]):
                     best = (cost, *stop)
-        if best is None:
-            return self.way_out(geo, here, sorted(open_exits), HEAVY_WALK if heavy else WALK)
-        return best[1], best[2]
+        return best
 
     def way_out(
         self, geo: Geometry, here: int, open_exits: list[int], speed: int
