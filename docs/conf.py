@@ -33,3 +33,4 @@ myst_heading_anchors = 3
 gameweave_cli_app = "gameweave_cli.app:app"
 gameweave_openapi = "gameweave_http.openapi:schema"
 gameweave_public_api = "gameweave_core"
+gameweave_titles_from = "gameweave"

@@ -331,6 +331,37 @@ def example_files() -> dict[str, str]:
     return {"sealedbid-log.toml": match.to_log().to_toml(), **as_json}
 
 
+# -- the titles -----------------------------------------------------------------------
+
+
+def _cell_code(text: str) -> str:
+    # Inside a table a "|" ends the cell even in a code span, unless backslashed.
+    return code(text).replace("|", "\\|")
+
+
+def titles_table(registry: Any, distribution: str) -> str:
+    """A Markdown table of the titles ``distribution`` registers: name, players,
+    bots (the default first) and the title's own one-line summary."""
+    rows = [
+        "| Title | Name | Players | Bots | What it is |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for entry in registry.entries():
+        if entry.distribution != distribution:
+            continue
+        title = entry.title
+        bots = sorted(registry.bots(title), key=lambda b: (b != title.default_bot, b))
+        cells = [
+            escape(title.display_name),  # escape() already backslashes "|"
+            _cell_code(title.name),
+            f"{title.min_players}–{title.max_players}",
+            ", ".join(_cell_code(b) for b in bots),
+            escape(title.summary),
+        ]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
 # -- benchmarks -----------------------------------------------------------------------
 
 
@@ -373,6 +404,10 @@ def generate(srcdir: Path, config: Any) -> None:
     out = srcdir / GENERATED
     files: dict[str, str] = dict(example_files())
     files["benchmarks.md"] = benchmarks_page(srcdir.parent / "benchmarks" / "results.md")
+    if config.gameweave_titles_from:
+        from gameweave_core import default_registry
+
+        files["titles.md"] = titles_table(default_registry(), config.gameweave_titles_from)
     if config.gameweave_cli_app:
         files["cli.md"] = render_cli(load(config.gameweave_cli_app))
     if config.gameweave_openapi:
@@ -476,6 +511,8 @@ def setup(app: Any) -> dict[str, Any]:
     app.add_config_value("gameweave_openapi", "", "env")
     # Every name this package exports must be documented somewhere in the reference.
     app.add_config_value("gameweave_public_api", "", "env")
+    # The distribution whose titles the titles page tabulates.
+    app.add_config_value("gameweave_titles_from", "", "env")
     app.add_directive("gameweave-svg", SvgDirective)
     app.add_directive("gameweave-toctree", OptionalGlobTocTree)
     app.connect("builder-inited", _on_builder_inited)

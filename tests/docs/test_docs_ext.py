@@ -184,3 +184,29 @@ def test_pretty_json_is_json() -> None:
     text = gd.pretty_json(value)
     assert json.loads(text) == value
     assert max(len(line) for line in text.splitlines()) <= 88
+
+
+def test_the_titles_table_lists_one_distributions_titles() -> None:
+    from gameweave_sealedbid import SealedBid
+
+    class Piped(SealedBid):
+        name = "pipe|name"
+        display_name = "A | B"
+        summary = "Odd | characters * everywhere"
+
+    registry = Registry()
+    registry.add_title(SealedBid(), "gameweave-sealedbid", "1.0.0")
+    registry.add_title(Piped(), "gameweave-sealedbid", "1.0.0")
+    registry.add_title(type("Other", (SealedBid,), {"name": "other"})(), "elsewhere", "1")
+    table = gd.titles_table(registry, "gameweave-sealedbid")
+    tokens = MarkdownIt("commonmark").enable("table").parse(table)
+    cells = [t.content for t in tokens if t.type == "inline"]
+    assert len(cells) == 5 * 3  # a header and two rows: the other distribution is left out
+    # Rows come in name order: "pipe|name", then "sealedbid".
+    row = dict(zip(cells[:5], cells[10:15], strict=True))
+    assert row["Title"] == "Sealed Bids"
+    assert row["Bots"].startswith("`thrifty`")  # the default bot comes first
+    piped = dict(zip(cells[:5], cells[5:10], strict=True))
+    assert plain(piped["Title"]) == "A | B"
+    assert plain(piped["What it is"]) == "Odd | characters * everywhere"
+    assert piped["Name"] == "`pipe|name`"  # the table let the escaped "|" through
