@@ -818,7 +818,9 @@ def explain(state: State, seat: int, act: Any) -> str | None:
 # -- applying ------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, act: Any, rng: Rng) -> list[Event]:
+def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
+    """Carry out a legal action; the dealer's turn and settlement follow by themselves."""
+    act = action
     events: list[Event] = []
     kind = type(act)
     if kind is A.Hit:
