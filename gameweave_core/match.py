@@ -122,7 +122,8 @@ class Match:
             cached = self._legal.get(seat)
             if cached is not None:
                 return cached
-        self._check_seat(seat)
+        if type(seat) is not int or not 1 <= seat <= self.players:
+            self._check_seat(seat)
         cached = self._legal.get(seat)
         if cached is None:
             if seat in self.awaiting:
@@ -244,7 +245,11 @@ class Match:
         # so that a title reusing its list cannot rewrite history.
         batch = tuple(new_events)
         self._events.append((step, batch))
-        # Event.visible_to(seat), inlined: seat is a checked int here.
+        # Event.visible_to(seat), inlined: seat is a checked int here. Most actions
+        # make one event: skip building a comprehension for it.
+        if len(batch) == 1:
+            e = batch[0]
+            return [e.text] if e.seats is None or seat in e.seats else []
         return [e.text for e in batch if e.seats is None or seat in e.seats]
 
     def _illegal(self, seat: int, action: Any) -> IllegalAction:

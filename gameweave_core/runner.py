@@ -47,6 +47,7 @@ def run_bots(match: Match, bots: Mapping[int, BotSeat], limit: int | None = None
     a title that never ends is a bug the caller should hear about.
     """
     taken = 0
+    submit, observe = match.submit, match.observe
     while True:
         awaiting = match.awaiting
         # Usually the first awaited seat is a bot: skip the search then.
@@ -59,7 +60,7 @@ def run_bots(match: Match, bots: Mapping[int, BotSeat], limit: int | None = None
         if limit is not None and taken >= limit:
             raise RuntimeError(f"{match.title.name} did not end within {limit} actions")
         seat_bot = bots[seat]
-        match.submit(seat, seat_bot.bot.act(match.observe(seat), seat_bot.rng))
+        submit(seat, seat_bot.bot.act(observe(seat), seat_bot.rng))
         taken += 1
 
 
