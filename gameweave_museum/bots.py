@@ -34,6 +34,11 @@ CERTAIN = 100.0
 SEEN, SEEN_LATER, IN_REACH, TURN = 30.0, 12.0, 4.0, 8.0
 #: Extra turns a haul is reckoned to cost per guard within 4 steps of a case in it.
 NEAR_CASE = 1.5
+#: How hard Security's vault guard heads for a North breaker known to be cut.
+VAULT_PULL = 3.0
+#: How hard Security's monitor guard heads for the Office, and the fewest squares
+#: the Thief could be on for it to bother (a fresh trail is hunted instead).
+MONITOR_PULL, MONITOR_MIN_BELIEF = 1.0, 6
 
 
 class Geometry:
@@ -455,6 +460,23 @@ class SecurityBot:
         office_taken = any(g in geo.office for g in others)
         crowns_home = any(p["kind"] == "vault" and p["status"] != "gone" for p in view["placards"])
         breaker = geo.breakers.get("North")
+        north_dark = any(b["wing"] == "North" and b["status"] == "dark" for b in view["breakers"])
+        # The guard nearest the North breaker looks after the vault; of the others,
+        # the one nearest the Office watches the monitors while the trail is cold.
+        vault_guard = 0
+        if breaker is not None:
+            vault_guard = min(
+                range(len(guards)), key=lambda i: geo.dist[guards[i]].get(breaker, 99)
+            )
+        office_dist = [min(geo.dist[g].get(o, 99) for o in geo.office) for g in guards]
+        monitor_guard = min(
+            (i for i in range(len(guards)) if i != vault_guard), key=lambda i: office_dist[i]
+        )
+        watched = set()
+        for cam in view["cameras"]:
+            if cam["status"] == "working":
+                watched |= geo.coverage[cam["number"]]
+        on_monitors = len(watched & belief) / n if n else 0.0
         forced = {geo.sq(e["at"]) for e in view["evidence"] if e["kind"] == "forced_exit"}
         haul = sum(p["value"] for p in view["placards"] if p["status"] == "gone")
         near_belief = geo.within(belief, 4) if n < 60 else set(geo.floor)
@@ -471,14 +493,21 @@ class SecurityBot:
             score += 12.0 * reach / n
             dmin = min((geo.dist[to].get(s, 99) for s in belief), default=0)
             score -= 0.4 * dmin
-            if to in geo.office and not office_taken and n > 6:
+            if index == monitor_guard and n > MONITOR_MIN_BELIEF:
+                score -= MONITOR_PULL * min(geo.dist[to].get(o, 99) for o in geo.office)
+                if to in geo.office:
+                    score += 6.0 + 20.0 * on_monitors
+            elif to in geo.office and not office_taken and n > MONITOR_MIN_BELIEF:
                 score += 6.0
             if to in geo.exits and to not in forced:
                 score += 2.0 + (3.0 if haul >= ESCAPE_VALUE else 0.0)
                 if to in near_belief:
                     score += 2.0
-            if crowns_home and breaker is not None and index == 0:
-                score -= 0.3 * geo.dist[to].get(breaker, 20)
+            if crowns_home and breaker is not None and index == vault_guard:
+                # Keep the vault alarm powered: with the North wing dark this guard
+                # goes to reset the breaker before a crown can walk out quietly.
+                pull = VAULT_PULL if north_dark else 0.3
+                score -= pull * geo.dist[to].get(breaker, 20)
             score += rng.random() * 0.3
             if score > best_score:
                 best, best_score = act, score

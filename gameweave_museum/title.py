@@ -27,7 +27,7 @@ class MuseumJob(Title[State]):
     summary = "A hidden-movement heist: one Thief, three guards, eighteen rounds until dawn."
     min_players = 2
     max_players = 4
-    version = "3"
+    version = "4"
     actions = ALL
     default_bot = "heuristic"
     web_renderer = "web/museum.js"
