@@ -125,37 +125,61 @@ def bench_blackjack(s: Settings, ctx: dict[str, Any]) -> Section:
         "openspiel": f"OpenSpiel `blackjack` (open-spiel {versions['open-spiel']})",
         "rlcard": f"RLCard `blackjack`, `env.run` (rlcard {versions['rlcard']})",
     }
+
+    def cpu_rate(c: H.Contender) -> float:
+        # Hands per CPU-second of the worker: less disturbed by other processes.
+        return statistics.median(x.units / x.cpu for x in c.samples if x.cpu > 0)
+
     rows = []
     for key in ("house_bare", "house_match", "openspiel", "rlcard"):
         c = by[key]
-        rows.append([names[key], H.fmt_rate(c.median_rate()), spread(c.rates, H.fmt_rate)])
-    sec.body.append(H.md_table(["Engine", "hands/s (median)", "range over rounds"], rows))
+        rows.append(
+            [
+                names[key],
+                H.fmt_rate(c.median_rate()),
+                spread(c.rates, H.fmt_rate),
+                H.fmt_rate(cpu_rate(c)),
+            ]
+        )
+    sec.body.append(
+        H.md_table(
+            ["Engine", "hands/s (median)", "range over rounds", "hands per CPU-second"], rows
+        )
+    )
     ratio_rows = []
     raw_ratios = {}
     for a in ("house_bare", "house_match"):
         for b, goal in (("openspiel", 1.0), ("rlcard", 2.5)):
             r = by[a].median_rate() / by[b].median_rate()
+            rc = cpu_rate(by[a]) / cpu_rate(by[b])
             pr = H.paired_ratios(by[a], by[b])
             raw_ratios[f"{a}/{b}"] = r
+            raw_ratios[f"{a}/{b} cpu"] = rc
             ratio_rows.append(
                 [
                     f"House Job {names[a].split(',')[1].strip()} / {PEER[b]}",
                     H.fmt_ratio(r),
                     spread(pr),
+                    H.fmt_ratio(rc),
                     f">= {goal:.1f}x",
                 ]
             )
             if a == "house_bare":
+                via_match = by["house_match"].median_rate() / by[b].median_rate()
+                # Met only if both the wall-clock and the CPU-time ratios reach the goal.
                 sec.goals.append(
                     Goal(
                         "Blackjack",
                         f">= {goal:.1f}x {PEER[b]} (hands/s)",
-                        f"{r:.2f}x (bare rules); {by['house_match'].median_rate() / by[b].median_rate():.2f}x through Match",
-                        r >= goal,
+                        f"{r:.2f}x wall, {rc:.2f}x CPU (bare rules); {via_match:.2f}x wall "
+                        "through Match",
+                        min(r, rc) >= goal,
                     )
                 )
     sec.body.append("")
-    sec.body.append(H.md_table(["Ratio", "median", "per-round range", "goal"], ratio_rows))
+    sec.body.append(
+        H.md_table(["Ratio", "median (wall)", "per-round range", "CPU time", "goal"], ratio_rows)
+    )
     sec.body.append("")
     sec.body.append(
         f"Two seats, minimum bets (one 10-chip push, then *Deal me in*), no ability card, "
