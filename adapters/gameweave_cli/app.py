@@ -32,7 +32,7 @@ from gameweave_core.rng import MAX_SEED, fresh_seed
 from . import replay as replaying
 from .play import Session, default_log_path, parse_seats
 from .render import error, make_console
-from .simulate import InlineExecutor, SimulationResult, simulate
+from .simulate import InlineExecutor, SimulationResult, describe_error, simulate
 
 app = typer.Typer(
     name="gameweave",
@@ -65,12 +65,8 @@ def complete_title(incomplete: str) -> list[str]:
     return [n for n in names if n.startswith(incomplete)]
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
-
-
 def check_seed(seed: int | None) -> None:
+    """Refuse a seed a log could not store (TOML integers are signed 64-bit)."""
     if seed is not None and not 0 <= seed <= MAX_SEED:
         fail(f"--seed must be between 0 and {MAX_SEED}, got {seed}", 2)
 
@@ -159,7 +155,7 @@ def play(
             fail(exc, 2)
         except Exception as exc:
             # Not the user's fault: the title's setup has a bug.
-            fail(f"{title} raised while setting up the match: {_first_line(exc)}", 1)
+            fail(f"{title} raised while setting up the match: {describe_error(exc)}", 1)
         log_path = log or default_log_path(match.title.name, match.seed)
     try:
         plan = parse_seats(seat or [], match.players)

@@ -33,7 +33,7 @@ from .render import (
     render_view,
     seat_name,
 )
-from .simulate import log_text
+from .simulate import describe_error, log_text
 
 #: The folder ``play`` writes logs to when ``--log`` is not given.
 LOG_DIR = Path("gameweave-logs")
@@ -186,8 +186,7 @@ class Session:
             saved = f"the log is saved in {self.log_path}"
         except Exception as again:  # the report below must still be printed
             saved = f"the log could not be saved either ({type(again).__name__}: {again})"
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        print(f"error: {type(exc).__name__}: {first} ({saved})", file=sys.stderr)
+        print(f"error: {describe_error(exc)} ({saved})", file=sys.stderr)
         print(f"reproduce with: gameweave replay {self.log_path} --verify", file=sys.stderr)
         return 1
 

@@ -65,7 +65,8 @@ class InlineExecutor(Executor):
         return future
 
 
-def _first_line(exc: BaseException) -> str:
+def describe_error(exc: BaseException) -> str:
+    """``"TypeName: first line of the message"``: an exception on one line."""
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
 
@@ -118,7 +119,7 @@ def play_game(spec: GameSpec) -> GameResult:
             config=dict(spec.config),
         )
         return GameResult(
-            spec.index, spec.seed, 0, error=f"setup: {_first_line(exc)}", log=header.to_toml()
+            spec.index, spec.seed, 0, error=f"setup: {describe_error(exc)}", log=header.to_toml()
         )
     try:
         bots = seat_bots(match, dict(spec.seats), registry)
@@ -130,7 +131,7 @@ def play_game(spec: GameSpec) -> GameResult:
             )
     except Exception as exc:
         return GameResult(
-            spec.index, spec.seed, match.version, error=_first_line(exc), log=log_text(match)
+            spec.index, spec.seed, match.version, error=describe_error(exc), log=log_text(match)
         )
     return GameResult(
         spec.index,
@@ -317,7 +318,7 @@ def simulate(
             except Exception as exc:
                 # The worker itself died (or the task could not be sent): the
                 # games are lost but the run still reports them.
-                message = f"worker failed: {_first_line(exc)}"
+                message = f"worker failed: {describe_error(exc)}"
                 results.extend(GameResult(s.index, s.seed, 0, error=message) for s in chunk)
             if on_progress is not None:
                 on_progress(len(chunk))
