@@ -565,6 +565,11 @@ class Server:
         self.stop()
         raise RuntimeError(f"{label} did not listen on 127.0.0.1:{port} within 60 s")
 
+    def cpu(self) -> float:
+        """CPU seconds the server process has used so far (all its threads)."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def rss(self) -> dict[str, int]:
         out = {}
         for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
@@ -595,6 +600,14 @@ def loadgen(cfg: dict[str, Any]) -> dict[str, Any]:
     if done.returncode != 0:
         raise RuntimeError("loadgen failed: " + (done.stderr.strip().splitlines() or ["?"])[-1])
     return json.loads(done.stdout)
+
+
+def with_cpu(server: Server, cfg: dict[str, Any]) -> dict[str, Any]:
+    """A load run, with the CPU time the server used during it."""
+    before = server.cpu()
+    out = loadgen(cfg)
+    out["server_cpu"] = server.cpu() - before
+    return out
 
 
 def our_server(tmp: Path, label: str) -> Server:
@@ -661,7 +674,8 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
                     "keep_latencies": True,
                 }
             ),
-            "ours_32": lambda r: loadgen(
+            "ours_32": lambda r: with_cpu(
+                ours,
                 {
                     **base,
                     "target": "gameweave",
@@ -669,16 +683,17 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
                     "clients": 32,
                     "seconds": s.server_seconds,
                     "seed": 100 + r,
-                }
+                },
             ),
-            "bare_32": lambda r: loadgen(
+            "bare_32": lambda r: with_cpu(
+                bare,
                 {
                     **mix,
                     "target": "bare",
                     "port": bare.port,
                     "clients": 32,
                     "seconds": s.server_seconds,
-                }
+                },
             ),
         }
         order = list(runs)
@@ -697,7 +712,7 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
             )
         profile = None
         if ctx["profile_always"] or not goals_met(results):
-            profile = profile_server(ours, base, max(s.server_seconds, 3.0), tmp)
+            profile = profile_server(ours, base, max(s.server_seconds, 5.0), tmp)
     finally:
         ours.stop()
         bare.stop()
@@ -706,6 +721,16 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
     def lat(key: str) -> tuple[float, float, int]:
         pooled = [x for run in results[key] for x in run["latencies"]]
         return H.percentile(pooled, 50), H.percentile(pooled, 99), len(pooled)
+
+    def busy(key: str) -> float:
+        # How much of one core the server process used while loaded.
+        return statistics.median(run["server_cpu"] / run["wall"] for run in results[key])
+
+    def cost(key: str) -> float:
+        # Server CPU per action (the GETs and creates of the mix included), in ms.
+        return statistics.median(
+            1000 * run["server_cpu"] / run["actions"] for run in results[key] if run["actions"]
+        )
 
     def thr(key: str) -> list[float]:
         return [run["actions"] / run["wall"] for run in results[key]]
@@ -726,6 +751,8 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
                 "actions/s, 32 clients (median)",
                 "range",
                 "p99 at 32 clients",
+                "server CPU / wall",
+                "server CPU ms per action",
             ],
             [
                 [
@@ -735,6 +762,8 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
                     H.fmt_rate(ot),
                     spread(thr("ours_32"), H.fmt_rate),
                     f"{o32_99 * 1000:.1f} ms",
+                    f"{busy('ours_32'):.2f}",
+                    f"{cost('ours_32'):.2f}",
                 ],
                 [
                     "bare Starlette JSON endpoint",
@@ -743,6 +772,8 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
                     H.fmt_rate(bt),
                     spread(thr("bare_32"), H.fmt_rate),
                     f"{b32_99 * 1000:.1f} ms",
+                    f"{busy('bare_32'):.2f}",
+                    f"{cost('bare_32'):.2f}",
                 ],
                 [
                     "ratio (Gameweave / bare)",
@@ -751,6 +782,8 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
                     H.fmt_ratio(ratio),
                     spread(pr),
                     "",
+                    "",
+                    H.fmt_ratio(cost("ours_32") / cost("bare_32")),
                 ],
             ],
         )
@@ -765,7 +798,9 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
         f"the bare clients send the same mix ({mix['gets_per_action']:.2f} GETs and "
         f"{mix['creates_per_action']:.3f} creates per action). Round trip: one client, "
         f"{on:,} timed POSTs pooled over {s.server_rounds} rounds; throughput: 32 clients "
-        f"for {s.server_seconds:.0f} s per round, interleaved with the bare server."
+        f"for {s.server_seconds:.0f} s per round, interleaved with the bare server. Server "
+        "CPU is the server process's own CPU time (all threads) during the 32-client runs; "
+        "a server well under 1.0 CPU / wall spends its time waiting, not computing."
     )
     sec.goals.append(
         Goal("Server", ">= 0.5x bare throughput (32 clients)", f"{ratio:.2f}x", ratio >= 0.5)
@@ -773,14 +808,14 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
     sec.goals.append(Goal("Server", "p99 round trip < 20 ms", f"{o99 * 1000:.1f} ms", o99 < 0.020))
     if profile:
         gil, threads = profile["gil"], profile["threads"]
-        held = gil["samples"] / (profile["rate"] * profile["seconds"])
         sec.body += [
             "",
-            "Where the Gameweave server's time goes under 32 clients, sampled by py-spy "
-            f"at 100 Hz for {profile['seconds']:.0f} s per view. The thread holding the GIL "
-            f"(CPU): {gil['samples']:,} samples, so the process computed in about "
-            f"{held:.0%} of the run and waited for the rest. Share of those samples under "
-            "each function, callees included, then the innermost frames:",
+            "Where the Gameweave server's CPU goes under 32 clients, sampled by py-spy at "
+            f"100 Hz for {profile['seconds']:.0f} s per view: first only the thread holding "
+            f"the GIL ({gil['samples']:,} samples; py-spy misses some, so read these as "
+            "shares, not as how busy the server was: the CPU / wall column above says that). "
+            "Share of those samples under each function, callees included, then the "
+            "innermost frames:",
             "",
             H.md_table(
                 ["Function (with callees), GIL held", "share"],
@@ -1007,6 +1042,16 @@ BENCHES: dict[str, Callable[[Settings, dict[str, Any]], Section]] = {
 }
 
 
+def busy_note(info: dict[str, Any]) -> str:
+    """Says so when other work shared the machine (a one-minute load average over 1)."""
+    loads = [
+        float(info["machine"][k].split()[0])
+        for k in ("loadavg_at_start", "loadavg_at_end")
+        if info["machine"].get(k, "?") != "?"
+    ]
+    return " (other work shared the machine)" if any(x > 1.0 for x in loads) else ""
+
+
 def git_commit() -> str:
     """The checked-out commit (with "+changes" when tracked files differ from it)."""
     try:
@@ -1037,7 +1082,7 @@ def render(sections: list[Section], s: Settings, info: dict[str, Any], command: 
         f"{info['machine']['nproc']} cores ({info['machine']['cpu']}, "
         f"{info['machine']['memory']}), Python {info['machine']['python']}; load average "
         f"{info['machine']['loadavg_at_start']} at the start and "
-        f"{info['machine']['loadavg_at_end']} at the end (other work shared the machine); "
+        f"{info['machine']['loadavg_at_end']} at the end{busy_note(info)}; "
         f"the run took {info['seconds'] / 60:.1f} minutes. Every figure is the median of {s.rounds} interleaved rounds (the server "
         f"{s.server_rounds}, `simulate` {s.simulate_rounds}); ratios are of medians, with the "
         "range of the round-by-round ratios beside them. No timed tests: these numbers come "
