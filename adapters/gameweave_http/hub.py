@@ -1,10 +1,16 @@
 """Live matches: rebuilt from the store, played by people and bots, one lock each.
 
-The hub is plain synchronous code (the app calls it from worker threads), so a
-slow bot or a long replay never blocks the event loop. Each match has its own
-lock: everything that reads or changes a match holds it, and every accepted
-action is committed to the store before the lock is released and the caller
-gets its reply.
+The hub is plain synchronous code. Each match has its own lock: everything that
+reads or changes a match holds it, and every accepted action is committed to the
+store before the lock is released and the caller gets its reply.
+
+The app calls the hub on the event loop itself when the call is short and bounded
+(a live match without bots, whose lock is free: a person's action is one rules
+step, one small commit and one payload), because handing every request to a
+worker thread and back costs more than the work. Anything that could take long or
+wait — rebuilding a match from the store, running bots, a lock another thread
+holds — is refused with :class:`Busy` when called with ``wait=False``, before
+anything changed, and the app makes the same call again from a worker thread.
 """
 
 from __future__ import annotations
@@ -47,6 +53,11 @@ class ApiError(Exception):
         super().__init__(one_line(message))
         self.status = status
         self.message = one_line(message)
+
+
+class Busy(Exception):
+    """The call, made with ``wait=False``, would have to wait or might take long;
+    nothing changed. Make it again with ``wait=True`` from a worker thread."""
 
 
 @attrs.define
@@ -96,8 +107,11 @@ class Hub:
         seed: int | None = None,
         config: Mapping[str, Any] | None = None,
         bots: Mapping[int, str | None] | None = None,
+        wait: bool = True,
     ) -> tuple[LiveMatch, dict[int, str]]:
         """A new stored match and the token of each human seat. Bots play at once."""
+        if bots and not wait:
+            raise Busy
         try:
             entry = self.registry.entry(title_name)
         except UnknownTitle as exc:
@@ -144,10 +158,16 @@ class Hub:
 
     # -- finding --------------------------------------------------------------------
 
-    def get(self, match_id: str) -> LiveMatch:
+    def get(self, match_id: str, wait: bool = True) -> LiveMatch:
         """The live match ``match_id``, rebuilt from the store on first use."""
         live = self._live.get(match_id)
+        if live is not None and not live.bots:
+            return live  # no bots, so no turn of theirs can be owed
+        if not wait:
+            raise Busy
         if live is not None:
+            with live.lock:
+                self._run_bots(live)
             return live
         with self._loading:
             live = self._live.get(match_id)
@@ -184,10 +204,12 @@ class Hub:
             ) from None
         return LiveMatch(stored.id, match, bots)
 
-    def seat(self, match_id: str, token: str | None) -> int | None:
+    def seat(self, match_id: str, token: str | None, wait: bool = True) -> int | None:
         """The seat of ``token`` in ``match_id`` (``None`` without a token: a spectator)."""
         if token is None:
             return None
+        if not wait and not self.store.tokens_cached(match_id):
+            raise Busy
         seat = self.store.seat_for(match_id, token) if len(token) <= 200 else None
         if seat is None:
             raise ApiError(403, f"that token belongs to no seat of match {match_id}")
@@ -195,10 +217,14 @@ class Hub:
 
     # -- reading ------------------------------------------------------------------------
 
-    def payload(self, live: LiveMatch, seat: int | None) -> dict[str, Any]:
+    def payload(self, live: LiveMatch, seat: int | None, wait: bool = True) -> dict[str, Any]:
         """Everything ``seat`` may see of ``live``, for the API."""
-        with live.lock:
+        if not live.lock.acquire(wait):
+            raise Busy
+        try:
             return self._payload(live, seat)
+        finally:
+            live.lock.release()
 
     def _payload(self, live: LiveMatch, seat: int | None) -> dict[str, Any]:
         match = live.match
@@ -216,10 +242,16 @@ class Hub:
 
     # -- acting -------------------------------------------------------------------------
 
-    def submit(self, live: LiveMatch, seat: int, version: int, action: Any) -> dict[str, Any]:
+    def submit(
+        self, live: LiveMatch, seat: int, version: int, action: Any, wait: bool = True
+    ) -> dict[str, Any]:
         """Apply ``action`` for ``seat`` if the client saw ``version``; commit it; let
         the bots answer; return the seat's new payload."""
-        with live.lock:
+        if not wait and live.bots:
+            raise Busy  # the bots may answer at length
+        if not live.lock.acquire(wait):
+            raise Busy
+        try:
             match = live.match
             if version != match.version:
                 raise ApiError(
@@ -232,10 +264,17 @@ class Hub:
             self._submit(live, seat, action)
             self._run_bots(live)
             return self._payload(live, seat)
+        finally:
+            live.lock.release()
 
     def _submit(self, live: LiveMatch, seat: int, action: Any) -> None:
         match = live.match
+        codec = match.title.codec
         try:
+            # Decoded here, once, so that the stored JSON is the canonical form of
+            # exactly this action (rather than re-encoding the whole log each time).
+            if type(action) not in codec.classes:
+                action = codec.from_json(action)
             match.submit(seat, action)
         except IllegalAction as exc:
             raise ApiError(status_of(exc), str(exc)) from None
@@ -248,7 +287,7 @@ class Hub:
                 500, "the title failed on this action (a bug in the title); nothing changed"
             ) from None
         index = match.version
-        as_json = match.actions()[-1][1]
+        as_json = codec.to_json(action)
         try:
             self.store.append(live.id, index, seat, as_json, match.is_over)
         except Exception:
