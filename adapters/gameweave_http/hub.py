@@ -15,6 +15,7 @@ anything changed, and the app makes the same call again from a worker thread.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -96,6 +97,7 @@ class Hub:
         self.registry = registry if registry is not None else default_registry()
         self.notify: Callable[[str], None] = notify or (lambda match_id: None)
         self._live: dict[str, LiveMatch] = {}
+        self._labels: dict[tuple[Any, Any], str] = {}
         self._loading = threading.Lock()
 
     # -- creating -----------------------------------------------------------------
@@ -231,7 +233,7 @@ class Hub:
         out = match.payload(seat)
         out["match"] = live.id
         out["bots"] = sorted(live.bots)
-        out["labels"] = labels(match, seat)
+        out["labels"] = labels(match, seat, self._labels)
         if live.bot_error is not None:
             out["bot_error"] = live.bot_error
         return out
@@ -323,20 +325,41 @@ class Hub:
             taken += 1
 
 
-def labels(match: Match, seat: int | None) -> list[str]:
+#: Labels remembered per hub before its cache is emptied and started again.
+LABEL_CACHE = 4096
+
+
+def labels(
+    match: Match, seat: int | None, cache: dict[tuple[Any, Any], str] | None = None
+) -> list[str]:
     """A button label for each legal action of ``seat``, in the order of ``legal``.
 
     A title whose ``describe_action`` fails still gets usable buttons: the
-    action's JSON form.
+    action's JSON form. With ``cache``, labels are remembered by (title, action):
+    ``describe_action`` is given the action alone, so its label never changes,
+    and titles hand out the same few actions turn after turn.
     """
     if seat is None:
         return []
+    title = match.title
     out = []
     for act in match.legal(seat):
+        key = (title, act)
         try:
-            out.append(match.title.describe_action(act))
-        except Exception:
-            out.append(json.dumps(match.title.codec.to_json(act), sort_keys=True))
+            text = cache[key] if cache is not None else None
+        except (KeyError, TypeError):  # not seen yet, or an unhashable action
+            text = None
+        if text is None:
+            try:
+                text = title.describe_action(act)
+            except Exception:
+                text = json.dumps(title.codec.to_json(act), sort_keys=True)
+            if cache is not None:
+                if len(cache) >= LABEL_CACHE:
+                    cache.clear()
+                with contextlib.suppress(TypeError):
+                    cache[key] = text
+        out.append(text)
     return out
 
 

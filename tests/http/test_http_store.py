@@ -211,3 +211,32 @@ def test_a_match_held_by_another_thread_stalls_no_other_request(
         waiting.join(10)
         assert [a.status_code for a in answers] == [200]
         assert answers[0].json()["version"] == 1
+
+
+def test_remembered_labels_belong_to_their_own_title(tmp_path: Path) -> None:
+    """Two titles sharing action classes (a subclass) never get each other's labels."""
+    from gameweave_sealedbid.title import SealedBid
+
+    class Mute(SealedBid):
+        name = "mute"
+
+        def describe_action(self, action: Any) -> str:
+            raise RuntimeError("no words")
+
+    reg = Registry()
+    reg.add_title(SealedBid(), "test", "1")
+    reg.add_title(Mute(), "test", "1")
+    store = Store(tmp_path / "m.sqlite3")
+    hub = Hub(store, reg)
+    try:
+        plain, _ = hub.create("sealedbid", 2, seed=5)
+        mute, _ = hub.create("mute", 2, seed=5)
+        for _ in range(2):  # the second time from the cache
+            described = hub.payload(plain, 1)["labels"]
+            assert described == [SealedBid().describe_action(a) for a in plain.match.legal(1)]
+            assert hub.payload(mute, 1)["labels"][:2] == [
+                '{"coins": 0, "type": "bid"}',
+                '{"coins": 1, "type": "bid"}',
+            ]
+    finally:
+        store.close()
