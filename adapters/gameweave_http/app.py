@@ -207,10 +207,18 @@ def renderer_url(title: Title[Any]) -> str | None:
 # -- the app ----------------------------------------------------------------------------
 
 
-def create_app(db_path: str | Path, registry: Registry | None = None) -> Starlette:
-    """The Gameweave server app storing matches in the SQLite file ``db_path``."""
+def create_app(
+    db_path: str | Path, registry: Registry | None = None, *, fsync: bool = False
+) -> Starlette:
+    """The Gameweave server app storing matches in the SQLite file ``db_path``.
+
+    Every accepted action is committed before the reply, which survives the
+    server process being killed; ``fsync=True`` also flushes each commit to disk,
+    so that it survives the machine going down too, at several milliseconds an
+    action (see :mod:`gameweave_http.store`).
+    """
     registry = registry if registry is not None else default_registry()
-    store = Store(db_path)
+    store = Store(db_path, fsync=fsync)
     listeners = Listeners()
     hub = Hub(store, registry, notify=listeners.notify)
 

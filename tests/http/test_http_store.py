@@ -240,3 +240,14 @@ def test_remembered_labels_belong_to_their_own_title(tmp_path: Path) -> None:
             ]
     finally:
         store.close()
+
+
+def test_an_app_asked_to_fsync_stores_with_full_durability(
+    tmp_path: Path, sealed_registry: Registry
+) -> None:
+    for fsync, expected in ((False, 1), (True, 2)):
+        app: Any = create_app(tmp_path / f"{fsync}.sqlite3", sealed_registry, fsync=fsync)
+        try:
+            assert app.state.store._db.execute("PRAGMA synchronous").fetchone()[0] == expected
+        finally:
+            app.state.store.close()
