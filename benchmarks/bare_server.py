@@ -34,7 +34,7 @@ async def create(request: Request) -> JSONResponse:
     return JSONResponse({"id": "bare", "seats": [], "echo": data}, status_code=201)
 
 
-def bare_app(db: Any = None) -> Starlette:
+def bare_app(db: Any = None, **options: Any) -> Starlette:
     return Starlette(
         routes=[
             Route("/act", act, methods=["POST"]),
