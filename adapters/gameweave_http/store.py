@@ -15,9 +15,12 @@ crashes or the power fails (the last commits may then be lost, never the file's
 consistency). ``Store(path, fsync=True)`` restores FULL for that case; it costs a
 disk flush, several milliseconds, on every action.
 
-Checkpoints (copying the WAL back into the database file, which flushes to disk
-even under NORMAL and takes tens of milliseconds) run in a thread of their own, so
-no commit, and so no reply, ever waits for one.
+Checkpoints (copying the WAL back into the database file, with a disk flush even
+under NORMAL) are SQLite's own, run by the commit that finds the WAL past 1,000
+pages: a few milliseconds about once every thousand actions. (Checkpointing from a
+separate thread instead was tried and rejected: under sustained load a passive
+checkpoint never catches up with the writer, so the WAL is never restarted and
+grows without bound, and the server slows as it grows.)
 """
 
 from __future__ import annotations
@@ -25,11 +28,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import logging
 import sqlite3
 import threading
 import time
-import weakref
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -76,14 +77,6 @@ def hash_token(token: str) -> bytes:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
 
 
-#: Commits after which the checkpoint thread is woken early (about 2,000 WAL pages).
-CHECKPOINT_COMMITS = 500
-#: Seconds between checkpoints of a file that is written slowly.
-CHECKPOINT_SECONDS = 2.0
-
-log = logging.getLogger("gameweave_http")
-
-
 @attrs.frozen
 class StoredMatch:
     """A match header as stored, plus its actions (seat, JSON) in order."""
@@ -122,12 +115,7 @@ class Store:
         # per commit (several ms per action) guards against (see the module doc).
         self._db.execute(f"PRAGMA synchronous={'FULL' if fsync else 'NORMAL'}")
         self._db.execute("PRAGMA foreign_keys=ON")
-        # No checkpoint inside a commit: the checkpoint thread does them all.
-        self._db.execute("PRAGMA wal_autocheckpoint=0")
         self._db.executescript(SCHEMA)
-        self._checkpoints = Checkpointer(self.path)
-        # A store dropped without close() still stops its thread.
-        weakref.finalize(self, self._checkpoints.stop)
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -139,10 +127,8 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
-        self._checkpoints.committed()
 
     def close(self) -> None:
-        self._checkpoints.stop(wait=True)
         with self._lock:
             self._db.close()
 
@@ -206,7 +192,6 @@ class Store:
         # when execute returns: a quarter of the statements of BEGIN/INSERT/UPDATE/COMMIT.
         with self._lock:
             self._db.execute(insert, row)
-        self._checkpoints.committed()
 
     # -- reading ------------------------------------------------------------------
 
@@ -283,50 +268,3 @@ class Store:
             }
             for r in rows
         ]
-
-
-class Checkpointer:
-    """A daemon thread that checkpoints the WAL of one SQLite file, on its own
-    connection, every ``CHECKPOINT_COMMITS`` commits or ``CHECKPOINT_SECONDS``.
-
-    PASSIVE checkpoints never block a writer, and the commits never run one
-    themselves (``wal_autocheckpoint=0``), so the disk flushes a checkpoint needs
-    stay off the path of every request. It holds no reference to its store.
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self._due = threading.Event()
-        self._stopping = threading.Event()
-        self._commits = 0
-        self._thread = threading.Thread(target=self._run, name="gameweave-checkpoint", daemon=True)
-        self._thread.start()
-
-    def committed(self) -> None:
-        # Called after each commit, under no lock: an increment lost to a race only
-        # delays the early wake-up a little.
-        self._commits += 1
-        if self._commits >= CHECKPOINT_COMMITS:
-            self._due.set()
-
-    def stop(self, wait: bool = False) -> None:
-        self._stopping.set()
-        self._due.set()
-        if wait and self._thread is not threading.current_thread():
-            self._thread.join(timeout=30)
-
-    def _run(self) -> None:
-        db = sqlite3.connect(self.path, isolation_level=None)
-        try:
-            while not self._stopping.is_set():
-                self._due.wait(CHECKPOINT_SECONDS)
-                self._due.clear()
-                if self._stopping.is_set() or not self._commits:
-                    continue
-                self._commits = 0
-                try:
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                except sqlite3.Error as exc:  # tried again at the next wake-up
-                    log.warning("checkpoint of %s failed: %s", self.path, exc)
-        finally:
-            db.close()
