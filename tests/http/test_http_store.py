@@ -232,3 +232,19 @@ def test_an_app_asked_to_fsync_stores_with_full_durability(
             assert app.state.store._db.execute("PRAGMA synchronous").fetchone()[0] == expected
         finally:
             app.state.store.close()
+
+
+def test_serve_passes_fsync_to_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    from gameweave_http import server
+
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    for fsync, expected in ((False, 1), (True, 2)):
+        server.serve(port=0, db=tmp_path / f"{fsync}.sqlite3", fsync=fsync)
+        store = served[-1].state.store
+        try:
+            assert store._db.execute("PRAGMA synchronous").fetchone()[0] == expected
+        finally:
+            store.close()
