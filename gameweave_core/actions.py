@@ -17,6 +17,7 @@ On the wire, in logs, from bots and in tests an action is a JSON object whose
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -26,6 +27,9 @@ import cattrs
 from .errors import MalformedAction
 
 A = TypeVar("A", bound=type)
+
+#: How many distinct actions' JSON forms one codec remembers.
+_JSON_CACHE_SIZE = 8192
 
 #: The attribute :func:`action` sets on a class: its type tag.
 TAG_ATTRIBUTE = "__action_type__"
@@ -104,11 +108,29 @@ class ActionCodec:
                 raise TypeError(f"two action classes share the type {tag!r}")
             self.types[tag] = cls
         self.classes = frozenset(self.types.values())
+        self._json: dict[Any, dict[str, Any]] = {}
 
     def to_json(self, act: Any) -> dict[str, Any]:
-        """The canonical JSON object of ``act``."""
+        """The canonical JSON object of ``act`` (a new dict the caller may keep)."""
+        # Legal actions are listed in every payload a seat receives, so the JSON of
+        # an action (frozen, hence hashable) is remembered. Only flat forms are
+        # cached, so handing out shallow copies can never share a nested value;
+        # the cap keeps titles with huge action spaces from growing it forever.
+        try:
+            cached = self._json.get(act)
+        except TypeError:  # an unhashable field: convert every time
+            cached = None
+        if cached is not None:
+            return dict(cached)
         body = drop_none(converter.unstructure(act))
-        return {"type": action_tag(act), **body}
+        form = {"type": action_tag(act), **body}
+        if len(self._json) < _JSON_CACHE_SIZE and all(
+            isinstance(v, (str, int, float, bool)) for v in body.values()
+        ):
+            with contextlib.suppress(TypeError):
+                self._json[act] = form
+                return dict(form)
+        return form
 
     def from_json(self, data: Any) -> Any:
         """The action an untrusted JSON value describes, or :class:`MalformedAction`."""

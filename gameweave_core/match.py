@@ -53,6 +53,8 @@ class Match:
         self._events: list[tuple[int, Sequence[Event]]] = []
         self._awaiting: tuple[int, ...] | None = None
         self._legal: dict[int, Sequence[Any]] = {}
+        #: Per seat: how many entries of ``_events`` its history lines cover.
+        self._lines: dict[int | None, tuple[int, list[str]]] = {}
         #: The title's action classes: anything else is JSON to decode (or junk).
         self._classes = title.codec.classes
         #: Set when the title raised on a legal action: (seat, action JSON, message).
@@ -146,7 +148,14 @@ class Match:
 
     def history(self, seat: int | None) -> list[str]:
         """The history lines ``seat`` may read, oldest first."""
-        return [e.text for _, batch in self._events for e in batch if e.visible_to(seat)]
+        # Every payload carries the seat's history: keep each seat's lines and
+        # read only the events that arrived since it last asked.
+        done, lines = self._lines.get(seat, (0, []))
+        if done < len(self._events):
+            for _, batch in self._events[done:]:
+                lines.extend(e.text for e in batch if e.visible_to(seat))
+            self._lines[seat] = (len(self._events), lines)
+        return list(lines)
 
     def events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events ``seat`` may read, with the step that produced each."""
@@ -276,6 +285,7 @@ class Match:
         self._rng = Rng(self.seed)
         self._state = self.title.setup(self.players, self.config, self._rng)
         self._log, self._events = [], []
+        self._lines = {}
         self._awaiting = None
         self._legal.clear()
         for seat, act in actions:

@@ -167,3 +167,34 @@ def test_config_is_checked():
         Match(SealedBid(), 5)
     with pytest.raises(ConfigError, match="unknown option"):
         Match(SealedBid(), 2, config={"speed": 2})
+
+
+def test_history_stays_right_when_seats_ask_at_different_times():
+    played = random_match(SealedBid(), 3, seed=8)
+    fresh = played.fresh()
+    for step, (seat, act) in enumerate(played.actions(), start=1):
+        fresh.submit(seat, act)
+        if step % 4 == 0:
+            fresh.history(1)  # seat 1 reads now and then; the others only at the end
+    for seat in (1, 2, 3, None):
+        expected = [e["text"] for e in played.events(seat)]
+        assert fresh.history(seat) == expected == played.history(seat)
+    fresh.history(2).append("scribbled")  # a caller's copy, not the match's lines
+    assert "scribbled" not in fresh.history(2)
+
+
+def test_history_is_rebuilt_after_a_rollback():
+    match = Match(Exploding(), 2, seed=3)
+    match.submit(1, Bid(2))
+    seen = match.history(2)
+    with pytest.raises(TitleError):
+        match.submit(2, Bid(13))
+    assert match.history(2) == seen
+    match.submit(2, Bid(1))
+    assert match.history(2)[-1].startswith(("Seat 2 wins", "Seat 1 wins", "A tie"))
+
+
+def test_legal_actions_are_fresh_dicts_each_time(match: Match):
+    first = match.legal_actions(1)
+    first[0]["coins"] = 999
+    assert match.legal_actions(1)[0] == {"type": "bid", "coins": 0}
