@@ -197,7 +197,11 @@ class Match:
         return out
 
     def digest(self) -> str:
-        """A fingerprint of the whole state (for replays; reveals nothing)."""
+        """A fingerprint of the whole state, for replays and logs.
+
+        It is never sent to a seat: with the seed and a guess at the secrets, a
+        digest could confirm the guess.
+        """
         return digest(self.title.snapshot(self._state))
 
     # -- acting ----------------------------------------------------------------

@@ -3,6 +3,7 @@ uvicorn server in a thread or in a subprocess, and Playwright's Chromium."""
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,6 +57,9 @@ def process_server(tmp_path: Path) -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
+        # CI must run the browser tests: make test installs chromium first.
+        if os.environ.get("CI"):
+            pytest.fail("Debian's chromium is missing: make browser-deps should have installed it")
         pytest.skip("Debian's chromium is not installed (make browser-deps)")
     from playwright.sync_api import sync_playwright
 
