@@ -64,4 +64,4 @@ serve: $(STAMP)
 	$(BIN)/gameweave serve
 
 clean:
-	rm -rf $(VENV) docs/_build build *.egg-info
+	rm -rf $(VENV) docs/_build docs/_generated build *.egg-info benchmarks/.venv-peers
