@@ -5,6 +5,9 @@
 // builds each from the seat's view), so this file only ever draws cards the crew
 // has seen. Exports render(root, payload, ctx), the Gameweave renderer contract.
 
+// The host page's DOM helper: every renderer builds its nodes the same way.
+import { el } from "/static/js/dom.js";
+
 const SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const PLAY_WORDS = {
   hit: "Hit",
@@ -27,21 +30,6 @@ const PHASE_WORDS = {
 };
 
 let openMate = null; // the crewmate whose cards are shown, kept across redraws
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === undefined || c === null || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
-}
 
 function ensureStyles() {
   if (document.getElementById("house-css")) return;

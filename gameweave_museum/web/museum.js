@@ -7,6 +7,9 @@
 //
 // Exports render(root, payload, ctx), the Gameweave renderer contract.
 
+// The host page's DOM helper: every renderer builds its nodes the same way.
+import { el } from "/static/js/dom.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 34;
 const WING_COLOURS = {
@@ -35,21 +38,6 @@ const SIMPLE_ACTIONS = {
 
 let hovered = null; // the square whose details are shown, kept across redraws
 let menuFor = null; // the square whose action menu is open
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === undefined || c === null || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
-}
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);

@@ -1,4 +1,5 @@
-// Small DOM helpers shared by the client's pages. Text always goes in through
+// Small DOM helpers shared by the client's pages and imported by the titles'
+// renderers (as /static/js/dom.js). Text always goes in through
 // textContent, never innerHTML: views and history lines are data, not markup.
 
 export function el(tag, attrs = {}, ...children) {
