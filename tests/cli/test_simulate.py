@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -181,3 +183,33 @@ def test_progress_is_reported_as_batches_finish(installed):
     )
     assert result.games == 7
     assert events == ["submit", "done 2"] * 3 + ["submit", "done 1"]
+
+
+# In a fresh interpreter: pytest itself may have threads running by now.
+POOL_PROBE = """
+import threading
+from gameweave_cli.app import _process_pool
+if {thread}:
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
+pool = _process_pool(2)
+print(pool._mp_context.get_start_method(), len(pool._processes), pool.submit(sum, [1, 2]).result())
+pool.shutdown()
+"""
+
+
+def probe_pool(thread: bool) -> str:
+    code = POOL_PROBE.format(thread=thread)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork is chosen on Linux only")
+def test_workers_are_forked_before_any_other_thread_starts():
+    # Both workers exist when the pool is handed back: none is forked later, beside
+    # the progress bar's thread.
+    assert probe_pool(thread=False) == "fork 2 3"
+
+
+def test_a_running_thread_makes_the_pool_spawn_fresh_interpreters():
+    assert probe_pool(thread=True).startswith("spawn ")
