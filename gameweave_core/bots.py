@@ -16,8 +16,9 @@ from .rng import Rng
 class Observation:
     """What one seat may know when it must act.
 
-    ``view`` and ``history`` are built on first use, so a bot that only needs the
-    legal actions (like the random bot) costs the match nothing more.
+    ``view`` and ``history`` are built on first use, by ``view_fn(seat)`` and
+    ``history_fn(seat)``, so a bot that only needs the legal actions (like the
+    random bot) costs the match nothing more.
     """
 
     __slots__ = ("_history", "_history_fn", "_view", "_view_fn", "legal", "seat")
@@ -26,8 +27,8 @@ class Observation:
         self,
         seat: int,
         legal: Sequence[Any],
-        view_fn: Callable[[], dict[str, Any]],
-        history_fn: Callable[[], list[str]],
+        view_fn: Callable[[int], dict[str, Any]],
+        history_fn: Callable[[int], list[str]],
     ) -> None:
         self.seat = seat
         self.legal = legal
@@ -40,14 +41,14 @@ class Observation:
     def view(self) -> dict[str, Any]:
         """The seat's view, exactly as a human in the seat receives it."""
         if self._view is None:
-            self._view = self._view_fn()
+            self._view = self._view_fn(self.seat)
         return self._view
 
     @property
     def history(self) -> list[str]:
         """The seat's history lines, oldest first."""
         if self._history is None:
-            self._history = self._history_fn()
+            self._history = self._history_fn(self.seat)
         return self._history
 
 

@@ -94,9 +94,10 @@ class Match:
     @property
     def awaiting(self) -> tuple[int, ...]:
         """Seats whose action is needed now; empty when the match is over."""
-        if self._awaiting is None:
-            self._awaiting = tuple(self.title.awaiting(self._state))
-        return self._awaiting
+        awaiting = self._awaiting
+        if awaiting is None:
+            awaiting = self._awaiting = tuple(self.title.awaiting(self._state))
+        return awaiting
 
     @property
     def is_over(self) -> bool:
@@ -169,9 +170,8 @@ class Match:
 
     def observe(self, seat: int) -> Observation:
         """What a bot in ``seat`` is given: exactly a human's view of the seat."""
-        return Observation(
-            seat, self.legal(seat), lambda: self.view(seat), lambda: self.history(seat)
-        )
+        # Bound methods, not closures: the observation calls them with its seat.
+        return Observation(seat, self.legal(seat), self.view, self.history)
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """Everything one seat's screen needs, built only from that seat's view."""
