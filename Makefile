@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TITLE ?= museum
 
-.PHONY: play test lint typecheck unit docs tutorial bench bench-peers serve browser-deps clean
+.PHONY: play test lint typecheck unit docs tutorial bench bench-peers serve browser-deps clean \
+	compiled test-compiled
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +53,42 @@ tutorial:
 	  | $(TUTORIAL_VENV)/bin/python docs/tutorial/check_listed.py sealedbid
 	cd docs/tutorial/sealed-bid && $(CURDIR)/$(TUTORIAL_VENV)/bin/pytest -q -p no:cacheprovider
 
+# The opt-in compiled build (see setup.py): The House Job's rules compiled with mypyc
+# into a wheel, installed in its own environment. The dev environment above stays
+# pure Python, so an edit of the rules is what the unit tests run.
+CVENV := .venv-compiled
+CBIN := $(CVENV)/bin
+CSTAMP := $(CVENV)/.installed
+CBUILT := $(CVENV)/.compiled
+
+# The environment: the build tools, the test tools and the project's dependencies
+# (mypyc type-checks the compiled modules against them).
+$(CSTAMP): pyproject.toml setup.py
+	rm -rf $(CVENV)
+	$(PYTHON) -m venv $(CVENV)
+	$(CBIN)/python -m pip install --quiet --upgrade pip 'setuptools>=77' wheel \
+	  'mypy>=1.10' pytest hypothesis
+	$(CBIN)/python -m pip install --quiet --no-build-isolation .
+	touch $(CSTAMP)
+
+# The wheel holds the whole project (only the House rules compiled), so any source
+# change rebuilds it.
+CSOURCES := $(shell find gameweave_core gameweave_house gameweave_museum adapters -type f \
+  -not -path '*/__pycache__/*' 2>/dev/null)
+$(CBUILT): $(CSTAMP) $(CSOURCES)
+	rm -rf build/compiled
+	GAMEWEAVE_COMPILE=1 $(CBIN)/python -m pip install --quiet --no-build-isolation \
+	  --no-deps --force-reinstall .
+	touch $(CBUILT)
+
+## compiled: .venv-compiled with The House Job's rules compiled by mypyc
+compiled: $(CBUILT)
+
+## test-compiled: The House Job's tests and golden logs against the compiled build
+# (the pytest script, not `python -m pytest`: that puts the sources first on sys.path)
+test-compiled: $(CBUILT)
+	GAMEWEAVE_EXPECT_COMPILED=1 $(CBIN)/pytest -q -p no:cacheprovider tests/house
+
 # Benchmarks against OpenSpiel, RLCard and a bare Starlette endpoint; writes
 # benchmarks/results.md. The peers live in their own venv, never in the project's.
 bench: $(STAMP) bench-peers
@@ -64,4 +101,4 @@ serve: $(STAMP)
 	$(BIN)/gameweave serve
 
 clean:
-	rm -rf $(VENV) docs/_build docs/_generated build *.egg-info benchmarks/.venv-peers
+	rm -rf $(VENV) $(CVENV) docs/_build docs/_generated build *.egg-info benchmarks/.venv-peers

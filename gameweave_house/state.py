@@ -6,7 +6,7 @@ The state is private to the match. Views are built from it by allow-list in
 
 from __future__ import annotations
 
-import attrs
+import attr
 
 from .cards import points
 
@@ -27,11 +27,13 @@ SETTLED = "settled"  # waiting for the next caller to press Next round
 OVER = "over"
 
 
-@attrs.define
+# ``attr.s(auto_attribs=True)`` rather than ``attrs.define``: it is the spelling mypyc
+# recognises, so the compiled build makes these native classes (see setup.py).
+@attr.s(auto_attribs=True)
 class Hand:
     """One hand of cards with its own bet (a box holds one, or two after a split)."""
 
-    cards: list[str] = attrs.field(factory=list)
+    cards: list[str] = attr.ib(factory=list)
     bet: int = 0
     hits: int = 0
     done: bool = False
@@ -53,14 +55,14 @@ class Hand:
         return not (self.bust or self.walked or self.natural)
 
 
-@attrs.define
+@attr.s(auto_attribs=True)
 class Box:
     """A box on the table: a seat's own box, or the Inside Man's Extra Box."""
 
     id: int
     seat: int
     extra: bool = False
-    hands: list[Hand] = attrs.field(factory=lambda: [Hand()])
+    hands: list[Hand] = attr.ib(factory=lambda: [Hand()])
     #: Chips pushed on by Back the Play, counted apart from the box's own bet.
     backed: int = 0
 
@@ -69,7 +71,7 @@ class Box:
         return self.hands[0]
 
 
-@attrs.define
+@attr.s(auto_attribs=True)
 class State:
     """Everything about one job."""
 
@@ -80,11 +82,11 @@ class State:
     deck: list[str]
     #: How many cards on top of the deck are face up for the crew.
     shown: int = 0
-    discard: list[str] = attrs.field(factory=list)
+    discard: list[str] = attr.ib(factory=list)
     #: Role key per seat (index seat - 1); "" until drafted.
-    roles: list[str] = attrs.field(factory=list)
+    roles: list[str] = attr.ib(factory=list)
     #: Spent ability cards per seat (index seat - 1), in the order spent.
-    spent: list[list[str]] = attrs.field(factory=list)
+    spent: list[list[str]] = attr.ib(factory=list)
     phase: str = DRAFT
     #: The seat whose turn it is (drafting, betting, playing or pressing Next round).
     turn: int = 1
@@ -92,11 +94,11 @@ class State:
     round: int = 0
     heavy_used: bool = False
     # -- this round ------------------------------------------------------------
-    boxes: list[Box] = attrs.field(factory=list)
+    boxes: list[Box] = attr.ib(factory=list)
     #: Seats still to take their betting turn this round, in order.
-    to_bet: list[int] = attrs.field(factory=list)
-    sitting_out: list[int] = attrs.field(factory=list)
-    dealer: list[str] = attrs.field(factory=list)
+    to_bet: list[int] = attr.ib(factory=list)
+    sitting_out: list[int] = attr.ib(factory=list)
+    dealer: list[str] = attr.ib(factory=list)
     hole_up: bool = False
     #: The Marked box id, 0 for none.
     mark: int = 0
@@ -106,8 +108,8 @@ class State:
     slow_hand: bool = False
     nod: bool = False
     #: Box ids covered by Vanish and by Short Change this round.
-    vanish: list[int] = attrs.field(factory=list)
-    short_change: list[int] = attrs.field(factory=list)
+    vanish: list[int] = attr.ib(factory=list)
+    short_change: list[int] = attr.ib(factory=list)
     #: Index into ``boxes`` and into that box's hands of the hand being played.
     cur_box: int = 0
     cur_hand: int = 0

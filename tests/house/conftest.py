@@ -1,0 +1,35 @@
+"""With ``GAMEWEAVE_EXPECT_COMPILED=1`` (``make test-compiled``) every House test
+first proves it runs the mypyc-compiled modules, not the sources beside the tests."""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+import pytest
+
+#: The modules setup.py compiles (a test checks the two lists agree).
+COMPILED_MODULES = ("state", "cards", "dealer", "settle", "rules")
+
+
+def expect_compiled() -> bool:
+    return os.environ.get("GAMEWEAVE_EXPECT_COMPILED", "") == "1"
+
+
+def module_files() -> dict[str, str]:
+    return {
+        name: str(importlib.import_module(f"gameweave_house.{name}").__file__)
+        for name in COMPILED_MODULES
+    }
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _compiled_build_is_the_one_imported() -> None:
+    if not expect_compiled():
+        return
+    plain = {name: path for name, path in module_files().items() if not path.endswith(".so")}
+    if plain:
+        pytest.fail(
+            f"GAMEWEAVE_EXPECT_COMPILED=1 but these House modules are plain Python: {plain}",
+            pytrace=False,
+        )

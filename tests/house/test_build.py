@@ -1,0 +1,62 @@
+"""The compiled build's guard rails: the sources never sit beside compiled modules,
+the build compiles what the tests check, and it refuses an editable install."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import COMPILED_MODULES, expect_compiled, module_files
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SOURCES = ROOT / "gameweave_house"
+
+
+def test_the_imported_build_is_the_expected_one():
+    files = module_files()
+    if expect_compiled():
+        assert all(f.endswith(".so") for f in files.values()), files
+    else:
+        assert all(f.endswith(".py") for f in files.values()), (
+            f"compiled House modules imported in a pure run: {files}; "
+            "set GAMEWEAVE_EXPECT_COMPILED=1 for the compiled build"
+        )
+
+
+def test_no_compiled_module_sits_beside_the_sources():
+    stale = sorted(p.name for p in SOURCES.iterdir() if p.suffix in (".so", ".pyd"))
+    assert not stale, f"extension modules in {SOURCES} would shadow the sources: {stale}"
+
+
+def test_setup_compiles_the_modules_the_tests_check():
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    listed = next(
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets)
+    )
+    paths = ast.literal_eval(listed)
+    assert tuple(Path(p).stem for p in paths) == COMPILED_MODULES
+    assert all((ROOT / p).is_file() for p in paths)
+
+
+@pytest.mark.parametrize("command", ["develop", "editable_wheel"])
+def test_a_compiled_editable_install_is_refused(command: str):
+    env = {**os.environ, "GAMEWEAVE_COMPILE": "1"}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "setup.py"), command],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "builds into a wheel only" in done.stderr
+    assert not [p for p in SOURCES.iterdir() if p.suffix == ".so"]
