@@ -119,20 +119,16 @@ class Match:
 
     def legal(self, seat: int) -> Sequence[Any]:
         """The legal actions of ``seat`` as action objects."""
-        # Hot path (bots ask, then submit checks): a cached seat was checked already.
-        # ``type(...) is int`` keeps True from passing for seat 1.
-        if type(seat) is int:
-            cached = self._legal.get(seat)
-            if cached is not None:
-                return cached
+        # Hot path: bots ask once per action. ``type(...) is int`` keeps True from
+        # passing for seat 1 (and keeps unhashable junk away from the dict).
         if type(seat) is not int or not 1 <= seat <= self.players:
             self._check_seat(seat)
         cached = self._legal.get(seat)
         if cached is None:
-            if seat in self.awaiting:
-                cached = self.title.legal_actions(self._state, seat)
-            else:
-                cached = ()
+            awaiting = self._awaiting
+            if awaiting is None:
+                awaiting = self.awaiting
+            cached = self.title.legal_actions(self._state, seat) if seat in awaiting else ()
             self._legal[seat] = cached
         return cached
 
@@ -213,6 +209,19 @@ class Match:
         :class:`IllegalAction` (or a subclass) with a one-line reason and leaves
         the match untouched when the action is malformed, out of turn or illegal.
         """
+        batch = self._submit(seat, action)
+        if not batch:
+            return []
+        # Event.visible_to(seat), inlined: seat is a checked int here. Most actions
+        # make one event: skip building a comprehension for it.
+        if len(batch) == 1:
+            e = batch[0]
+            return [e.text] if e.seats is None or seat in e.seats else []
+        return [e.text for e in batch if e.seats is None or seat in e.seats]
+
+    def _submit(self, seat: int, action: Any) -> tuple[Event, ...]:
+        """:meth:`submit` without the history lines: the events the action made.
+        The bot runner calls this, as nobody reads a bot's lines as it plays."""
         title = self.title
         if type(action) not in self._classes:  # JSON from outside, or junk
             action = title.codec.from_json(action)
@@ -253,17 +262,12 @@ class Match:
         self._awaiting = None
         self._legal.clear()
         if not new_events:
-            return []
+            return ()
         # One entry per step, not per event: the hot path stays one append. A tuple,
         # so that a title reusing its list cannot rewrite history.
         batch = tuple(new_events)
         self._events.append((step, batch))
-        # Event.visible_to(seat), inlined: seat is a checked int here. Most actions
-        # make one event: skip building a comprehension for it.
-        if len(batch) == 1:
-            e = batch[0]
-            return [e.text] if e.seats is None or seat in e.seats else []
-        return [e.text for e in batch if e.seats is None or seat in e.seats]
+        return batch
 
     def _illegal(self, seat: int, action: Any) -> IllegalAction:
         title = self.title
@@ -293,7 +297,7 @@ class Match:
         self._awaiting = None
         self._legal.clear()
         for seat, act in actions:
-            self.submit(seat, act)
+            self._submit(seat, act)
 
     # -- logs and replay --------------------------------------------------------
 
@@ -319,7 +323,7 @@ class Match:
             raise ValueError(f"step must be between 0 and {self.version}, got {step}")
         other = self.fresh()
         for seat, act in self._log[:step]:
-            other.submit(seat, act)
+            other._submit(seat, act)
         return other
 
     def steps(self) -> Iterator[Match]:
@@ -331,7 +335,7 @@ class Match:
         other = self.fresh()
         yield other
         for seat, act in self._log:
-            other.submit(seat, act)
+            other._submit(seat, act)
             yield other
 
     def to_log(self) -> MatchLog:
@@ -343,7 +347,7 @@ class Match:
         replay = self.fresh()
         to_json = self.title.codec.to_json
         for index, (seat, act) in enumerate(self._log, start=1):
-            replay.submit(seat, act)
+            replay._submit(seat, act)
             entries.append(LogEntry(index, seat, to_json(act), replay.digest()))
         if replay.digest() != self.digest():
             raise TitleError(
@@ -405,7 +409,7 @@ class Match:
         entries = log.actions if upto is None else log.actions[:upto]
         for e in entries:
             try:
-                match.submit(e.seat, e.action)
+                match._submit(e.seat, e.action)
             except TitleError as exc:
                 raise LogError(source, str(exc), e.index) from None
             except IllegalAction as exc:

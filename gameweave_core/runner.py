@@ -47,7 +47,8 @@ def run_bots(match: Match, bots: Mapping[int, BotSeat], limit: int | None = None
     a title that never ends is a bug the caller should hear about.
     """
     taken = 0
-    submit, observe = match.submit, match.observe
+    # The private submit skips building history lines that nobody reads here.
+    submit, observe = match._submit, match.observe
     while True:
         awaiting = match.awaiting
         # Usually the first awaited seat is a bot: skip the search then.
