@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from gameweave_core import Event, Rng
 
@@ -64,6 +64,54 @@ def _ab(
     amount: int | None = None,
 ) -> A.Ability:
     return A.Ability(card, box, index, mine, amount)
+
+
+# -- history lines ---------------------------------------------------------------------
+
+# Most lines recur from hand to hand and job to job ("Crew 1 stands on 17"), and an
+# Event is immutable, so equal lines share one Event: finding it is much cheaper than
+# building it. Every line is public (the crew shares everything). Bounded: a full
+# cache starts afresh.
+_LINES_MAX: Final = 20_000
+_LINES: Final[dict[str, dict[str, Event]]] = {}
+
+
+def line(text: str, kind: str = "") -> Event:
+    """The public history line ``text`` (of ``kind``), shared with its equals."""
+    lines = _LINES.get(kind)
+    if lines is None:
+        lines = _LINES[kind] = {}
+    event = lines.get(text)
+    if event is None:
+        if len(lines) >= _LINES_MAX:
+            lines.clear()
+        event = lines[text] = Event(text, None, True, kind)
+    return event
+
+
+#: "The house shows 7", by up-card (the card itself rides along for renderers).
+_UPCARDS: Final = {
+    card: Event(f"The house shows {rank_name(card)}", None, True, "upcard", {"card": card})
+    for card in FULL_DECK
+}
+_SETTLED: Final[dict[int, Event]] = {}
+
+
+def upcard_line(card: str) -> Event:
+    """The line showing the dealer's up-card."""
+    return _UPCARDS[card]
+
+
+def settled_line(take: int) -> Event:
+    """The line closing a round's settlement, with the Take as data."""
+    event = _SETTLED.get(take)
+    if event is None:
+        if len(_SETTLED) >= _LINES_MAX:
+            _SETTLED.clear()
+        event = _SETTLED[take] = Event(
+            f"Round settled — Take {take}", None, True, "settled", {"take": take}
+        )
+    return event
 
 
 # -- setup ---------------------------------------------------------------------------
@@ -139,11 +187,9 @@ def draw(state: State, rng: Rng, events: list[Event]) -> str:
         state.shown = 0
         state.last_round = True
         events.append(
-            Event(
+            line(
                 f"The deck runs dry — the discard ({len(state.deck)} cards) is shuffled back "
                 "in; this round is the job's last",
-                None,
-                True,
                 "reshuffle",
             )
         )
@@ -207,7 +253,7 @@ def start_round(state: State, events: list[Event], rng: Rng) -> None:
     state.cur_box = state.cur_hand = 0
     n = state.players
     state.to_bet = [(state.caller - 1 + i) % n + 1 for i in range(n)]
-    events.append(Event(f"Round {state.round} — {crew(state.caller)} calls", None, True, "round"))
+    events.append(line(f"Round {state.round} — {crew(state.caller)} calls", "round"))
     next_bettor(state, events, rng)
 
 
@@ -216,9 +262,7 @@ def next_bettor(state: State, events: list[Event], rng: Rng) -> None:
         seat = state.to_bet.pop(0)
         if state.take < MIN_BET:
             state.sitting_out.append(seat)
-            events.append(
-                Event(f"{crew(seat)} sits the round out — the Take can't cover {MIN_BET}")
-            )
+            events.append(line(f"{crew(seat)} sits the round out — the Take can't cover {MIN_BET}"))
             continue
         state.phase = BET
         state.turn = seat
@@ -238,9 +282,7 @@ def deal(state: State, events: list[Event], rng: Rng) -> None:
         firsts = ", ".join(
             f"{box_name(state, b)} {label(b.main.cards[0])}" for b in state.boxes if not b.extra
         )
-        events.append(
-            Event(f"The Call — first cards {firsts}; {crew(state.caller)} may Mark a box")
-        )
+        events.append(line(f"The Call — first cards {firsts}; {crew(state.caller)} may Mark a box"))
         return
     finish_deal(state, events, rng)
 
@@ -248,7 +290,7 @@ def deal(state: State, events: list[Event], rng: Rng) -> None:
 def finish_deal(state: State, events: list[Event], rng: Rng) -> None:
     up = draw(state, rng, events)
     state.dealer = [up]
-    events.append(Event(f"The house shows {rank_name(up)}", None, True, "upcard", {"card": up}))
+    events.append(upcard_line(up))
     for b in state.boxes:
         if not b.extra:
             b.main.cards.append(draw(state, rng, events))
@@ -262,20 +304,18 @@ def finish_deal(state: State, events: list[Event], rng: Rng) -> None:
         name = box_name(state, b)
         if is_two_card_21(h.cards):
             h.natural = h.done = True
-            events.append(Event(f"{name} is dealt a blackjack ({labels(h.cards)})"))
+            events.append(line(f"{name} is dealt a blackjack ({labels(h.cards)})"))
         else:
-            events.append(Event(f"{name} is dealt {labels(h.cards)} — {describe(h)}"))
-    events.append(Event("The house takes its hole card face down"))
+            events.append(line(f"{name} is dealt {labels(h.cards)} — {describe(h)}"))
+    events.append(line("The house takes its hole card face down"))
     if state.has_role("inside_man"):
-        events.append(Event(f"The Tell — the hole card is {tell(state)}", None, True, "tell"))
+        events.append(line(f"The Tell — the hole card is {tell(state)}", "tell"))
     if is_two_card_21(state.dealer):
         state.hole_up = True
-        events.append(
-            Event(f"The house peeks — blackjack ({labels(state.dealer)}); the round ends")
-        )
+        events.append(line(f"The house peeks — blackjack ({labels(state.dealer)}); the round ends"))
         settle(state, events)
         return
-    events.append(Event("The house peeks — no blackjack"))
+    events.append(line("The house peeks — no blackjack"))
     state.phase = PLAY
     state.cur_box = state.cur_hand = 0
     advance(state, events, rng)
@@ -311,12 +351,12 @@ def standing(state: State) -> bool:
 
 def dealer_turn(state: State, events: list[Event], rng: Rng) -> None:
     if state.hole_up:
-        events.append(Event(f"The house has {points(state.dealer)}"))
+        events.append(line(f"The house has {points(state.dealer)}"))
     else:
         state.hole_up = True
-        events.append(Event(f"Hole card up — house has {points(state.dealer)}", None, True, "hole"))
+        events.append(line(f"Hole card up — house has {points(state.dealer)}", "hole"))
     if not standing(state):
-        events.append(Event("No hand stands against the house; it draws nothing"))
+        events.append(line("No hand stands against the house; it draws nothing"))
         settle(state, events)
         return
     stand_on = 16 if state.slow_hand else 17
@@ -326,22 +366,22 @@ def dealer_turn(state: State, events: list[Event], rng: Rng) -> None:
         drew = True
     p = points(state.dealer)
     if drew:
-        events.append(Event(f"The house draws to {p}{' — bust' if p > 21 else ''}"))
+        events.append(line(f"The house draws to {p}{' — bust' if p > 21 else ''}"))
     else:
-        events.append(Event(f"The house stands on {p}"))
+        events.append(line(f"The house stands on {p}"))
     if state.nod:
         if p <= 21:
             card = draw(state, rng, events)
             state.dealer.append(card)
             p = points(state.dealer)
             events.append(
-                Event(
+                line(
                     f"The Nod — the house takes one more, {label(card)}, to {p}"
                     f"{' — bust' if p > 21 else ''}"
                 )
             )
         else:
-            events.append(Event("The Nod goes unused — the house has already bust"))
+            events.append(line("The Nod goes unused — the house has already bust"))
         state.nod = False
     settle(state, events)
 
@@ -392,20 +432,16 @@ def settle(state: State, events: list[Event]) -> None:
             head += " · TAKE EMPTY"
         lines[index] = (head, bet, credit, taken)
     for head, bet, credit, debit in lines:
-        events.append(Event(f"{head} {signed(credit - bet - debit)}", None, True, "settle"))
-    events.append(
-        Event(f"Round settled — Take {state.take}", None, True, "settled", {"take": state.take})
-    )
+        events.append(line(f"{head} {signed(credit - bet - debit)}", "settle"))
+    events.append(settled_line(state.take))
     state.phase = SETTLED
     if state.take < MIN_BET:
         state.phase = OVER
         state.ended = "broke"
         events.append(
-            Event(
+            line(
                 f"The crew is broke — the job is over with the Take at {state.take} "
                 f"(opened at {state.opening}); the house kept its edge",
-                None,
-                True,
                 "end",
             )
         )
@@ -424,10 +460,8 @@ def end_by_deck(state: State, events: list[Event]) -> None:
     verdict = "the crew took the house" if state.take > state.opening else "the house kept its edge"
     why = "the last round is played" if state.last_round else "the deck can't deal another round"
     events.append(
-        Event(
+        line(
             f"The job is over — {why}: Take {state.take} (opened at {state.opening}); {verdict}",
-            None,
-            True,
             "end",
         )
     )
@@ -442,18 +476,18 @@ def bust(state: State, box: Box, hand: Hand, events: list[Event]) -> None:
         hand.saved = True
     if not box.extra and role_of(state, box.seat) == "sleight" and len(state.deck) > state.shown:
         card = turn_up(state, 1)
-        events.append(Event(f"Palmed — the next deck card turns face up: {labels(card)}"))
+        events.append(line(f"Palmed — the next deck card turns face up: {labels(card)}"))
 
 
 def after_change(state: State, box: Box, hand: Hand, events: list[Event], name: str) -> None:
     """A hand's cards changed by an ability: bust over 21, stand on 21."""
     p = hand.points
     if p > 21:
-        events.append(Event(f"{name} is over 21 at {p} — bust"))
+        events.append(line(f"{name} is over 21 at {p} — bust"))
         bust(state, box, hand, events)
     elif p == 21 and not hand.done:
         hand.done = True
-        events.append(Event(f"{name} reaches 21 and stands"))
+        events.append(line(f"{name} reaches 21 and stands"))
 
 
 def do_hit(state: State, rng: Rng, events: list[Event]) -> None:
@@ -464,13 +498,13 @@ def do_hit(state: State, rng: Rng, events: list[Event]) -> None:
     p = h.points
     name = box_name(state, box, state.cur_hand)
     if p > 21:
-        events.append(Event(f"{name} hits to {p} — bust", None, True, "bust"))
+        events.append(line(f"{name} hits to {p} — bust", "bust"))
         bust(state, box, h, events)
     elif p == 21:
         h.done = True
-        events.append(Event(f"{name} hits to 21 and stands"))
+        events.append(line(f"{name} hits to 21 and stands"))
     else:
-        events.append(Event(f"{name} hits {label(card)} to {describe(h)}"))
+        events.append(line(f"{name} hits {label(card)} to {describe(h)}"))
 
 
 def do_double(state: State, rng: Rng, events: list[Event]) -> None:
@@ -485,7 +519,7 @@ def do_double(state: State, rng: Rng, events: list[Event]) -> None:
     p = h.points
     name = box_name(state, box, state.cur_hand)
     events.append(
-        Event(
+        line(
             f"{name} doubles to {h.bet} and draws {label(card)} to {p}{' — bust' if p > 21 else ''}"
         )
     )
@@ -506,7 +540,7 @@ def do_split(state: State, rng: Rng, events: list[Event]) -> None:
             hand.done = True
     name = box_name(state, box)
     events.append(
-        Event(
+        line(
             f"{name} splits {rank_name(h.cards[0])}s — {labels(h.cards)} ({h.points}) and "
             f"{labels(other.cards)} ({other.points}){' — split aces stand' if aces else ''}"
         )
@@ -829,7 +863,7 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
     elif kind is A.Stand:
         box, h = current(state)
         h.done = True
-        events.append(Event(f"{box_name(state, box, state.cur_hand)} stands on {h.points}"))
+        events.append(line(f"{box_name(state, box, state.cur_hand)} stands on {h.points}"))
         advance(state, events, rng)
     elif kind is A.Chips:
         target = state.box(act.box) if act.box is not None else state.seat_box(seat)
@@ -839,9 +873,7 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
     elif kind is A.DealMeIn:
         mine = own_boxes(state, seat)
         bets = " and ".join(f"{b.main.bet}{' on the Extra Box' if b.extra else ''}" for b in mine)
-        events.append(
-            Event(f"{crew(seat)} is in for {bets} — Take {state.take}", None, True, "bet")
-        )
+        events.append(line(f"{crew(seat)} is in for {bets} — Take {state.take}", "bet"))
         next_bettor(state, events, rng)
     elif kind is A.Double:
         do_double(state, rng, events)
@@ -853,7 +885,7 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
         box, h = current(state)
         h.walked = h.done = True
         events.append(
-            Event(
+            line(
                 f"{box_name(state, box, state.cur_hand)} walks out on {h.points} (Cold Feet) — "
                 f"{h.bet // 2} of {h.bet} comes back"
             )
@@ -866,7 +898,7 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
     elif kind is A.Draft:
         state.roles[seat - 1] = act.role
         role = ROLES[act.role]
-        events.append(Event(f"{crew(seat)} drafts the {role.name}", None, True, "draft"))
+        events.append(line(f"{crew(seat)} drafts the {role.name}", "draft"))
         if "" in state.roles:
             state.turn = seat + 1
         else:
@@ -874,17 +906,15 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
             start_round(state, events, rng)
     elif kind is A.Mark:
         state.mark = act.box
-        events.append(
-            Event(f"{crew(seat)} Marks {box_id_name(state, act.box)}", None, True, "mark")
-        )
+        events.append(line(f"{crew(seat)} Marks {box_id_name(state, act.box)}", "mark"))
         if state.phase == CALL:
             finish_deal(state, events, rng)
     elif kind is A.NoMark:
-        events.append(Event(f"{crew(seat)} calls No Mark"))
+        events.append(line(f"{crew(seat)} calls No Mark"))
         finish_deal(state, events, rng)
     elif kind is A.Heavy:
         state.heavy = state.heavy_used = True
-        events.append(Event(f"{crew(seat)} calls the Heavy — every bet counts double this round"))
+        events.append(line(f"{crew(seat)} calls the Heavy — every bet counts double this round"))
     elif kind is A.NextRound:
         if state.last_round or not deck_can_deal_round(state):
             end_by_deck(state, events)
@@ -907,18 +937,18 @@ def play_ability(state: State, seat: int, act: A.Ability, rng: Rng, events: list
     who = crew(seat)
     if key == "long_glass":
         cards = turn_up(state, 3)
-        events.append(Event(f"{who} plays Long Glass — face up on the deck: {labels(cards)}"))
+        events.append(line(f"{who} plays Long Glass — face up on the deck: {labels(cards)}"))
     elif key == "rooftop":
         state.hole_up = True
         events.append(
-            Event(
+            line(
                 f"{who} plays Rooftop — the hole card is {label(state.dealer[1])}; "
                 f"the house has {points(state.dealer)}"
             )
         )
     elif key == "the_call":
         state.call = True
-        events.append(Event(f"{who} plays The Call — the deal will stop for the Mark"))
+        events.append(line(f"{who} plays The Call — the deal will stop for the Mark"))
     elif key == "false_cut":
         box = state.box(act.box or 0)
         assert box is not None and act.index is not None
@@ -929,7 +959,7 @@ def play_ability(state: State, seat: int, act: A.Ability, rng: Rng, events: list
         h.cards[act.index] = new
         target = box_name(state, box)
         events.append(
-            Event(
+            line(
                 f"{who} plays False Cut on {target} — {label(old)} out, {label(new)} in: "
                 f"{describe(h)}"
             )
@@ -943,7 +973,7 @@ def play_ability(state: State, seat: int, act: A.Ability, rng: Rng, events: list
         mine, theirs = own.main.cards[act.mine], other.main.cards[act.index]
         own.main.cards[act.mine], other.main.cards[act.index] = theirs, mine
         events.append(
-            Event(
+            line(
                 f"{who} plays Palm — swaps {label(mine)} for {box_name(state, other)}'s "
                 f"{label(theirs)}: {describe(own.main)} and {describe(other.main)}"
             )
@@ -955,20 +985,20 @@ def play_ability(state: State, seat: int, act: A.Ability, rng: Rng, events: list
         pos = len(state.deck) - 1 - act.index
         card = state.deck.pop(pos)
         state.deck.append(card)
-        events.append(Event(f"{who} plays The Load — {label(card)} moves to the top"))
+        events.append(line(f"{who} plays The Load — {label(card)} moves to the top"))
     elif key == "vanish":
         state.vanish.append(act.box or 0)
-        events.append(Event(f"{who} plays Vanish on {box_id_name(state, act.box or 0)}"))
+        events.append(line(f"{who} plays Vanish on {box_id_name(state, act.box or 0)}"))
     elif key == "short_change":
         state.short_change.append(act.box or 0)
-        events.append(Event(f"{who} plays Short Change on {box_id_name(state, act.box or 0)}"))
+        events.append(line(f"{who} plays Short Change on {box_id_name(state, act.box or 0)}"))
     elif key == "the_drop":
         box, h = current(state)
         assert act.index is not None
         card = h.cards.pop(act.index)
         state.discard.append(card)
         target = box_name(state, box, state.cur_hand)
-        events.append(Event(f"{who} plays The Drop — {label(card)} off, {target} on {describe(h)}"))
+        events.append(line(f"{who} plays The Drop — {label(card)} off, {target} on {describe(h)}"))
         after_change(state, box, h, events, target)
     elif key == "alibi":
         box, h = current(state)
@@ -976,33 +1006,33 @@ def play_ability(state: State, seat: int, act: A.Ability, rng: Rng, events: list
         old = labels(h.cards)
         h.cards = [draw(state, rng, events), draw(state, rng, events)]
         target = box_name(state, box, state.cur_hand)
-        events.append(Event(f"{who} plays Alibi — {old} out, {labels(h.cards)} in: {describe(h)}"))
+        events.append(line(f"{who} plays Alibi — {old} out, {labels(h.cards)} in: {describe(h)}"))
         after_change(state, box, h, events, target)
     elif key == "double_bag":
         state.double_bag = True
-        events.append(Event(f"{who} plays Double Bag — the Mark pays 3:1 this round"))
+        events.append(line(f"{who} plays Double Bag — the Mark pays 3:1 this round"))
     elif key == "back_the_play":
         box = state.box(act.box or 0)
         assert box is not None and act.amount is not None
         box.backed += act.amount
         state.take -= act.amount
         events.append(
-            Event(
+            line(
                 f"{who} plays Back the Play — {act.amount} backed on {box_name(state, box)}; "
                 f"Take {state.take}"
             )
         )
     elif key == "slow_hand":
         state.slow_hand = True
-        events.append(Event(f"{who} plays Slow Hand — the house stands on 16 this round"))
+        events.append(line(f"{who} plays Slow Hand — the house stands on 16 this round"))
     elif key == "the_nod":
         state.nod = True
-        events.append(Event(f"{who} plays The Nod — the house takes one more when it stands"))
+        events.append(line(f"{who} plays The Nod — the house takes one more when it stands"))
     elif key == "extra_box":
         box = Box(id=state.extra_id, seat=seat, extra=True)
         box.main.bet = MIN_BET
         state.take -= MIN_BET
         state.boxes.append(box)
-        events.append(Event(f"{who} plays Extra Box — a second box opens with {MIN_BET}"))
+        events.append(line(f"{who} plays Extra Box — a second box opens with {MIN_BET}"))
     else:  # pragma: no cover
         raise KeyError(name)
