@@ -7,16 +7,17 @@ Tens are written ``T`` so every card has the same width in logs and configs.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
-SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANKS: Final = "A23456789TJQK"
+SUITS: Final = "SHDC"
+SUIT_SIGNS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 #: The blackjack value of each rank; an ace counts 1 here and is softened by totals.
-VALUES = {r: (1 if r == "A" else 10 if r in "TJQK" else int(r)) for r in RANKS}
+VALUES: Final = {r: (1 if r == "A" else 10 if r in "TJQK" else int(r)) for r in RANKS}
 #: Card strings of a fresh deck, in a fixed order (spades first, ace to king).
-FULL_DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
-_FULL_SET = frozenset(FULL_DECK)
+FULL_DECK: Final[tuple[str, ...]] = tuple(r + s for s in SUITS for r in RANKS)
+_FULL_SET: Final = frozenset(FULL_DECK)
 
 
 def value(card: str) -> int:

@@ -6,12 +6,14 @@ short summaries of each card, shown on player cards and in the terminal.
 
 from __future__ import annotations
 
+from typing import Final
+
 import attrs
 
 #: Timing classes of ability cards (the rulebook's "Your turn" table).
-BEFORE_DEAL = "before_deal"
-DEALT = "dealt"
-ANY = "any"
+BEFORE_DEAL: Final = "before_deal"
+DEALT: Final = "dealt"
+ANY: Final = "any"
 
 TIMING_TEXT = {
     BEFORE_DEAL: "before the deal only — your betting turn",

@@ -8,7 +8,6 @@ shares everything, and no line names a card that is still face down.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -35,27 +34,62 @@ from .state import (
     State,
 )
 
-CHIP_STEPS = (10, 50, 100)
+CHIP_STEPS: Final = (10, 50, 100)
 #: Amounts Back the Play offers (and the whole Take, for going all-in).
-BACKING_STEPS = (10, 50, 100, 250, 500, 1000)
+BACKING_STEPS: Final = (10, 50, 100, 250, 500, 1000)
 
-HIT, STAND, DOUBLE, SPLIT, COLD_FEET = A.Hit(), A.Stand(), A.Double(), A.Split(), A.ColdFeet()
-DEAL_ME_IN, NO_MARK, HEAVY, NEXT_ROUND = A.DealMeIn(), A.NoMark(), A.Heavy(), A.NextRound()
+# Module-level values the hot path reads are Final: the compiled build keeps them in
+# C statics instead of looking each one up by name.
+HIT: Final = A.Hit()
+STAND: Final = A.Stand()
+DOUBLE: Final = A.Double()
+SPLIT: Final = A.Split()
+COLD_FEET: Final = A.ColdFeet()
+DEAL_ME_IN: Final = A.DealMeIn()
+NO_MARK: Final = A.NoMark()
+HEAVY: Final = A.Heavy()
+NEXT_ROUND: Final = A.NextRound()
 
+#: The action classes apply() dispatches on.
+HIT_T: Final = A.Hit
+STAND_T: Final = A.Stand
+CHIPS_T: Final = A.Chips
+DEAL_ME_IN_T: Final = A.DealMeIn
+DOUBLE_T: Final = A.Double
+SPLIT_T: Final = A.Split
+COLD_FEET_T: Final = A.ColdFeet
+ABILITY_T: Final = A.Ability
+DRAFT_T: Final = A.Draft
+MARK_T: Final = A.Mark
+NO_MARK_T: Final = A.NoMark
+HEAVY_T: Final = A.Heavy
+NEXT_ROUND_T: Final = A.NextRound
 
 # Legal-action lists are rebuilt after every action: hand out shared, immutable
 # action objects instead of constructing new ones each time (the hot path).
-@functools.cache
+#: Chips for a seat's own box, one per step of CHIP_STEPS.
+OWN_CHIPS: Final = tuple(A.Chips(step) for step in CHIP_STEPS)
+DRAFTS: Final = {key: A.Draft(key) for key in ROLES}
+_CHIPS: Final[dict[tuple[int, int | None], A.Chips]] = {}
+_MARKS: Final[dict[int, A.Mark]] = {}
+_ABILITIES: Final[dict[tuple[str, int | None, int | None, int | None, int | None], A.Ability]] = {}
+
+
 def _chips(amount: int, box: int | None) -> A.Chips:
-    return A.Chips(amount, box)
+    key = (amount, box)
+    act = _CHIPS.get(key)
+    if act is None:
+        act = _CHIPS[key] = A.Chips(amount, box)
+    return act
 
 
-@functools.cache
 def _mark(box: int) -> A.Mark:
-    return A.Mark(box)
+    act = _MARKS.get(box)
+    if act is None:
+        act = _MARKS[box] = A.Mark(box)
+    return act
 
 
-@functools.cache
 def _ab(
     card: str,
     box: int | None = None,
@@ -63,7 +97,11 @@ def _ab(
     mine: int | None = None,
     amount: int | None = None,
 ) -> A.Ability:
-    return A.Ability(card, box, index, mine, amount)
+    key = (card, box, index, mine, amount)
+    act = _ABILITIES.get(key)
+    if act is None:
+        act = _ABILITIES[key] = A.Ability(card, box, index, mine, amount)
+    return act
 
 
 # -- history lines ---------------------------------------------------------------------
@@ -558,20 +596,25 @@ def betting_actions(state: State, seat: int) -> list[Any]:
     out: list[Any] = []
     mine = [b for b in state.boxes if b.seat == seat]
     take = state.take
-    short = [max(0, MIN_BET - b.main.bet) for b in mine]
-    missing = sum(short)
-    for b, gap in zip(mine, short, strict=True):
+    missing = 0
+    for b in mine:
+        if b.main.bet < MIN_BET:
+            missing += MIN_BET - b.main.bet
+    for b in mine:
+        bet = b.main.bet
+        gap = MIN_BET - bet if bet < MIN_BET else 0
         # chips may not eat what the seat's other boxes still need to reach 10
-        room = min(take - (missing - gap), table_max(state, b) - b.main.bet)
-        ref = b.id if b.extra else None
-        for step in CHIP_STEPS:
-            if step <= room:
-                out.append(_chips(step, ref))
+        room = min(take - (missing - gap), table_max(state, b) - bet)
+        for i in range(len(CHIP_STEPS)):
+            if CHIP_STEPS[i] > room:
+                break
+            out.append(_chips(CHIP_STEPS[i], b.id) if b.extra else OWN_CHIPS[i])
     if not missing:
         out.append(DEAL_ME_IN)
     if seat == state.caller:
         if not state.mark:
-            out.extend([_mark(i) for i in mark_targets(state)])
+            for i in mark_targets(state):
+                out.append(_mark(i))
         if not state.heavy_used:
             out.append(HEAVY)
     return out
@@ -604,7 +647,7 @@ def legal(state: State, seat: int) -> list[Any]:
     if phase == OVER or seat != state.turn:
         return []
     if phase == DRAFT:
-        return [A.Draft(r) for r in ROLES if r not in state.roles]
+        return [DRAFTS[r] for r in ROLES if r not in state.roles]
     if phase == SETTLED:
         return [NEXT_ROUND]
     if phase == CALL:
@@ -623,7 +666,7 @@ def legal(state: State, seat: int) -> list[Any]:
 
 
 #: Each role's cards with their timing, for the legal-action loop.
-ROLE_TIMINGS = {
+ROLE_TIMINGS: Final = {
     key: tuple((card, ABILITIES[card].timing) for card in role.cards) for key, role in ROLES.items()
 }
 
@@ -748,7 +791,7 @@ def _targets(state: State, seat: int, key: str) -> list[A.Ability]:
 
 
 #: Why a card with no target is not playable, by card.
-NO_TARGET = {
+NO_TARGET: Final = {
     "long_glass": "no face-down cards left on the deck",
     "rooftop": "the hole card is already face up",
     "the_call": "a box is already Marked, or The Call is already in play",
@@ -857,31 +900,31 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
     act = action
     events: list[Event] = []
     kind = type(act)
-    if kind is A.Hit:
+    if kind is HIT_T:
         do_hit(state, rng, events)
         advance(state, events, rng)
-    elif kind is A.Stand:
+    elif kind is STAND_T:
         box, h = current(state)
         h.done = True
         events.append(line(f"{box_name(state, box, state.cur_hand)} stands on {h.points}"))
         advance(state, events, rng)
-    elif kind is A.Chips:
+    elif kind is CHIPS_T:
         target = state.box(act.box) if act.box is not None else state.seat_box(seat)
         assert target is not None
         target.main.bet += act.amount
         state.take -= act.amount
-    elif kind is A.DealMeIn:
+    elif kind is DEAL_ME_IN_T:
         mine = own_boxes(state, seat)
         bets = " and ".join(f"{b.main.bet}{' on the Extra Box' if b.extra else ''}" for b in mine)
         events.append(line(f"{crew(seat)} is in for {bets} — Take {state.take}", "bet"))
         next_bettor(state, events, rng)
-    elif kind is A.Double:
+    elif kind is DOUBLE_T:
         do_double(state, rng, events)
         advance(state, events, rng)
-    elif kind is A.Split:
+    elif kind is SPLIT_T:
         do_split(state, rng, events)
         advance(state, events, rng)
-    elif kind is A.ColdFeet:
+    elif kind is COLD_FEET_T:
         box, h = current(state)
         h.walked = h.done = True
         events.append(
@@ -891,11 +934,11 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
             )
         )
         advance(state, events, rng)
-    elif kind is A.Ability:
+    elif kind is ABILITY_T:
         play_ability(state, seat, act, rng, events)
         if state.phase == PLAY:
             advance(state, events, rng)
-    elif kind is A.Draft:
+    elif kind is DRAFT_T:
         state.roles[seat - 1] = act.role
         role = ROLES[act.role]
         events.append(line(f"{crew(seat)} drafts the {role.name}", "draft"))
@@ -904,18 +947,18 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
         else:
             state.caller = 1
             start_round(state, events, rng)
-    elif kind is A.Mark:
+    elif kind is MARK_T:
         state.mark = act.box
         events.append(line(f"{crew(seat)} Marks {box_id_name(state, act.box)}", "mark"))
         if state.phase == CALL:
             finish_deal(state, events, rng)
-    elif kind is A.NoMark:
+    elif kind is NO_MARK_T:
         events.append(line(f"{crew(seat)} calls No Mark"))
         finish_deal(state, events, rng)
-    elif kind is A.Heavy:
+    elif kind is HEAVY_T:
         state.heavy = state.heavy_used = True
         events.append(line(f"{crew(seat)} calls the Heavy — every bet counts double this round"))
-    elif kind is A.NextRound:
+    elif kind is NEXT_ROUND_T:
         if state.last_round or not deck_can_deal_round(state):
             end_by_deck(state, events)
         else:

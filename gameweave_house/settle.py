@@ -8,15 +8,17 @@ credit of a round first and then the debits, each capped at what the Take holds.
 
 from __future__ import annotations
 
+from typing import Final
+
 import attrs
 
 # Results of a hand against the dealer.
-WALKED = "COLD FEET"
-BUST = "BUST"
-BLACKJACK = "BLACKJACK"
-WIN = "WIN"
-PUSH = "PUSH"
-LOSS = "LOSS"
+WALKED: Final = "COLD FEET"
+BUST: Final = "BUST"
+BLACKJACK: Final = "BLACKJACK"
+WIN: Final = "WIN"
+PUSH: Final = "PUSH"
+LOSS: Final = "LOSS"
 
 
 def result(

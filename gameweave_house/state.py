@@ -6,25 +6,27 @@ The state is private to the match. Views are built from it by allow-list in
 
 from __future__ import annotations
 
+from typing import Final
+
 import attr
 
 from .cards import points
 
 #: The Take the crew opens with.
-OPENING_TAKE = 1000
+OPENING_TAKE: Final = 1000
 #: The smallest bet a box may be dealt in with (and what a seat needs to be covered).
-MIN_BET = 10
+MIN_BET: Final = 10
 #: The house's table maximum on one box, and on the Bagman's own box.
-TABLE_MAX = 250
-DEEP_POCKETS_MAX = 500
+TABLE_MAX: Final = 250
+DEEP_POCKETS_MAX: Final = 500
 
-# Phases of the job.
-DRAFT = "draft"
-BET = "bet"
-CALL = "call"  # The Call's pause in the deal, waiting for the caller
-PLAY = "play"
-SETTLED = "settled"  # waiting for the next caller to press Next round
-OVER = "over"
+# Phases of the job (Final: the compiled build inlines them).
+DRAFT: Final = "draft"
+BET: Final = "bet"
+CALL: Final = "call"  # The Call's pause in the deal, waiting for the caller
+PLAY: Final = "play"
+SETTLED: Final = "settled"  # waiting for the next caller to press Next round
+OVER: Final = "over"
 
 
 # ``attr.s(auto_attribs=True)`` rather than ``attrs.define``: it is the spelling mypyc
