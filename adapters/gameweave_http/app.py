@@ -14,18 +14,20 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeGuard, TypeVar
+from urllib.parse import parse_qsl
 
 import orjson
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -95,6 +97,50 @@ class Listeners:
             return len(self._by_match.get(match_id, ()))
 
 
+class JsonRoute:
+    """A JSON route as a bare ASGI app, for the routes every turn hits.
+
+    ``handle(scope, body, wait)`` does all of a request's work and returns the
+    encoded JSON reply: first on the event loop with ``wait=False``, and again from
+    a worker thread with ``wait=True`` if the hub raised :class:`Busy` (having
+    changed nothing). Refusals are answered as Starlette's handlers would answer
+    them; what Starlette's request and response objects would add is left out.
+    """
+
+    def __init__(self, handle: Callable[[Scope, bytes | None, bool], bytes], reads_body: bool):
+        self.handle = handle
+        self.reads_body = reads_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        status = 200
+        try:
+            body = await read_body(scope, receive) if self.reads_body else None
+            try:
+                content = self.handle(scope, body, False)
+            except Busy:
+                content = await run_in_threadpool(self.handle, scope, body, True)
+        except ApiError as exc:
+            status, content = exc.status, to_json({"error": exc.message})
+        except ClientDisconnect:
+            return  # nobody is left to answer
+        except Exception as exc:
+            logging.getLogger("gameweave_http").error(
+                "%s %s failed", scope["method"], scope["path"], exc_info=exc
+            )
+            status, content = 500, to_json({"error": "internal server error (see the server log)"})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-length", str(len(content)).encode()),
+                    (b"content-type", b"application/json"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": content})
+
+
 # -- helpers --------------------------------------------------------------------------
 
 
@@ -102,7 +148,12 @@ def to_json(content: Any) -> bytes:
     """Compact UTF-8 JSON, by orjson: a payload (several kilobytes of view and
     history) is encoded an order of magnitude faster than by the standard
     library, and encoding was the largest single cost of answering an action.
-    Whatever orjson refuses (integers beyond 64 bits) goes to the standard encoder."""
+    Keys that are not strings (which orjson takes only with an option that halves
+    its speed) and integers beyond 64 bits take the slower roads."""
+    try:
+        return orjson.dumps(content)
+    except TypeError:
+        pass
     try:
         return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:
@@ -121,18 +172,64 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
 
 
 async def _read_json(request: Request, limit: int = MAX_BODY) -> Any:
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise ApiError(413, f"the body is larger than {limit} bytes")
-    body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > limit:
-            raise ApiError(413, f"the body is larger than {limit} bytes")
+    body = await read_body(request.scope, request.receive, limit)
+    if body is None:
+        raise too_big(limit)
+    return parse_json(body)
+
+
+def too_big(limit: int = MAX_BODY) -> ApiError:
+    return ApiError(413, f"the body is larger than {limit} bytes")
+
+
+async def read_body(scope: Scope, receive: Receive, limit: int = MAX_BODY) -> bytes | None:
+    """The request body, or ``None`` when it is larger than ``limit`` (reading stops
+    there; the caller reports it where it checks the body, after an unknown match or
+    a missing token). Raises ``ClientDisconnect`` if the client went away."""
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            if value.isdigit() and int(value) > limit:
+                return None
+            break
+    message = await receive()
+    if message["type"] != "http.request":
+        raise ClientDisconnect
+    body: bytes = message.get("body", b"")
+    if not message.get("more_body", False):  # the usual case: the whole body at once
+        return body if len(body) <= limit else None
+    parts = bytearray(body)
+    while True:
+        if len(parts) > limit:
+            return None
+        message = await receive()
+        if message["type"] != "http.request":
+            raise ClientDisconnect
+        parts += message.get("body", b"")
+        if not message.get("more_body", False):
+            return bytes(parts) if len(parts) <= limit else None
+
+
+#: A run of 19 digits: a number orjson would not read exactly as Python does.
+_LONG_NUMBER = re.compile(rb"[0-9]{19}")
+
+
+def parse_json(body: bytes) -> Any:
+    """A request body's JSON, or a 400 :class:`ApiError` saying what is wrong with it.
+
+    orjson reads the usual body several times faster than the standard library.
+    The standard parser still decides every document orjson refuses (so the error
+    messages stay the same) and every one holding a long number (orjson reads an
+    integer beyond 64 bits as a float, where Python keeps it exact).
+    """
     if not body.strip():
         raise ApiError(400, "the body is empty: send a JSON object")
+    if _LONG_NUMBER.search(body) is None:
+        try:
+            return orjson.loads(body)
+        except orjson.JSONDecodeError:
+            pass
     try:
-        return json.loads(bytes(body), parse_constant=_no_constant)
+        return json.loads(body, parse_constant=_no_constant)
     except (ValueError, RecursionError) as exc:
         reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc) or "too deep"
         raise ApiError(400, f"the body is not valid JSON: {reason}") from None
@@ -182,6 +279,25 @@ def _token(request: Request, query: bool = False) -> str | None:
             token = auth[7:].strip()
     if not token and query:
         token = request.query_params.get("token")
+    return token or None
+
+
+def scope_token(scope: Scope, query: bool = False) -> str | None:
+    """:func:`_token` read straight from an ASGI scope (the same headers and query)."""
+    token = auth = None
+    for name, value in scope["headers"]:
+        if name == b"x-seat-token":
+            if token is None:
+                token = value.decode("latin-1")
+        elif name == b"authorization" and auth is None:
+            auth = value.decode("latin-1")
+    if not token and auth is not None and auth[:7].lower() == "bearer ":
+        token = auth[7:].strip()
+    if not token and query and scope["query_string"]:
+        found = [
+            v for k, v in parse_qsl(scope["query_string"].decode("latin-1"), True) if k == "token"
+        ]
+        token = found[-1] if found else None
     return token or None
 
 
@@ -288,22 +404,27 @@ def create_app(
         }
         return Json(body, status_code=201)
 
-    async def read_match(request: Request) -> Response:
-        match_id = request.path_params["match_id"]
-        live = await promptly(hub.get, match_id)
-        seat = await promptly(hub.seat, match_id, _token(request, query=True))
-        return Json(await promptly(hub.payload, live, seat))
+    # The two routes every turn hits are bare ASGI apps (see JsonRoute): each runs
+    # one synchronous function of the hub, on the event loop when it can.
+    def read_now(scope: Scope, body: bytes | None, wait: bool) -> bytes:
+        match_id = scope["path_params"]["match_id"]
+        live = hub.get(match_id, wait)
+        seat = hub.seat(match_id, scope_token(scope, query=True), wait)
+        return to_json(hub.payload(live, seat, wait))
 
-    async def submit(request: Request) -> Response:
-        match_id = request.path_params["match_id"]
-        live = await promptly(hub.get, match_id)
-        token = _token(request)
+    def submit_now(scope: Scope, body: bytes | None, wait: bool) -> bytes:
+        match_id = scope["path_params"]["match_id"]
+        live = hub.get(match_id, wait)
+        token = scope_token(scope)
         if token is None:
             raise ApiError(401, "acting needs the seat's token in the X-Seat-Token header")
-        seat = await promptly(hub.seat, match_id, token)
+        seat = hub.seat(match_id, token, wait)
         assert seat is not None
-        data = _object(await _read_json(request), "the body")
-        _check_keys(data, {"version", "action"}, "the body")
+        if body is None:
+            raise too_big()
+        data = _object(parse_json(body), "the body")
+        if len(data) != 2 or "version" not in data or "action" not in data:
+            _check_keys(data, {"version", "action"}, "the body")
         version = data.get("version")
         if not _is_int(version):
             raise ApiError(
@@ -311,8 +432,10 @@ def create_app(
             )
         if "action" not in data:
             raise ApiError(400, 'the body needs an "action" object, e.g. {"type": ...}')
-        payload = await promptly(hub.submit, live, seat, version, data["action"])
-        return Json(payload)
+        return to_json(hub.submit(live, seat, version, data["action"], wait))
+
+    read_match = JsonRoute(read_now, reads_body=False)
+    submit = JsonRoute(submit_now, reads_body=True)
 
     async def events(request: Request) -> Response:
         match_id = request.path_params["match_id"]
@@ -410,7 +533,7 @@ def create_app(
     routes = [
         # The routes a game hits on every turn first: each request tries them in order.
         Route("/api/matches/{match_id}/actions", submit, methods=["POST"]),
-        Route("/api/matches/{match_id}", read_match),
+        Route("/api/matches/{match_id}", read_match, methods=["GET"]),
         Route("/", page("index.html")),
         Route("/play/{match_id}", page("play.html")),
         Route("/replay", page("replay.html")),
@@ -445,7 +568,9 @@ def create_app(
         )
         return _error(500, "internal server error (see the server log)")
 
-    app = Starlette(
+    app = App(
+        read=read_match,
+        submit=submit,
         routes=routes,
         exception_handlers={
             ApiError: on_api_error,
@@ -456,7 +581,6 @@ def create_app(
     app.state.store = store
     app.state.hub = hub
     app.state.listeners = listeners
-    app.add_middleware(Headers)
     return app
 
 
@@ -501,40 +625,73 @@ async def _stream(
         listeners.remove(live.id, entry)
 
 
-class Headers:
-    """Safety headers on every response, and a token-free access log."""
+#: Safety headers added to every response.
+SAFETY_HEADERS = (
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+)
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+
+class App(Starlette):
+    """The server's Starlette app, in front of which every HTTP request gets the
+    safety headers and a token-free access log line, and the two routes every turn
+    hits (reading a match, submitting an action) go straight to their
+    :class:`JsonRoute`: the same code Starlette's router would reach, minus the
+    middleware and routing layers, which cost more than the route's own work."""
+
+    def __init__(self, *, read: ASGIApp, submit: ASGIApp, **options: Any) -> None:
+        super().__init__(**options)
+        self.read_route = read
+        self.submit_route = submit
+
+    def hot_route(self, scope: Scope) -> ASGIApp | None:
+        """The route of a match read or an action submitted, its ``match_id`` put in the
+        scope as Starlette's router would; ``None`` for any other request."""
+        path: str = scope["path"]
+        if not path.startswith("/api/matches/") or scope.get("root_path"):
+            return None
+        rest = path[13:]
+        method = scope["method"]
+        if method == "POST" and rest.endswith("/actions"):
+            match_id, route = rest[:-8], self.submit_route
+        elif method == "GET":
+            match_id, route = rest, self.read_route
+        else:
+            return None
+        if not match_id or "/" in match_id:
+            return None
+        scope["path_params"] = {"match_id": match_id}
+        return route
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
+            await super().__call__(scope, receive, send)
             return
-        started = time.perf_counter()
+        logged = access_log.isEnabledFor(logging.INFO)
+        started = time.perf_counter() if logged else 0.0
         status = 0
 
         async def send_with_headers(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                headers = list(message.get("headers", []))
-                headers += [
-                    (b"referrer-policy", b"no-referrer"),
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"x-frame-options", b"DENY"),
-                ]
-                message = {**message, "headers": headers}
+                message = {**message, "headers": [*message.get("headers", ()), *SAFETY_HEADERS]}
             await send(message)
 
+        route = self.hot_route(scope)
         try:
-            await self.app(scope, receive, send_with_headers)
+            if route is None:
+                await super().__call__(scope, receive, send_with_headers)
+            else:
+                await route(scope, receive, send_with_headers)
         finally:
-            # The path only: queries may hold a seat token (the event stream's).
-            access_log.info(
-                "%s %s %d %.1fms",
-                scope["method"],
-                scope["path"],
-                status,
-                (time.perf_counter() - started) * 1000,
-            )
+            if logged:
+                # The path only: queries may hold a seat token (the event stream's).
+                access_log.info(
+                    "%s %s %d %.1fms",
+                    scope["method"],
+                    scope["path"],
+                    status,
+                    (time.perf_counter() - started) * 1000,
+                )

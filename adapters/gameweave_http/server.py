@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
+from .app import access_log as access_logger
 from .app import create_app
+
+#: Set to 1 to write the access log without passing ``access_log=True``.
+ACCESS_LOG_ENV = "GAMEWEAVE_ACCESS_LOG"
 
 
 def serve(
@@ -13,18 +18,27 @@ def serve(
     port: int = 8000,
     db: str | Path = "gameweave.sqlite3",
     fsync: bool = False,
+    access_log: bool | None = None,
 ) -> None:
     """Serve the browser client and the API on ``host:port``, storing matches in ``db``.
 
-    Binds the loopback interface unless told otherwise. uvicorn's own access log is
-    off: the app writes one without query strings, which can hold seat tokens.
-    Every action is committed before its reply, which survives the process being
-    killed; ``fsync`` also flushes each commit to disk, against the machine going
-    down, at several milliseconds an action.
+    Binds the loopback interface unless told otherwise. Every action is committed
+    before its reply, which survives the process being killed; ``fsync`` also
+    flushes each commit to disk, against the machine going down, at several
+    milliseconds an action.
+
+    ``access_log`` (default: on when the environment variable
+    ``GAMEWEAVE_ACCESS_LOG`` is ``1``) writes a line per request: method, path
+    without its query, status and time, never a token. uvicorn's own access log
+    stays off, since it would print query strings, which can hold seat tokens.
     """
     import uvicorn
 
+    if access_log is None:
+        access_log = os.environ.get(ACCESS_LOG_ENV, "") == "1"
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    # Off, the app formats nothing per request: it checks the level first.
+    access_logger.setLevel(logging.INFO if access_log else logging.WARNING)
     app = create_app(db, fsync=fsync)
     print(f"Gameweave serving on http://{host}:{port}/ (matches in {Path(db).resolve()})")
     uvicorn.run(

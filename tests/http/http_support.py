@@ -97,6 +97,7 @@ class ProcessServer:
             p for p in [sealed_plugin_path(self.tmp_path), env.get("PYTHONPATH", "")] if p
         )
         env["GAMEWEAVE_LOAD_PLUGINS"] = self.plugins
+        env["GAMEWEAVE_ACCESS_LOG"] = "1"  # the crash test reads it for tokens
         code = (
             f"from gameweave_http.server import serve; serve(port={self.port}, db={str(self.db)!r})"
         )
