@@ -17,7 +17,7 @@ from . import actions as A
 from .cards import FULL_DECK, check_deck, is_two_card_21, label, labels, points, rank_name, total
 from .dealer import dealer_needs_card
 from .roles import ABILITIES, BEFORE_DEAL, DEALT, ROLES
-from .settle import BUST, settle_backed, settle_hand
+from .settle import BUST, settle_backed, settle_figures
 from .settle import result as hand_result
 from .state import (
     BET,
@@ -87,6 +87,19 @@ def _mark(box: int) -> A.Mark:
     act = _MARKS.get(box)
     if act is None:
         act = _MARKS[box] = A.Mark(box)
+    return act
+
+
+#: Each card played with no target, and played on a box, by card and box.
+_PLAIN: Final = {card: A.Ability(card) for card in ABILITIES}
+_ON_BOX: Final[dict[str, dict[int, A.Ability]]] = {card: {} for card in ABILITIES}
+
+
+def _on_box(card: str, box: int) -> A.Ability:
+    acts = _ON_BOX[card]
+    act = acts.get(box)
+    if act is None:
+        act = acts[box] = A.Ability(card, box)
     return act
 
 
@@ -439,25 +452,21 @@ def settle(state: State, events: list[Event]) -> None:
         short = b.id in state.short_change
         words = []
         for i, h in enumerate(b.hands):
-            word = hand_result(h.points, h.bust, h.natural, h.walked, dealer_pts, dealer_bj)
+            pts = h.points
+            word = hand_result(pts, h.bust, h.natural, h.walked, dealer_pts, dealer_bj)
             words.append(word)
-            s = settle_hand(
-                word,
-                h.bet,
-                heavy=state.heavy,
-                marked=marked,
-                double_bag=state.double_bag,
-                saved=h.saved,
-                short_change=short and i == 0,
+            credit, debit, notes = settle_figures(
+                word, h.bet, state.heavy, marked, state.double_bag, h.saved, short and i == 0
             )
-            state.take += s.credit
-            head = f"{box_name(state, b, i)} {h.points} "
-            rescued = "VANISH" in s.notes or "SHORT CHANGE" in s.notes
+            state.take += credit
+            head = f"{box_name(state, b, i)} {pts} "
+            rescued = "VANISH" in notes or "SHORT CHANGE" in notes
             head += "BUST · LOSS" if word == BUST and not rescued else word
-            head += "".join(f" · {n}" for n in s.notes)
-            if s.debit:
-                debts.append((len(lines), s.debit))
-            lines.append((head, h.bet, s.credit, 0))
+            if notes:
+                head += "".join(f" · {n}" for n in notes)
+            if debit:
+                debts.append((len(lines), debit))
+            lines.append((head, h.bet, credit, 0))
         if b.backed:
             back = settle_backed(words[0], b.backed, saved=b.main.saved, short_change=short)
             state.take += back
@@ -703,20 +712,15 @@ def timing_reason(state: State, seat: int, timing: str) -> str:
 
 
 def _targets(state: State, seat: int, key: str) -> list[A.Ability]:
-    Ab = _ab
     if key == "long_glass":
-        return [Ab(key, None, None, None, None)] if len(state.deck) > state.shown else []
+        return [_PLAIN[key]] if len(state.deck) > state.shown else []
     if key == "rooftop":
-        return (
-            [Ab(key, None, None, None, None)]
-            if len(state.dealer) == 2 and not state.hole_up
-            else []
-        )
+        return [_PLAIN[key]] if len(state.dealer) == 2 and not state.hole_up else []
     if key == "the_call":
-        return [Ab(key, None, None, None, None)] if not state.mark and not state.call else []
+        return [_PLAIN[key]] if not state.mark and not state.call else []
     if key == "false_cut":
         return [
-            Ab(key, b.id, i, None, None)
+            _ab(key, b.id, i, None, None)
             for b in state.boxes
             if not b.extra and live_main(b)
             for i in range(len(b.main.cards))
@@ -726,7 +730,7 @@ def _targets(state: State, seat: int, key: str) -> list[A.Ability]:
         if own is None or not live_main(own):
             return []
         return [
-            Ab(key, b.id, j, i, None)
+            _ab(key, b.id, j, i, None)
             for b in state.boxes
             if b.seat != seat and not b.extra and live_main(b)
             for i in range(len(own.main.cards))
@@ -734,43 +738,37 @@ def _targets(state: State, seat: int, key: str) -> list[A.Ability]:
         ]
     if key == "the_load":
         return (
-            [Ab(key, None, i, None, None) for i in range(1, state.shown)]
+            [_ab(key, None, i, None, None) for i in range(1, state.shown)]
             if state.shown >= 2
             else []
         )
     if key == "vanish":
         if state.phase == BET:
-            return [
-                Ab(key, i, None, None, None)
-                for i in candidate_boxes(state)
-                if i not in state.vanish
-            ]
+            return [_on_box(key, i) for i in candidate_boxes(state) if i not in state.vanish]
         return [
-            Ab(key, b.id, None, None, None)
+            _on_box(key, b.id)
             for b in state.boxes
             if b.id not in state.vanish and any(h.live for h in b.hands)
         ]
     if key == "short_change":
         if state.phase == BET:
-            return [
-                Ab(key, i, None, None, None)
-                for i in candidate_boxes(state)
-                if i not in state.short_change
-            ]
+            return [_on_box(key, i) for i in candidate_boxes(state) if i not in state.short_change]
         return [
-            Ab(key, b.id, None, None, None)
+            _on_box(key, b.id)
             for b in state.boxes
             if b.id not in state.short_change and live_main(b)
         ]
     if key == "the_drop":
         _, h = current(state)
         return (
-            [Ab(key, None, i, None, None) for i in range(len(h.cards))] if len(h.cards) >= 2 else []
+            [_ab(key, None, i, None, None) for i in range(len(h.cards))]
+            if len(h.cards) >= 2
+            else []
         )
     if key == "alibi":
-        return [Ab(key, None, None, None, None)]
+        return [_PLAIN[key]]
     if key == "double_bag":
-        return [] if state.double_bag else [Ab(key, None, None, None, None)]
+        return [] if state.double_bag else [_PLAIN[key]]
     if key == "back_the_play":
         own = state.seat_box(seat)
         if own is None or own.main.hits or not state.take:
@@ -778,15 +776,15 @@ def _targets(state: State, seat: int, key: str) -> list[A.Ability]:
         amounts = [a for a in BACKING_STEPS if a <= state.take]
         if state.take not in amounts:
             amounts.append(state.take)
-        return [Ab(key, b.id, None, None, a) for b in state.boxes if live_main(b) for a in amounts]
+        return [_ab(key, b.id, None, None, a) for b in state.boxes if live_main(b) for a in amounts]
     if key == "slow_hand":
-        return [] if state.slow_hand else [Ab(key, None, None, None, None)]
+        return [] if state.slow_hand else [_PLAIN[key]]
     if key == "the_nod":
-        return [] if state.nod else [Ab(key, None, None, None, None)]
+        return [] if state.nod else [_PLAIN[key]]
     if key == "extra_box":
         own = state.seat_box(seat)
         shortfall = max(0, MIN_BET - own.main.bet) if own else MIN_BET
-        return [Ab(key, None, None, None, None)] if state.take >= MIN_BET + shortfall else []
+        return [_PLAIN[key]] if state.take >= MIN_BET + shortfall else []
     raise KeyError(key)
 
 

@@ -68,30 +68,49 @@ def settle_hand(
     pays 3:2 of the effective bet, floored. ``saved`` (Vanish) returns a busted
     bet; ``short_change`` turns a loss or bust of the main hand into a push.
     """
-    notes: list[str] = []
-    eff = bet * 2 if heavy else bet
-    if heavy:
-        notes.append("HEAVY")
-    if marked:
-        notes.append("MARK")
+    credit, debit, notes = settle_figures(word, bet, heavy, marked, double_bag, saved, short_change)
+    return Settlement(word, credit, debit, notes)
+
+
+#: The notes the Heavy and the Mark add, by (heavy, marked).
+_NOTES: Final = {
+    (False, False): (),
+    (True, False): ("HEAVY",),
+    (False, True): ("MARK",),
+    (True, True): ("HEAVY", "MARK"),
+}
+
+
+def settle_figures(
+    word: str,
+    bet: int,
+    heavy: bool,
+    marked: bool,
+    double_bag: bool,
+    saved: bool,
+    short_change: bool,
+) -> tuple[int, int, tuple[str, ...]]:
+    """:func:`settle_hand`'s ``(credit, debit, notes)`` as a plain tuple: what the
+    rules settle a round with (a tuple costs less than a Settlement per hand)."""
     if word == WALKED:
-        return Settlement(word, bet // 2, 0, ())
+        return bet // 2, 0, ()
+    eff = bet * 2 if heavy else bet
     if word in (BUST, LOSS):
         if word == BUST and saved:
-            return Settlement(word, bet, 0, ("VANISH",))
+            return bet, 0, ("VANISH",)
         if short_change:
-            return Settlement(word, bet, 0, ("SHORT CHANGE",))
+            return bet, 0, ("SHORT CHANGE",)
         lost = eff * 2 if marked else eff
-        return Settlement(word, 0, lost - bet, tuple(notes))
+        return 0, lost - bet, _NOTES[heavy, marked]
     if word == PUSH:
-        return Settlement(word, bet, 0, tuple(notes))
+        return bet, 0, _NOTES[heavy, marked]
     if word == WIN:
         rate = (3 if double_bag else 2) if marked else 1
-        return Settlement(word, bet + eff * rate, 0, tuple(notes))
+        return bet + eff * rate, 0, _NOTES[heavy, marked]
     if word == BLACKJACK:
         if marked:
-            return Settlement(word, bet + eff * (3 if double_bag else 2), 0, tuple(notes))
-        return Settlement(word, bet + eff * 3 // 2, 0, tuple(notes))
+            return bet + eff * (3 if double_bag else 2), 0, _NOTES[heavy, marked]
+        return bet + eff * 3 // 2, 0, _NOTES[heavy, marked]
     raise ValueError(f"unknown hand result {word!r}")
 
 
