@@ -31,21 +31,48 @@ OVER: Final = "over"
 
 # ``attr.s(auto_attribs=True)`` rather than ``attrs.define``: it is the spelling mypyc
 # recognises, so the compiled build makes these native classes (see setup.py).
-@attr.s(auto_attribs=True)
+# ``init=False`` with a hand-written ``__init__`` (same parameters as the generated
+# one): a new round makes a Box and a Hand per seat, and mypyc compiles this
+# ``__init__`` natively where the generated one stays interpreted.
+@attr.s(auto_attribs=True, init=False)
 class Hand:
     """One hand of cards with its own bet (a box holds one, or two after a split)."""
 
-    cards: list[str] = attr.ib(factory=list)
-    bet: int = 0
-    hits: int = 0
-    done: bool = False
-    bust: bool = False
-    natural: bool = False
-    walked: bool = False
-    doubled: bool = False
-    from_split: bool = False
+    cards: list[str]
+    bet: int
+    hits: int
+    done: bool
+    bust: bool
+    natural: bool
+    walked: bool
+    doubled: bool
+    from_split: bool
     #: Busted while Vanish covered its box: the bet comes back at settlement.
-    saved: bool = False
+    saved: bool
+
+    def __init__(
+        self,
+        cards: list[str] | None = None,
+        bet: int = 0,
+        hits: int = 0,
+        done: bool = False,
+        bust: bool = False,
+        natural: bool = False,
+        walked: bool = False,
+        doubled: bool = False,
+        from_split: bool = False,
+        saved: bool = False,
+    ) -> None:
+        self.cards = [] if cards is None else cards
+        self.bet = bet
+        self.hits = hits
+        self.done = done
+        self.bust = bust
+        self.natural = natural
+        self.walked = walked
+        self.doubled = doubled
+        self.from_split = from_split
+        self.saved = saved
 
     @property
     def points(self) -> int:
@@ -57,16 +84,30 @@ class Hand:
         return not (self.bust or self.walked or self.natural)
 
 
-@attr.s(auto_attribs=True)
+@attr.s(auto_attribs=True, init=False)  # init=False: as for Hand
 class Box:
     """A box on the table: a seat's own box, or the Inside Man's Extra Box."""
 
     id: int
     seat: int
-    extra: bool = False
-    hands: list[Hand] = attr.ib(factory=lambda: [Hand()])
+    extra: bool
+    hands: list[Hand]
     #: Chips pushed on by Back the Play, counted apart from the box's own bet.
-    backed: int = 0
+    backed: int
+
+    def __init__(
+        self,
+        id: int,
+        seat: int,
+        extra: bool = False,
+        hands: list[Hand] | None = None,
+        backed: int = 0,
+    ) -> None:
+        self.id = id
+        self.seat = seat
+        self.extra = extra
+        self.hands = [Hand()] if hands is None else hands
+        self.backed = backed
 
     @property
     def main(self) -> Hand:
