@@ -95,10 +95,12 @@ class Box:
     #: Chips pushed on by Back the Play, counted apart from the box's own bet.
     backed: int
 
+    # id and seat default to 0 (no box) only because copying the compiled class
+    # calls __init__ with no arguments before filling the copy in.
     def __init__(
         self,
-        id: int,
-        seat: int,
+        id: int = 0,
+        seat: int = 0,
         extra: bool = False,
         hands: list[Hand] | None = None,
         backed: int = 0,

@@ -4,12 +4,17 @@ the build compiles what the tests check, and it refuses an editable install."""
 from __future__ import annotations
 
 import ast
+import copy
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from gameweave_core import Rng
+from gameweave_house import HouseJob
 
 from .conftest import COMPILED_MODULES, expect_compiled, module_files
 
@@ -60,3 +65,16 @@ def test_a_compiled_editable_install_is_refused(command: str):
     assert done.returncode != 0
     assert "builds into a wheel only" in done.stderr
     assert not [p for p in SOURCES.iterdir() if p.suffix == ".so"]
+
+
+def test_a_state_deep_copies_and_pickles_to_an_equal_state():
+    # The compiled classes build a copy through __init__ first (see state.Box).
+    title = HouseJob()
+    rng = Rng(3)
+    state = title.setup(3, title.check_config(3, {}), rng)
+    while len(state.boxes) < 3 or not state.dealer:  # draft, bets, the deal
+        seat = title.awaiting(state)[0]
+        title.apply(state, seat, title.legal_actions(state, seat)[0], rng)
+    for twin in (copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert twin == state and twin is not state
+        assert twin.boxes[0].hands[0] is not state.boxes[0].hands[0]
