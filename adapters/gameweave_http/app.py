@@ -100,14 +100,15 @@ class Listeners:
 class JsonRoute:
     """A JSON route as a bare ASGI app, for the routes every turn hits.
 
-    ``handle(scope, body, wait)`` does all of a request's work and returns the
-    encoded JSON reply: first on the event loop with ``wait=False``, and again from
-    a worker thread with ``wait=True`` if the hub raised :class:`Busy` (having
-    changed nothing). Refusals are answered as Starlette's handlers would answer
-    them; what Starlette's request and response objects would add is left out.
+    ``handle(scope, body)`` does all of a request's work and returns the encoded
+    JSON reply (``body`` is ``None`` for a body over the limit). Refusals are
+    answered as Starlette's handlers would answer them; what Starlette's request
+    and response objects would add is left out.
     """
 
-    def __init__(self, handle: Callable[[Scope, bytes | None, bool], bytes], reads_body: bool):
+    def __init__(
+        self, handle: Callable[[Scope, bytes | None], Awaitable[bytes]], reads_body: bool
+    ) -> None:
         self.handle = handle
         self.reads_body = reads_body
 
@@ -115,10 +116,7 @@ class JsonRoute:
         status = 200
         try:
             body = await read_body(scope, receive) if self.reads_body else None
-            try:
-                content = self.handle(scope, body, False)
-            except Busy:
-                content = await run_in_threadpool(self.handle, scope, body, True)
+            content = await self.handle(scope, body)
         except ApiError as exc:
             status, content = exc.status, to_json({"error": exc.message})
         except ClientDisconnect:
@@ -404,15 +402,23 @@ def create_app(
         }
         return Json(body, status_code=201)
 
-    # The two routes every turn hits are bare ASGI apps (see JsonRoute): each runs
-    # one synchronous function of the hub, on the event loop when it can.
-    def read_now(scope: Scope, body: bytes | None, wait: bool) -> bytes:
+    # The two routes every turn hits are bare ASGI apps (see JsonRoute). Their work
+    # runs on the event loop when the hub can do it without waiting, else (the hub
+    # raised Busy, having changed nothing) all over again in a worker thread.
+    def read_sync(scope: Scope, wait: bool) -> bytes:
         match_id = scope["path_params"]["match_id"]
         live = hub.get(match_id, wait)
         seat = hub.seat(match_id, scope_token(scope, query=True), wait)
         return to_json(hub.payload(live, seat, wait))
 
-    def submit_now(scope: Scope, body: bytes | None, wait: bool) -> bytes:
+    async def read_now(scope: Scope, body: bytes | None) -> bytes:
+        try:
+            return read_sync(scope, False)
+        except Busy:
+            return await run_in_threadpool(read_sync, scope, True)
+
+    def submission(scope: Scope, body: bytes | None, wait: bool) -> tuple[LiveMatch, int, int, Any]:
+        """The match, seat, version and action of a submission, or why it is refused."""
         match_id = scope["path_params"]["match_id"]
         live = hub.get(match_id, wait)
         token = scope_token(scope)
@@ -432,7 +438,37 @@ def create_app(
             )
         if "action" not in data:
             raise ApiError(400, 'the body needs an "action" object, e.g. {"type": ...}')
-        return to_json(hub.submit(live, seat, version, data["action"], wait))
+        return live, seat, version, data["action"]
+
+    def submit_sync(scope: Scope, body: bytes | None) -> bytes:
+        live, seat, version, action = submission(scope, body, True)
+        return to_json(hub.submit(live, seat, version, action))
+
+    async def submit_now(scope: Scope, body: bytes | None) -> bytes:
+        try:
+            live, seat, version, action = submission(scope, body, False)
+            index, as_json, over = hub.begin(live, seat, version, action)
+        except Busy:
+            return await run_in_threadpool(submit_sync, scope, body)
+        # The match is changed in memory and locked: no one reads it until the
+        # action is committed (or put back, if the commit fails).
+        try:
+            committed = store.commit_soon(live.id, index, seat, as_json, over)
+        except Exception as exc:
+            hub.finish(live, seat, exc)  # puts the match back; raises a 503
+            raise
+        try:
+            await asyncio.shield(committed)
+        except asyncio.CancelledError:
+            # Cancelled while the writer commits: settle once it is done.
+            committed.add_done_callback(lambda done: _finish_quietly(hub, live, seat, done))
+            raise
+        except Exception as exc:
+            hub.finish(live, seat, exc)
+            raise
+        payload = hub.finish(live, seat, None)
+        assert payload is not None
+        return to_json(payload)
 
     read_match = JsonRoute(read_now, reads_body=False)
     submit = JsonRoute(submit_now, reads_body=True)
@@ -582,6 +618,14 @@ def create_app(
     app.state.hub = hub
     app.state.listeners = listeners
     return app
+
+
+def _finish_quietly(hub: Hub, live: LiveMatch, seat: int, done: asyncio.Future[None]) -> None:
+    # A commit whose outcome is unknown counts as failed: the match is then
+    # rebuilt from the store, which has the action or not.
+    error = asyncio.CancelledError() if done.cancelled() else done.exception()
+    with contextlib.suppress(ApiError):
+        hub.finish(live, seat, error, reply=False)
 
 
 def _bot_seats(raw: Any) -> dict[int, str | None]:

@@ -269,7 +269,48 @@ class Hub:
         finally:
             live.lock.release()
 
-    def _submit(self, live: LiveMatch, seat: int, action: Any) -> None:
+    def begin(self, live: LiveMatch, seat: int, version: int, action: Any) -> tuple[int, Any, bool]:
+        """The first half of :meth:`submit`, for the event loop: check ``action`` and
+        apply it in memory, keeping the match's lock. Returns what to commit (the
+        action's index, its JSON form, whether it ended the match); once the commit
+        is done, :meth:`finish` must follow, whether or not it succeeded.
+
+        Raises :class:`Busy` (nothing changed, no lock kept) for a match with bots
+        or one whose lock another request holds, and :class:`ApiError` (likewise)
+        for a refused action."""
+        if live.bots or not live.lock.acquire(False):
+            raise Busy
+        try:
+            match = live.match
+            if version != match.version:
+                raise ApiError(
+                    409,
+                    f"stale submission: you saw version {version} but the match is at "
+                    f"version {match.version}; reload and try again",
+                )
+            action = self._apply(live, seat, action)
+            return match.version, match.title.codec.to_json(action), match.is_over
+        except BaseException:
+            live.lock.release()
+            raise
+
+    def finish(
+        self, live: LiveMatch, seat: int, error: BaseException | None, reply: bool = True
+    ) -> dict[str, Any] | None:
+        """The second half: ``error`` is what the commit raised (``None``: it is
+        stored). Tells the event streams, or puts the match back as the store has
+        it and raises a 503 :class:`ApiError`; releases the lock. Returns the
+        seat's new payload (``reply=False``: nothing)."""
+        try:
+            if error is not None:
+                self._not_stored(live, error)
+            self.notify(live.id)
+            return self._payload(live, seat) if reply else None
+        finally:
+            live.lock.release()
+
+    def _apply(self, live: LiveMatch, seat: int, action: Any) -> Any:
+        """Submit ``action`` to the match in memory; the action object it was."""
         match = live.match
         codec = match.title.codec
         try:
@@ -288,17 +329,25 @@ class Hub:
             raise ApiError(
                 500, "the title failed on this action (a bug in the title); nothing changed"
             ) from None
-        index = match.version
-        as_json = codec.to_json(action)
+        return action
+
+    def _not_stored(self, live: LiveMatch, error: BaseException) -> None:
+        """Not stored means not accepted: put the match back as the store has it."""
+        log.error("match %s: could not store action %d: %s", live.id, live.match.version, error)
+        stored = self.store.load(live.id)
+        if stored is not None:
+            live.match = self._rebuild(stored).match
+        raise ApiError(503, "the action could not be stored; nothing changed")
+
+    def _submit(self, live: LiveMatch, seat: int, action: Any) -> None:
+        action = self._apply(live, seat, action)
+        match = live.match
         try:
-            self.store.append(live.id, index, seat, as_json, match.is_over)
-        except Exception:
-            # Not stored means not accepted: put the match back as the store has it.
-            log.exception("match %s: could not store action %d", live.id, index)
-            stored = self.store.load(live.id)
-            if stored is not None:
-                live.match = self._rebuild(stored).match
-            raise ApiError(503, "the action could not be stored; nothing changed") from None
+            self.store.append(
+                live.id, match.version, seat, match.title.codec.to_json(action), match.is_over
+            )
+        except Exception as exc:
+            self._not_stored(live, exc)
         self.notify(live.id)
 
     def _run_bots(self, live: LiveMatch) -> None:

@@ -25,13 +25,15 @@ grows without bound, and the server slows as it grows.)
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -112,6 +114,95 @@ class StoredMatch:
     actions: list[tuple[int, dict[str, Any]]]
 
 
+INSERT = "INSERT INTO actions (match_id, idx, seat, action) VALUES (?, ?, ?, ?)"
+
+
+@attrs.frozen
+class Row:
+    """An action to store: its match, 1-based index, seat, JSON text, and whether it
+    ended the match."""
+
+    match_id: str
+    index: int
+    seat: int
+    action: str
+    over: bool
+
+
+class GroupCommit:
+    """The store's writer thread: commits the actions handed over from event loops,
+    all those that arrived while the previous commit ran in one transaction.
+
+    The event loop goes on serving other requests while SQLite writes (which it
+    does without holding the GIL), and a commit of several actions costs less than
+    as many commits of one. Each action's future is settled only after its
+    transaction committed, so nothing is acknowledged before it is stored.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._cond = threading.Condition(threading.Lock())
+        self._queue: list[tuple[Row, asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def submit(self, row: Row) -> asyncio.Future[None]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("the match store is closed")
+            self._queue.append((row, loop, future))
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="gameweave-store-writer", daemon=True
+                )
+                self._thread.start()
+            self._cond.notify()
+        return future
+
+    def close(self) -> None:
+        """Commit what is queued, then stop the thread."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue:
+                    if self._closed:
+                        return
+                    self._cond.wait()
+                batch, self._queue = self._queue, []
+            try:
+                results = self._store.append_rows([row for row, _, _ in batch])
+            except Exception as exc:  # the store itself failed (closed under us)
+                results = [exc] * len(batch)
+            by_loop: dict[
+                asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]
+            ] = {}
+            for (_, loop, future), error in zip(batch, results, strict=True):
+                by_loop.setdefault(loop, []).append((future, error))
+            for loop, settled in by_loop.items():
+                # One wake-up of each loop per batch, not one per action.
+                with contextlib.suppress(RuntimeError):  # that loop has closed
+                    loop.call_soon_threadsafe(_settle, settled)
+
+
+def _settle(settled: list[tuple[asyncio.Future[None], Exception | None]]) -> None:
+    for future, error in settled:
+        if future.done():
+            continue
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
+
+
 class Store:
     """Matches, seat-token hashes and actions in one SQLite file.
 
@@ -138,6 +229,7 @@ class Store:
         self._db.execute(f"PRAGMA synchronous={'FULL' if fsync else 'NORMAL'}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self._group = GroupCommit(self)
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -148,9 +240,17 @@ class Store:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:  # SQLite keeps a transaction open on some failures
+                    with contextlib.suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
+                raise
 
     def close(self) -> None:
+        """Finish the commits handed over and close the file."""
+        self._group.close()
         with self._lock:
             self._db.close()
 
@@ -201,19 +301,59 @@ class Store:
     ) -> None:
         """Commit action number ``index`` (1-based). A second action with the same
         index is refused by the primary key, so a race can never store two."""
-        row = (match_id, index, seat, action_text(action))
-        insert = "INSERT INTO actions (match_id, idx, seat, action) VALUES (?, ?, ?, ?)"
-        if over:
+        error = self.append_rows([Row(match_id, index, seat, action_text(action), over)])[0]
+        if error is not None:
+            raise error
+
+    def append_rows(self, rows: Sequence[Row]) -> list[Exception | None]:
+        """Commit ``rows``, all in one transaction, and say what became of each:
+        ``None`` when it is committed, else the error that refused it. If the
+        transaction fails, each row is tried again alone, so that one bad row (a
+        duplicate index) fails only itself; rows that fail are not stored."""
+        if len(rows) == 1 and not rows[0].over:
+            # One statement is its own transaction (autocommit), committed when
+            # execute returns: a quarter of the statements of BEGIN/INSERT/COMMIT.
+            row = rows[0]
+            try:
+                with self._lock:
+                    self._db.execute(INSERT, (row.match_id, row.index, row.seat, row.action))
+            except Exception as exc:
+                return [exc]
+            return [None]
+        try:
             with self._tx() as db:
-                db.execute(insert, row)
+                self._insert(db, rows)
+            return [None] * len(rows)
+        except Exception as exc:
+            if len(rows) == 1:
+                return [exc]
+        out: list[Exception | None] = []
+        for row in rows:
+            try:
+                with self._tx() as db:
+                    self._insert(db, [row])
+                out.append(None)
+            except Exception as exc:
+                out.append(exc)
+        return out
+
+    @staticmethod
+    def _insert(db: sqlite3.Connection, rows: Sequence[Row]) -> None:
+        db.executemany(INSERT, [(r.match_id, r.index, r.seat, r.action) for r in rows])
+        for r in rows:
+            if r.over:
                 db.execute(
-                    "UPDATE matches SET version = ?, over = 1 WHERE id = ?", (index, match_id)
+                    "UPDATE matches SET version = ?, over = 1 WHERE id = ?", (r.index, r.match_id)
                 )
-            return
-        # Most actions: one statement, so its own transaction (autocommit), committed
-        # when execute returns: a quarter of the statements of BEGIN/INSERT/UPDATE/COMMIT.
-        with self._lock:
-            self._db.execute(insert, row)
+
+    def commit_soon(
+        self, match_id: str, index: int, seat: int, action: Mapping[str, Any], over: bool
+    ) -> asyncio.Future[None]:
+        """:meth:`append` for the event loop: a future of the running loop, done
+        once the action is committed (or failing with the error that refused it).
+        The commit runs in the store's writer thread, together with the others
+        handed over meanwhile (see :class:`GroupCommit`)."""
+        return self._group.submit(Row(match_id, index, seat, action_text(action), over))
 
     # -- reading ------------------------------------------------------------------
 
