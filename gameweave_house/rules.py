@@ -67,6 +67,8 @@ NEXT_ROUND_T: Final = A.NextRound
 
 # Legal-action lists are rebuilt after every action: hand out shared, immutable
 # action objects instead of constructing new ones each time (the hot path).
+#: The most entries a cache of shared objects keeps before it starts afresh.
+_CACHE_MAX: Final = 20_000
 #: Chips for a seat's own box, one per step of CHIP_STEPS.
 OWN_CHIPS: Final = tuple(A.Chips(step) for step in CHIP_STEPS)
 DRAFTS: Final = {key: A.Draft(key) for key in ROLES}
@@ -113,6 +115,8 @@ def _ab(
     key = (card, box, index, mine, amount)
     act = _ABILITIES.get(key)
     if act is None:
+        if len(_ABILITIES) >= _CACHE_MAX:  # Back the Play's amounts follow the Take
+            _ABILITIES.clear()
         act = _ABILITIES[key] = A.Ability(card, box, index, mine, amount)
     return act
 
@@ -123,7 +127,6 @@ def _ab(
 # Event is immutable, so equal lines share one Event: finding it is much cheaper than
 # building it. Every line is public (the crew shares everything). Bounded: a full
 # cache starts afresh.
-_LINES_MAX: Final = 20_000
 _LINES: Final[dict[str, dict[str, Event]]] = {}
 
 
@@ -134,7 +137,7 @@ def line(text: str, kind: str = "") -> Event:
         lines = _LINES[kind] = {}
     event = lines.get(text)
     if event is None:
-        if len(lines) >= _LINES_MAX:
+        if len(lines) >= _CACHE_MAX:
             lines.clear()
         event = lines[text] = Event(text, None, True, kind)
     return event
@@ -157,7 +160,7 @@ def settled_line(take: int) -> Event:
     """The line closing a round's settlement, with the Take as data."""
     event = _SETTLED.get(take)
     if event is None:
-        if len(_SETTLED) >= _LINES_MAX:
+        if len(_SETTLED) >= _CACHE_MAX:
             _SETTLED.clear()
         event = _SETTLED[take] = Event(
             f"Round settled — Take {take}", None, True, "settled", {"take": take}
