@@ -73,19 +73,22 @@ def count_reading(deck: Sequence[str]) -> tuple[int, int, str]:
     return rich, left, "EVEN"
 
 
-def label(card: str) -> str:
-    """A card as people read it: ``"10♥"``, ``"A♠"``."""
-    rank = "10" if card[0] == "T" else card[0]
-    return rank + SUIT_SIGNS[card[1]]
-
-
-def labels(cards: Iterable[str]) -> str:
-    return " ".join(label(c) for c in cards)
-
-
 def rank_name(card: str) -> str:
     """The rank alone as people say it in history lines: ``"7"``, ``"10"``, ``"K"``, ``"A"``."""
     return "10" if card[0] == "T" else card[0]
+
+
+#: Every card's label, worked out once: history lines name cards all the time.
+_LABELS: Final = {card: rank_name(card) + SUIT_SIGNS[card[1]] for card in FULL_DECK}
+
+
+def label(card: str) -> str:
+    """A card as people read it: ``"10♥"``, ``"A♠"``."""
+    return _LABELS[card]
+
+
+def labels(cards: Iterable[str]) -> str:
+    return " ".join([_LABELS[c] for c in cards])
 
 
 def check_deck(cards: Sequence[str]) -> str | None:

@@ -14,7 +14,17 @@ from typing import Any, Final
 from gameweave_core import Event, Rng
 
 from . import actions as A
-from .cards import FULL_DECK, check_deck, is_two_card_21, label, labels, points, rank_name, total
+from .cards import (
+    FULL_DECK,
+    check_deck,
+    high_low,
+    is_two_card_21,
+    label,
+    labels,
+    points,
+    rank_name,
+    total,
+)
 from .dealer import dealer_needs_card
 from .roles import ABILITIES, BEFORE_DEAL, DEALT, ROLES
 from .settle import BUST, settle_backed, settle_figures
@@ -376,8 +386,6 @@ def finish_deal(state: State, events: list[Event], rng: Rng) -> None:
 
 
 def tell(state: State) -> str:
-    from .cards import high_low
-
     return high_low(state.dealer[1])
 
 
@@ -916,7 +924,7 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
         state.take -= act.amount
     elif kind is DEAL_ME_IN_T:
         mine = own_boxes(state, seat)
-        bets = " and ".join(f"{b.main.bet}{' on the Extra Box' if b.extra else ''}" for b in mine)
+        bets = " and ".join([f"{b.main.bet}{' on the Extra Box' if b.extra else ''}" for b in mine])
         events.append(line(f"{crew(seat)} is in for {bets} — Take {state.take}", "bet"))
         next_bettor(state, events, rng)
     elif kind is DOUBLE_T:
