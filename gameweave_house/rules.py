@@ -681,7 +681,7 @@ def legal(state: State, seat: int) -> list[Any]:
     spent = state.spent[seat - 1]
     for key, timing in ROLE_TIMINGS[state.roles[seat - 1]]:
         if timing != barred and key not in spent:
-            out.extend(_targets(state, seat, key))
+            add_targets(state, seat, key, out)
     return out
 
 
@@ -723,80 +723,93 @@ def timing_reason(state: State, seat: int, timing: str) -> str:
 
 
 def _targets(state: State, seat: int, key: str) -> list[A.Ability]:
+    """Every way ``seat`` may play card ``key`` now, timing and spending aside."""
+    out: list[Any] = []
+    add_targets(state, seat, key, out)
+    return out
+
+
+def add_targets(state: State, seat: int, key: str, out: list[Any]) -> None:
+    """:func:`_targets`, appended to ``out`` (legal() builds one list, not one per card)."""
     if key == "long_glass":
-        return [_PLAIN[key]] if len(state.deck) > state.shown else []
-    if key == "rooftop":
-        return [_PLAIN[key]] if len(state.dealer) == 2 and not state.hole_up else []
-    if key == "the_call":
-        return [_PLAIN[key]] if not state.mark and not state.call else []
-    if key == "false_cut":
-        return [
-            _ab(key, b.id, i, None, None)
-            for b in state.boxes
-            if not b.extra and live_main(b)
-            for i in range(len(b.main.cards))
-        ]
-    if key == "palm":
+        if len(state.deck) > state.shown:
+            out.append(_PLAIN[key])
+    elif key == "rooftop":
+        if len(state.dealer) == 2 and not state.hole_up:
+            out.append(_PLAIN[key])
+    elif key == "the_call":
+        if not state.mark and not state.call:
+            out.append(_PLAIN[key])
+    elif key == "false_cut":
+        for b in state.boxes:
+            if not b.extra and live_main(b):
+                for i in range(len(b.main.cards)):
+                    out.append(_ab(key, b.id, i, None, None))
+    elif key == "palm":
         own = state.seat_box(seat)
         if own is None or not live_main(own):
-            return []
-        return [
-            _ab(key, b.id, j, i, None)
-            for b in state.boxes
-            if b.seat != seat and not b.extra and live_main(b)
-            for i in range(len(own.main.cards))
-            for j in range(len(b.main.cards))
-        ]
-    if key == "the_load":
-        return (
-            [_ab(key, None, i, None, None) for i in range(1, state.shown)]
-            if state.shown >= 2
-            else []
-        )
-    if key == "vanish":
+            return
+        for b in state.boxes:
+            if b.seat != seat and not b.extra and live_main(b):
+                for i in range(len(own.main.cards)):
+                    for j in range(len(b.main.cards)):
+                        out.append(_ab(key, b.id, j, i, None))
+    elif key == "the_load":
+        if state.shown >= 2:
+            for i in range(1, state.shown):
+                out.append(_ab(key, None, i, None, None))
+    elif key == "vanish":
         if state.phase == BET:
-            return [_on_box(key, i) for i in candidate_boxes(state) if i not in state.vanish]
-        return [
-            _on_box(key, b.id)
-            for b in state.boxes
-            if b.id not in state.vanish and any(h.live for h in b.hands)
-        ]
-    if key == "short_change":
+            for i in candidate_boxes(state):
+                if i not in state.vanish:
+                    out.append(_on_box(key, i))
+        else:
+            for b in state.boxes:
+                if b.id not in state.vanish and any(h.live for h in b.hands):
+                    out.append(_on_box(key, b.id))
+    elif key == "short_change":
         if state.phase == BET:
-            return [_on_box(key, i) for i in candidate_boxes(state) if i not in state.short_change]
-        return [
-            _on_box(key, b.id)
-            for b in state.boxes
-            if b.id not in state.short_change and live_main(b)
-        ]
-    if key == "the_drop":
+            for i in candidate_boxes(state):
+                if i not in state.short_change:
+                    out.append(_on_box(key, i))
+        else:
+            for b in state.boxes:
+                if b.id not in state.short_change and live_main(b):
+                    out.append(_on_box(key, b.id))
+    elif key == "the_drop":
         _, h = current(state)
-        return (
-            [_ab(key, None, i, None, None) for i in range(len(h.cards))]
-            if len(h.cards) >= 2
-            else []
-        )
-    if key == "alibi":
-        return [_PLAIN[key]]
-    if key == "double_bag":
-        return [] if state.double_bag else [_PLAIN[key]]
-    if key == "back_the_play":
+        if len(h.cards) >= 2:
+            for i in range(len(h.cards)):
+                out.append(_ab(key, None, i, None, None))
+    elif key == "alibi":
+        out.append(_PLAIN[key])
+    elif key == "double_bag":
+        if not state.double_bag:
+            out.append(_PLAIN[key])
+    elif key == "back_the_play":
         own = state.seat_box(seat)
         if own is None or own.main.hits or not state.take:
-            return []
+            return
         amounts = [a for a in BACKING_STEPS if a <= state.take]
         if state.take not in amounts:
             amounts.append(state.take)
-        return [_ab(key, b.id, None, None, a) for b in state.boxes if live_main(b) for a in amounts]
-    if key == "slow_hand":
-        return [] if state.slow_hand else [_PLAIN[key]]
-    if key == "the_nod":
-        return [] if state.nod else [_PLAIN[key]]
-    if key == "extra_box":
+        for b in state.boxes:
+            if live_main(b):
+                for a in amounts:
+                    out.append(_ab(key, b.id, None, None, a))
+    elif key == "slow_hand":
+        if not state.slow_hand:
+            out.append(_PLAIN[key])
+    elif key == "the_nod":
+        if not state.nod:
+            out.append(_PLAIN[key])
+    elif key == "extra_box":
         own = state.seat_box(seat)
         shortfall = max(0, MIN_BET - own.main.bet) if own else MIN_BET
-        return [_PLAIN[key]] if state.take >= MIN_BET + shortfall else []
-    raise KeyError(key)
+        if state.take >= MIN_BET + shortfall:
+            out.append(_PLAIN[key])
+    else:
+        raise KeyError(key)
 
 
 #: Why a card with no target is not playable, by card.
