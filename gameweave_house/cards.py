@@ -27,6 +27,17 @@ def value(card: str) -> int:
 
 def total(cards: Iterable[str]) -> tuple[int, bool]:
     """The best total of a hand and whether it is soft (an ace counted as 11)."""
+    return hand_total(cards if isinstance(cards, list) else list(cards))
+
+
+def points(cards: Iterable[str]) -> int:
+    """The best total of a hand (soft aces counted as 11 where that keeps it at 21 or under)."""
+    return hand_total(cards if isinstance(cards, list) else list(cards))[0]
+
+
+# The rules' own hands are lists: typed so, the compiled build walks them natively.
+def hand_total(cards: list[str]) -> tuple[int, bool]:
+    """:func:`total` of a list of cards."""
     hard = 0
     aces = False
     for c in cards:
@@ -39,14 +50,17 @@ def total(cards: Iterable[str]) -> tuple[int, bool]:
     return hard, False
 
 
-def points(cards: Iterable[str]) -> int:
-    """The best total of a hand (soft aces counted as 11 where that keeps it at 21 or under)."""
-    return total(cards)[0]
+def hand_points(cards: list[str]) -> int:
+    """:func:`points` of a list of cards."""
+    return hand_total(cards)[0]
 
 
 def is_two_card_21(cards: Sequence[str]) -> bool:
     """Two cards making 21: an ace and a ten-valued card."""
-    return len(cards) == 2 and points(cards) == 21
+    if len(cards) != 2:
+        return False
+    a, b = VALUES[cards[0][0]], VALUES[cards[1][0]]
+    return a + b == 11 and (a == 1 or b == 1)
 
 
 def is_ten_or_ace(card: str) -> bool:

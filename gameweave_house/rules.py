@@ -17,13 +17,13 @@ from . import actions as A
 from .cards import (
     FULL_DECK,
     check_deck,
+    hand_points,
+    hand_total,
     high_low,
     is_two_card_21,
     label,
     labels,
-    points,
     rank_name,
-    total,
 )
 from .dealer import dealer_needs_card
 from .roles import ABILITIES, BEFORE_DEAL, DEALT, ROLES
@@ -232,7 +232,7 @@ def box_id_name(state: State, box_id: int) -> str:
 
 
 def describe(h: Hand) -> str:
-    p, soft = total(h.cards)
+    p, soft = hand_total(h.cards)
     return f"{'soft ' if soft and p < 21 else ''}{p}"
 
 
@@ -413,10 +413,10 @@ def standing(state: State) -> bool:
 
 def dealer_turn(state: State, events: list[Event], rng: Rng) -> None:
     if state.hole_up:
-        events.append(line(f"The house has {points(state.dealer)}"))
+        events.append(line(f"The house has {hand_points(state.dealer)}"))
     else:
         state.hole_up = True
-        events.append(line(f"Hole card up — house has {points(state.dealer)}", "hole"))
+        events.append(line(f"Hole card up — house has {hand_points(state.dealer)}", "hole"))
     if not standing(state):
         events.append(line("No hand stands against the house; it draws nothing"))
         settle(state, events)
@@ -426,7 +426,7 @@ def dealer_turn(state: State, events: list[Event], rng: Rng) -> None:
     while dealer_needs_card(state.dealer, stand_on):
         state.dealer.append(draw(state, rng, events))
         drew = True
-    p = points(state.dealer)
+    p = hand_points(state.dealer)
     if drew:
         events.append(line(f"The house draws to {p}{' — bust' if p > 21 else ''}"))
     else:
@@ -435,7 +435,7 @@ def dealer_turn(state: State, events: list[Event], rng: Rng) -> None:
         if p <= 21:
             card = draw(state, rng, events)
             state.dealer.append(card)
-            p = points(state.dealer)
+            p = hand_points(state.dealer)
             events.append(
                 line(
                     f"The Nod — the house takes one more, {label(card)}, to {p}"
@@ -454,7 +454,7 @@ def signed(n: int) -> str:
 
 def settle(state: State, events: list[Event]) -> None:
     """Settle every hand: all credits first, then the debits, capped at the Take."""
-    dealer_pts = points(state.dealer)
+    dealer_pts = hand_points(state.dealer)
     dealer_bj = is_two_card_21(state.dealer)
     lines: list[tuple[str, int, int, int]] = []  # (text head, bet, credit, debit)
     debts: list[tuple[int, int]] = []  # (line index, debit wanted)
@@ -1008,7 +1008,7 @@ def play_ability(state: State, seat: int, act: A.Ability, rng: Rng, events: list
         events.append(
             line(
                 f"{who} plays Rooftop — the hole card is {label(state.dealer[1])}; "
-                f"the house has {points(state.dealer)}"
+                f"the house has {hand_points(state.dealer)}"
             )
         )
     elif key == "the_call":

@@ -10,7 +10,7 @@ from typing import Final
 
 import attr
 
-from .cards import points
+from .cards import hand_points
 
 #: The Take the crew opens with.
 OPENING_TAKE: Final = 1000
@@ -76,7 +76,7 @@ class Hand:
 
     @property
     def points(self) -> int:
-        return points(self.cards)
+        return hand_points(self.cards)
 
     @property
     def live(self) -> bool:

@@ -12,6 +12,14 @@ import pytest
 from gameweave_core import Event
 from gameweave_house import actions as A
 from gameweave_house import rules
+from gameweave_house.cards import (
+    FULL_DECK,
+    hand_points,
+    hand_total,
+    is_two_card_21,
+    points,
+    total,
+)
 from gameweave_house.settle import (
     BLACKJACK,
     BUST,
@@ -103,3 +111,15 @@ def test_hand_and_box_defaults():
     box = Box(id=2, seat=2)
     assert box.hands == [Hand()] and not box.extra and box.backed == 0
     assert Box(id=2, seat=2).hands[0] is not box.hands[0]
+
+
+def test_two_card_21_is_exactly_a_two_card_hand_worth_21():
+    for a, b in itertools.product(FULL_DECK, repeat=2):
+        assert is_two_card_21([a, b]) == (points([a, b]) == 21), (a, b)
+    assert not is_two_card_21(["AS"]) and not is_two_card_21(["AS", "5D", "5H"])
+
+
+def test_totals_take_any_iterable_of_cards():
+    cards = ["AS", "6H", "4C"]
+    assert total(cards) == total(tuple(cards)) == total(iter(cards)) == hand_total(cards)
+    assert points(c for c in cards) == hand_points(cards) == 21
