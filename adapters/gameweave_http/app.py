@@ -107,10 +107,14 @@ class JsonRoute:
     """
 
     def __init__(
-        self, handle: Callable[[Scope, bytes | None], Awaitable[bytes]], reads_body: bool
+        self,
+        handle: Callable[[Scope, bytes | None], Awaitable[bytes]],
+        reads_body: bool,
+        headers: tuple[tuple[bytes, bytes], ...] = (),
     ) -> None:
         self.handle = handle
         self.reads_body = reads_body
+        self.headers = headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         status = 200
@@ -133,6 +137,7 @@ class JsonRoute:
                 "headers": [
                     (b"content-length", str(len(content)).encode()),
                     (b"content-type", b"application/json"),
+                    *self.headers,
                 ],
             }
         )
@@ -458,10 +463,11 @@ def create_app(
             hub.finish(live, seat, exc)  # puts the match back; raises a 503
             raise
         try:
-            await asyncio.shield(committed)
+            await committed
         except asyncio.CancelledError:
-            # Cancelled while the writer commits: settle once it is done.
-            committed.add_done_callback(lambda done: _finish_quietly(hub, live, seat, done))
+            # Raised only once the commit is decided (see Commit): settle, then go.
+            with contextlib.suppress(ApiError):
+                hub.finish(live, seat, committed.exception(), reply=False)
             raise
         except Exception as exc:
             hub.finish(live, seat, exc)
@@ -472,6 +478,9 @@ def create_app(
 
     read_match = JsonRoute(read_now, reads_body=False)
     submit = JsonRoute(submit_now, reads_body=True)
+    # Taken ahead of Starlette (see App), where they add the safety headers themselves.
+    hot_read = JsonRoute(read_now, reads_body=False, headers=SAFETY_HEADERS)
+    hot_submit = JsonRoute(submit_now, reads_body=True, headers=SAFETY_HEADERS)
 
     async def events(request: Request) -> Response:
         match_id = request.path_params["match_id"]
@@ -605,8 +614,8 @@ def create_app(
         return _error(500, "internal server error (see the server log)")
 
     app = App(
-        read=read_match,
-        submit=submit,
+        read=hot_read,
+        submit=hot_submit,
         routes=routes,
         exception_handlers={
             ApiError: on_api_error,
@@ -618,14 +627,6 @@ def create_app(
     app.state.hub = hub
     app.state.listeners = listeners
     return app
-
-
-def _finish_quietly(hub: Hub, live: LiveMatch, seat: int, done: asyncio.Future[None]) -> None:
-    # A commit whose outcome is unknown counts as failed: the match is then
-    # rebuilt from the store, which has the action or not.
-    error = asyncio.CancelledError() if done.cancelled() else done.exception()
-    with contextlib.suppress(ApiError):
-        hub.finish(live, seat, error, reply=False)
 
 
 def _bot_seats(raw: Any) -> dict[int, str | None]:
@@ -713,22 +714,24 @@ class App(Starlette):
             await super().__call__(scope, receive, send)
             return
         logged = access_log.isEnabledFor(logging.INFO)
-        started = time.perf_counter() if logged else 0.0
+        route = self.hot_route(scope)
+        if route is not None and not logged:
+            await route(scope, receive, send)  # it adds the safety headers itself
+            return
+        started = time.perf_counter()
         status = 0
 
         async def send_with_headers(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message = {**message, "headers": [*message.get("headers", ()), *SAFETY_HEADERS]}
+                if route is None:
+                    headers = [*message.get("headers", ()), *SAFETY_HEADERS]
+                    message = {**message, "headers": headers}
             await send(message)
 
-        route = self.hot_route(scope)
         try:
-            if route is None:
-                await super().__call__(scope, receive, send_with_headers)
-            else:
-                await route(scope, receive, send_with_headers)
+            await (route or super().__call__)(scope, receive, send_with_headers)
         finally:
             if logged:
                 # The path only: queries may hold a seat token (the event stream's).

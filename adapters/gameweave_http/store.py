@@ -129,6 +129,15 @@ class Row:
     over: bool
 
 
+class Commit(asyncio.Future[None]):
+    """The future of one action's commit, which cannot be cancelled: a request
+    cancelled while its action is being committed is told so only once the commit
+    is decided, so that it never lets go of its match with the outcome unknown."""
+
+    def cancel(self, msg: Any = None) -> bool:
+        return False
+
+
 class GroupCommit:
     """The store's writer thread: commits the actions handed over from event loops,
     all those that arrived while the previous commit ran in one transaction.
@@ -146,9 +155,9 @@ class GroupCommit:
         self._thread: threading.Thread | None = None
         self._closed = False
 
-    def submit(self, row: Row) -> asyncio.Future[None]:
+    def submit(self, row: Row) -> Commit:
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
+        future = Commit(loop=loop)
         with self._cond:
             if self._closed:
                 raise RuntimeError("the match store is closed")
@@ -348,7 +357,7 @@ class Store:
 
     def commit_soon(
         self, match_id: str, index: int, seat: int, action: Mapping[str, Any], over: bool
-    ) -> asyncio.Future[None]:
+    ) -> Commit:
         """:meth:`append` for the event loop: a future of the running loop, done
         once the action is committed (or failing with the error that refused it).
         The commit runs in the store's writer thread, together with the others
