@@ -329,3 +329,20 @@ def profile_split(
             for t, f, n, c in rows[:top]
         ],
     }
+
+
+def compiled_modules() -> list[str]:
+    """The project's modules this environment would import compiled (extension
+    modules rather than ``.py`` files), found without importing them."""
+    import importlib
+    import importlib.util
+    import pkgutil
+
+    names = []
+    for package in ("gameweave_core", "gameweave_house", "gameweave_museum"):
+        pkg = importlib.import_module(package)
+        for info in pkgutil.iter_modules(pkg.__path__, package + "."):
+            spec = importlib.util.find_spec(info.name)
+            if spec is not None and not str(spec.origin).endswith(".py"):
+                names.append(info.name)
+    return sorted(names)
