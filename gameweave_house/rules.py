@@ -216,8 +216,12 @@ def new_state(players: int, config: Mapping[str, Any], rng: Rng) -> State:
 # -- names -----------------------------------------------------------------------------
 
 
+#: "Crew 1" to "Crew 4", named once: nearly every history line names a seat.
+_CREW: Final = tuple(f"Crew {seat}" for seat in range(5))
+
+
 def crew(seat: int) -> str:
-    return f"Crew {seat}"
+    return _CREW[seat] if 0 < seat < len(_CREW) else f"Crew {seat}"
 
 
 def box_name(state: State, box: Box, hand: int = 0) -> str:

@@ -123,3 +123,14 @@ def test_totals_take_any_iterable_of_cards():
     cards = ["AS", "6H", "4C"]
     assert total(cards) == total(tuple(cards)) == total(iter(cards)) == hand_total(cards)
     assert points(c for c in cards) == hand_points(cards) == 21
+
+
+def test_crew_names():
+    assert [rules.crew(s) for s in (1, 2, 3, 4, 5, 12)] == [
+        "Crew 1",
+        "Crew 2",
+        "Crew 3",
+        "Crew 4",
+        "Crew 5",
+        "Crew 12",
+    ]
