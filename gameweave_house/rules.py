@@ -675,7 +675,9 @@ def legal(state: State, seat: int) -> list[Any]:
     if phase == SETTLED:
         return [NEXT_ROUND]
     if phase == CALL:
-        return [*(_mark(i) for i in mark_targets(state)), NO_MARK]
+        marks: list[Any] = [_mark(i) for i in mark_targets(state)]
+        marks.append(NO_MARK)
+        return marks
     if phase == BET:
         out = betting_actions(state, seat)
         barred = DEALT
