@@ -75,10 +75,11 @@ NO_MARK_T: Final = A.NoMark
 HEAVY_T: Final = A.Heavy
 NEXT_ROUND_T: Final = A.NextRound
 
-# Legal-action lists are rebuilt after every action: hand out shared, immutable
-# action objects instead of constructing new ones each time (the hot path).
 #: The most entries a cache of shared objects keeps before it starts afresh.
 _CACHE_MAX: Final = 20_000
+
+# Legal-action lists are rebuilt after every action: hand out shared, immutable
+# action objects instead of constructing new ones each time (the hot path).
 #: Chips for a seat's own box, one per step of CHIP_STEPS.
 OWN_CHIPS: Final = tuple(A.Chips(step) for step in CHIP_STEPS)
 DRAFTS: Final = {key: A.Draft(key) for key in ROLES}
