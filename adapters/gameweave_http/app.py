@@ -297,11 +297,17 @@ def scope_token(scope: Scope, query: bool = False) -> str | None:
     if not token and auth is not None and auth[:7].lower() == "bearer ":
         token = auth[7:].strip()
     if not token and query and scope["query_string"]:
-        found = [
-            v for k, v in parse_qsl(scope["query_string"].decode("latin-1"), True) if k == "token"
-        ]
-        token = found[-1] if found else None
+        raw: bytes = scope["query_string"]
+        if raw.startswith(b"token=") and not _QUERY_SPECIAL.search(raw, 6):
+            token = raw[6:].decode("latin-1")  # the usual ?token=...: nothing to decode
+        else:
+            found = [v for k, v in parse_qsl(raw.decode("latin-1"), True) if k == "token"]
+            token = found[-1] if found else None
     return token or None
+
+
+#: What makes a query more than ``token=`` and a plain value.
+_QUERY_SPECIAL = re.compile(rb"[&%+;]")
 
 
 def renderer_file(title: Title[Any]) -> Path | None:

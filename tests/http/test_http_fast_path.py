@@ -163,7 +163,7 @@ header_values = st.sampled_from(
     st.lists(
         st.tuples(
             st.sampled_from(["token", "tok", "x"]),
-            st.sampled_from(["", "a", "b+c", "d%20e", "%ff"]),
+            st.sampled_from(["", "a", "b+c", "d%20e", "%ff", "a=b", "x;y", "\u00e9"]),
         ),
         max_size=3,
     ),
