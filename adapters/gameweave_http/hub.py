@@ -7,7 +7,9 @@ store before the lock is released and the caller gets its reply.
 The app calls the hub on the event loop itself when the call is short and bounded
 (a live match without bots, whose lock is free: a person's action is one rules
 step, one small commit and one payload), because handing every request to a
-worker thread and back costs more than the work. Anything that could take long or
+worker thread and back costs more than the work. There a submission is split in
+two: :meth:`Hub.begin` applies the action and keeps the lock, the app awaits the
+group commit, and :meth:`Hub.finish` releases the lock. Anything that could take long or
 wait — rebuilding a match from the store, running bots, a lock another thread
 holds — is refused with :class:`Busy` when called with ``wait=False``, before
 anything changed, and the app makes the same call again from a worker thread.

@@ -4,7 +4,9 @@ A match is stored as its header (title, players, seed, options, bot seats), the
 hashes of its seat tokens and its accepted actions in order. The state itself is
 never stored: it is rebuilt by replaying the actions, which is what makes a
 restart after SIGKILL lose nothing that was acknowledged. Every accepted action is
-committed in its own transaction before the server replies.
+committed before the server replies: from a worker thread in a transaction of its
+own (:meth:`Store.append`), from the event loop together with the others of the
+same turn of the loop (:meth:`Store.commit_soon`, :class:`GroupCommit`).
 
 Durability: the file is in WAL mode with ``synchronous=NORMAL``. A commit has been
 written into the WAL file (handed to the operating system) before ``COMMIT``
@@ -13,7 +15,12 @@ action: the kernel still holds and writes those pages. What NORMAL gives up agai
 FULL is the ``fsync`` per commit, which only matters if the operating system itself
 crashes or the power fails (the last commits may then be lost, never the file's
 consistency). ``Store(path, fsync=True)`` restores FULL for that case; it costs a
-disk flush, several milliseconds, on every action.
+disk flush, up to several milliseconds, on every transaction.
+
+The connection holds the file in SQLite's exclusive locking mode: no other process
+can open it while the server runs (a second server would serve matches the first
+also holds in memory), and each commit skips the file-lock calls and the WAL's
+shared-memory index (about a quarter of a commit's system time, as measured).
 
 Checkpoints (copying the WAL back into the database file, with a disk flush even
 under NORMAL) are SQLite's own, run by the commit that finds the WAL past 1,000
