@@ -19,7 +19,7 @@ play: $(STAMP)
 	$(BIN)/gameweave play $(TITLE)
 
 ## test: everything CI checks
-test: $(STAMP) browser-deps lint typecheck unit docs tutorial
+test: $(STAMP) browser-deps lint typecheck unit docs tutorial test-compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -84,14 +84,14 @@ $(CBUILT): $(CSTAMP) $(CSOURCES)
 ## compiled: .venv-compiled with The House Job's rules compiled by mypyc
 compiled: $(CBUILT)
 
-## test-compiled: The House Job's tests and golden logs against the compiled build
+## test-compiled: the House Job and core tests (golden logs included) against the compiled build
 # (the pytest script, not `python -m pytest`: that puts the sources first on sys.path)
 test-compiled: $(CBUILT)
-	GAMEWEAVE_EXPECT_COMPILED=1 $(CBIN)/pytest -q -p no:cacheprovider tests/house
+	GAMEWEAVE_EXPECT_COMPILED=1 $(CBIN)/pytest -q -p no:cacheprovider tests/house tests/core
 
 # Benchmarks against OpenSpiel, RLCard and a bare Starlette endpoint; writes
 # benchmarks/results.md. The peers live in their own venv, never in the project's.
-bench: $(STAMP) bench-peers
+bench: $(STAMP) bench-peers compiled
 	$(BIN)/python benchmarks/run.py
 
 bench-peers: $(STAMP)

@@ -6,8 +6,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .bots import Observation
+from .bots import Bot, Observation
 from .errors import (
+    ConfigError,
     DigestMismatch,
     GameOver,
     IllegalAction,
@@ -20,6 +21,12 @@ from .log import LogEntry, MatchLog, digest
 from .outcome import Outcome
 from .rng import Rng, fresh_seed
 from .title import Title
+
+#: How a match's methods take a seat number (``None``, where allowed, for a
+#: spectator): as any object, checked at run time so that a wrong one gets the
+#: one-line refusal. An ``int`` annotation would let the compiled build (see
+#: ``setup.py``) reject junk with a bare TypeError first, and let True pass as 1.
+SeatArg = Any
 
 
 class Match:
@@ -42,6 +49,8 @@ class Match:
     ) -> None:
         self.title = title
         self.players = players
+        if config is not None and not isinstance(config, Mapping):
+            raise ConfigError(f"options must map names to values, not be a {type(config).__name__}")
         self.config: dict[str, Any] = title.check_config(players, dict(config or {}))
         self.seed = fresh_seed() if seed is None else seed
         self.distribution = distribution
@@ -107,17 +116,17 @@ class Match:
         """How the match ended, or ``None``."""
         return self.title.outcome(self._state)
 
-    def seat_label(self, seat: int) -> str:
+    def seat_label(self, seat: SeatArg) -> str:
         self._check_seat(seat)
         return self.title.seat_label(self._state, seat)
 
-    def has_secrets(self, seat: int) -> bool:
+    def has_secrets(self, seat: SeatArg) -> bool:
         """Whether ``seat`` now knows something another seat must not see (hot-seat
         adapters hide the screen before handing over to or from such a seat)."""
         self._check_seat(seat)
         return self.title.has_secrets(self._state, seat)
 
-    def legal(self, seat: int) -> Sequence[Any]:
+    def legal(self, seat: SeatArg) -> Sequence[Any]:
         """The legal actions of ``seat`` as action objects."""
         # Hot path: bots ask once per action. ``type(...) is int`` keeps True from
         # passing for seat 1 (and keeps unhashable junk away from the dict).
@@ -132,18 +141,18 @@ class Match:
             self._legal[seat] = cached
         return cached
 
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+    def legal_actions(self, seat: SeatArg) -> list[dict[str, Any]]:
         """The legal actions of ``seat`` in canonical JSON form."""
         to_json = self.title.codec.to_json
         return [to_json(a) for a in self.legal(seat)]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: SeatArg) -> dict[str, Any]:
         """All that ``seat`` (``None``: a spectator) may know."""
         if seat is not None:
             self._check_seat(seat)
         return self.title.view(self._state, seat)
 
-    def history(self, seat: int | None) -> list[str]:
+    def history(self, seat: SeatArg) -> list[str]:
         """The history lines ``seat`` may read, oldest first."""
         # Every payload carries the seat's history: keep each seat's lines and
         # read only the events that arrived since it last asked.
@@ -154,7 +163,7 @@ class Match:
             self._lines[seat] = (len(self._events), lines)
         return list(lines)
 
-    def events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+    def events(self, seat: SeatArg, since: int = 0) -> list[dict[str, Any]]:
         """The events ``seat`` may read, with the step that produced each."""
         return [
             {"step": step, **e.to_json()}
@@ -164,12 +173,12 @@ class Match:
             if e.visible_to(seat)
         ]
 
-    def observe(self, seat: int) -> Observation:
+    def observe(self, seat: SeatArg) -> Observation:
         """What a bot in ``seat`` is given: exactly a human's view of the seat."""
         # Bound methods, not closures: the observation calls them with its seat.
         return Observation(seat, self.legal(seat), self.view, self.history)
 
-    def payload(self, seat: int | None) -> dict[str, Any]:
+    def payload(self, seat: SeatArg) -> dict[str, Any]:
         """Everything one seat's screen needs, built only from that seat's view."""
         out: dict[str, Any] = {
             "title": self.title.name,
@@ -202,7 +211,7 @@ class Match:
 
     # -- acting ----------------------------------------------------------------
 
-    def submit(self, seat: int, action: Any) -> list[str]:
+    def submit(self, seat: SeatArg, action: Any) -> list[str]:
         """Apply ``action`` (an action object or its JSON form) for ``seat``.
 
         Returns the history lines the action produced for that seat. Raises
@@ -219,7 +228,7 @@ class Match:
             return [e.text] if e.seats is None or seat in e.seats else []
         return [e.text for e in batch if e.seats is None or seat in e.seats]
 
-    def _submit(self, seat: int, action: Any) -> tuple[Event, ...]:
+    def _submit(self, seat: SeatArg, action: Any) -> tuple[Event, ...]:
         """:meth:`submit` without the history lines: the events the action made.
         The bot runner calls this, as nobody reads a bot's lines as it plays."""
         title = self.title
@@ -239,6 +248,12 @@ class Match:
         legal = self._legal.get(seat)
         if legal is None:
             legal = self.legal(seat)
+        return self._apply(seat, action, legal)
+
+    def _apply(self, seat: int, action: Any, legal: Sequence[Any]) -> tuple[Event, ...]:
+        """Check ``action`` against ``legal``, the legal actions of ``seat``, an
+        awaited seat; apply it, log it and file its events."""
+        title = self.title
         # Bots submit one of the very objects in ``legal``: look for it by identity
         # first; comparing fields costs a Python call per action compared.
         for candidate in legal:
@@ -269,7 +284,20 @@ class Match:
         self._events.append((step, batch))
         return batch
 
-    def _illegal(self, seat: int, action: Any) -> IllegalAction:
+    def _bot_turn(self, seat: int, bot: Bot, rng: Rng) -> None:
+        """One turn of a bot in ``seat``, which the caller took from :attr:`awaiting`:
+        the bot is handed the seat's observation, and its answer is checked and
+        applied like any submission. (The bot runner's hot path: it saves the
+        lookups :meth:`observe` and :meth:`legal` repeat for outside callers.)"""
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self._legal[seat] = self.title.legal_actions(self._state, seat)
+        action = bot.act(Observation(seat, legal, self.view, self.history), rng)
+        if type(action) not in self._classes:  # a bot may answer in JSON
+            action = self.title.codec.from_json(action)
+        self._apply(seat, action, legal)
+
+    def _illegal(self, seat: SeatArg, action: Any) -> IllegalAction:
         title = self.title
         reason = title.explain_illegal(self._state, seat, action)
         if not reason:

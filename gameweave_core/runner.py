@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import attrs
+import attr
 
 from .bots import Bot
 from .match import Match
 from .rng import Rng, derive_seed
 
 
-@attrs.define
+# attr.s(auto_attribs=True) rather than attrs.define: mypyc compiles this spelling
+# into a native class (see setup.py).
+@attr.s(auto_attribs=True, slots=True)
 class BotSeat:
     """A bot and its own generator, seeded from the match seed and the seat."""
 
@@ -47,8 +49,9 @@ def run_bots(match: Match, bots: Mapping[int, BotSeat], limit: int | None = None
     a title that never ends is a bug the caller should hear about.
     """
     taken = 0
-    # The private submit skips building history lines that nobody reads here.
-    submit, observe = match._submit, match.observe
+    # The match's private bot turn: the observation and the checked submission
+    # without the lookups and history lines an outside caller needs.
+    turn = match._bot_turn
     while True:
         awaiting = match.awaiting
         # Usually the first awaited seat is a bot: skip the search then.
@@ -61,7 +64,7 @@ def run_bots(match: Match, bots: Mapping[int, BotSeat], limit: int | None = None
         if limit is not None and taken >= limit:
             raise RuntimeError(f"{match.title.name} did not end within {limit} actions")
         seat_bot = bots[seat]
-        submit(seat, seat_bot.bot.act(observe(seat), seat_bot.rng))
+        turn(seat, seat_bot.bot, seat_bot.rng)
         taken += 1
 
 

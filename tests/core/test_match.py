@@ -167,6 +167,8 @@ def test_config_is_checked():
         Match(SealedBid(), 5)
     with pytest.raises(ConfigError, match="unknown option"):
         Match(SealedBid(), 2, config={"speed": 2})
+    with pytest.raises(ConfigError, match="options must map names to values, not be a list"):
+        Match(SealedBid(), 2, 1, [1, 2])  # type: ignore[arg-type]
 
 
 def test_history_stays_right_when_seats_ask_at_different_times():

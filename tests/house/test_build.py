@@ -34,8 +34,9 @@ def test_the_imported_build_is_the_expected_one():
 
 
 def test_no_compiled_module_sits_beside_the_sources():
-    stale = sorted(p.name for p in SOURCES.iterdir() if p.suffix in (".so", ".pyd"))
-    assert not stale, f"extension modules in {SOURCES} would shadow the sources: {stale}"
+    for folder in (SOURCES, ROOT / "gameweave_core"):
+        stale = sorted(p.name for p in folder.iterdir() if p.suffix in (".so", ".pyd"))
+        assert not stale, f"extension modules in {folder} would shadow the sources: {stale}"
 
 
 def test_setup_compiles_the_modules_the_tests_check():
@@ -47,7 +48,7 @@ def test_setup_compiles_the_modules_the_tests_check():
         and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets)
     )
     paths = ast.literal_eval(listed)
-    assert tuple(Path(p).stem for p in paths) == COMPILED_MODULES
+    assert tuple(p.removesuffix(".py").replace("/", ".") for p in paths) == COMPILED_MODULES
     assert all((ROOT / p).is_file() for p in paths)
 
 
