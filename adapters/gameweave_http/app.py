@@ -4,8 +4,9 @@ static browser client.
 Seat tokens travel in the ``X-Seat-Token`` header (or ``Authorization: Bearer``);
 the event stream, which browsers cannot give headers, takes ``?token=``. Join links
 carry the token in the URL fragment (``/play/ID#token=...``), which browsers never
-send to the server. The access log written here holds the method, the path
-without its query and the status: never a token.
+send to the server. The access log written here (logger ``gameweave_http.access``
+at INFO; ``serve`` turns it on only when asked) holds the method, the path without
+its query and the status: never a token.
 """
 
 from __future__ import annotations

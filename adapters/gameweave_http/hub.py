@@ -335,11 +335,13 @@ class Hub:
 
     def _not_stored(self, live: LiveMatch, error: BaseException) -> None:
         """Not stored means not accepted: put the match back as the store has it."""
-        log.error("match %s: could not store action %d: %s", live.id, live.match.version, error)
+        log.error(
+            "match %s: could not store action %d", live.id, live.match.version, exc_info=error
+        )
         stored = self.store.load(live.id)
         if stored is not None:
             live.match = self._rebuild(stored).match
-        raise ApiError(503, "the action could not be stored; nothing changed")
+        raise ApiError(503, "the action could not be stored; nothing changed") from None
 
     def _submit(self, live: LiveMatch, seat: int, action: Any) -> None:
         action = self._apply(live, seat, action)
