@@ -467,14 +467,32 @@ def serve(
     db: Annotated[
         Path | None, typer.Option(help="SQLite file of the matches [default: the server's]")
     ] = None,
+    access_log: Annotated[
+        bool | None,
+        typer.Option(
+            "--access-log/--no-access-log",
+            help="A line per request (never a token) [default: GAMEWEAVE_ACCESS_LOG=1 turns it on]",
+        ),
+    ] = None,
+    fsync: Annotated[
+        bool,
+        typer.Option(
+            help="Flush every commit to disk: survives the machine going down, not only "
+            "the server, at several milliseconds an action"
+        ),
+    ] = False,
 ) -> None:
     """Host matches for browsers on this machine (the HTTP adapter)."""
     try:
         from gameweave_http.server import serve as run_server
     except ImportError as exc:
         fail(f"the HTTP server is not available (gameweave_http.server.serve): {exc}", 1)
-    # Without --db the server keeps its own default file.
+    # Options left out keep the server's own defaults.
     options: dict[str, Any] = {} if db is None else {"db": db}
+    if access_log is not None:
+        options["access_log"] = access_log
+    if fsync:
+        options["fsync"] = True
     run_server(host=host, port=port, **options)
 
 

@@ -20,6 +20,10 @@ def test_serve_calls_the_http_adapter(runner, monkeypatch):
     args = ["serve", "--host", "0.0.0.0", "--port", "9001", "--db", "m.sqlite"]
     assert runner.invoke(app, args).exit_code == 0
     assert calls[1] == {"host": "0.0.0.0", "port": 9001, "db": Path("m.sqlite")}
+    assert runner.invoke(app, ["serve", "--access-log", "--fsync"]).exit_code == 0
+    assert calls[2] == {"host": "127.0.0.1", "port": 8000, "access_log": True, "fsync": True}
+    assert runner.invoke(app, ["serve", "--no-access-log"]).exit_code == 0
+    assert calls[3] == {"host": "127.0.0.1", "port": 8000, "access_log": False}
 
 
 def test_serve_without_the_http_adapter_is_one_error_line(runner, monkeypatch):
@@ -38,5 +42,5 @@ def test_the_real_server_takes_the_arguments_serve_passes():
 
     server = pytest.importorskip("gameweave_http.server")
     params = inspect.signature(server.serve).parameters
-    assert {"host", "port", "db"} <= set(params)
+    assert {"host", "port", "db", "access_log", "fsync"} <= set(params)
     assert params["db"].default is not inspect.Parameter.empty  # omitted without --db
