@@ -262,18 +262,19 @@ class Match:
         else:
             if action not in legal:
                 raise self._illegal(seat, action)
-        step = len(self._log) + 1
+        log = self._log
         try:
             new_events = title.apply(self._state, seat, action, self._rng)
         except Exception as exc:
             as_json = title.codec.to_json(action)
             message = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            step = len(log) + 1
             self._rebuild()
             self.failed = (seat, as_json, message)
             raise TitleError(
                 f"{title.name} raised on action {step} (seat {seat}, {as_json}): {message}"
             ) from exc
-        self._log.append((seat, action))
+        log.append((seat, action))
         self._awaiting = None
         self._legal.clear()
         if not new_events:
@@ -281,7 +282,7 @@ class Match:
         # One entry per step, not per event: the hot path stays one append. A tuple,
         # so that a title reusing its list cannot rewrite history.
         batch = tuple(new_events)
-        self._events.append((step, batch))
+        self._events.append((len(log), batch))
         return batch
 
     def _bot_turn(self, seat: int, bot: Bot, rng: Rng) -> None:
