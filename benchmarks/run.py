@@ -1106,8 +1106,17 @@ def git_commit() -> str:
             text=True,
             check=True,
         ).stdout.strip()
+        # The results file this run rewrites does not count as a change.
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
+            [
+                "git",
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                ".",
+                ":!benchmarks/results.md",
+            ],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -1157,8 +1166,9 @@ def render(sections: list[Section], s: Settings, info: dict[str, Any], command: 
         "",
         "## Reproducing",
         "",
-        "`make bench` (all of the above; creates `benchmarks/.venv-peers` "
-        "with the peers on first use), `python benchmarks/run.py --quick` for a short run, "
+        "`make bench` (all of the above; creates `benchmarks/.venv-peers` with the peers on "
+        "first use, and builds `.venv-compiled`, the mypyc-compiled build, with `make "
+        "compiled`), `python benchmarks/run.py --quick` for a short run, "
         "`python benchmarks/run.py blackjack server` for some benchmarks only. Raw figures "
         "of every run are kept as JSON under `benchmarks/results/`.",
     ]
