@@ -256,13 +256,7 @@ class Hub:
         if not live.lock.acquire(wait):
             raise Busy
         try:
-            match = live.match
-            if version != match.version:
-                raise ApiError(
-                    409,
-                    f"stale submission: you saw version {version} but the match is at "
-                    f"version {match.version}; reload and try again",
-                )
+            _check_version(live.match, version)
             if seat in live.bots:
                 raise ApiError(409, f"seat {seat} is played by a bot")
             self._submit(live, seat, action)
@@ -284,12 +278,7 @@ class Hub:
             raise Busy
         try:
             match = live.match
-            if version != match.version:
-                raise ApiError(
-                    409,
-                    f"stale submission: you saw version {version} but the match is at "
-                    f"version {match.version}; reload and try again",
-                )
+            _check_version(match, version)
             action = self._apply(live, seat, action)
             return match.version, match.title.codec.to_json(action), match.is_over
         except BaseException:
@@ -418,3 +407,13 @@ def labels(
 
 def _plausible_id(match_id: str) -> bool:
     return 0 < len(match_id) <= 64 and all(c.isalnum() or c in "-_" for c in match_id)
+
+
+def _check_version(match: Match, version: int) -> None:
+    """Refuse a submission made on a version of the match the client no longer sees."""
+    if version != match.version:
+        raise ApiError(
+            409,
+            f"stale submission: you saw version {version} but the match is at "
+            f"version {match.version}; reload and try again",
+        )
