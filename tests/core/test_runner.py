@@ -1,0 +1,83 @@
+"""The bot runner: bots act on their own observation, and what they answer is
+checked like any submission."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gameweave_core import IllegalAction, MalformedAction, Match, Rng
+from gameweave_core.bots import Observation
+from gameweave_core.runner import BotSeat, run_bots
+from gameweave_sealedbid import SealedBid
+from gameweave_sealedbid.title import Bid
+
+
+class Scripted:
+    """Answers what it is told, and keeps what it was shown while it acted (an
+    observation's view and history are read on demand, from the match as it is)."""
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+        self.seen: list[tuple[int, list[Any], dict[str, Any], list[str]]] = []
+
+    def act(self, observation: Observation, rng: Rng) -> Any:
+        self.seen.append(
+            (observation.seat, list(observation.legal), observation.view, observation.history)
+        )
+        return self.answer(observation) if callable(self.answer) else self.answer
+
+
+def seats(**bots: Scripted) -> dict[int, BotSeat]:
+    return {int(k[1:]): BotSeat(bot, Rng(i)) for i, (k, bot) in enumerate(bots.items())}
+
+
+def test_bots_act_in_seat_order_and_stop_at_a_seat_without_a_bot():
+    match = Match(SealedBid(), 3, seed=4)
+    one, two = Scripted(Bid(1)), Scripted(Bid(0))
+    assert run_bots(match, seats(s1=one, s2=two)) == 2
+    assert match.awaiting == (3,)  # seat 3 has no bot: the runner hands back
+    assert [seat for seat, _ in match.actions()] == [1, 2]
+    # Each bot saw its own seat, legal bids and view, as the match stood then.
+    (seat_one, legal_one, view_one, _), (seat_two, _, view_two, _) = one.seen + two.seen
+    assert (seat_one, seat_two) == (1, 2)
+    assert legal_one == list(match.at(0).legal(1))
+    assert view_one == match.at(0).view(1) and view_two == match.at(1).view(2)
+
+
+def test_an_illegal_answer_is_refused_and_changes_nothing():
+    match = Match(SealedBid(), 2, seed=4)
+    before = match.digest()
+    with pytest.raises(IllegalAction, match="cannot bid 999"):
+        run_bots(match, seats(s1=Scripted(Bid(999))))
+    assert match.version == 0 and match.digest() == before
+    with pytest.raises(MalformedAction):
+        run_bots(match, seats(s1=Scripted({"type": "bid", "coins": "lots"})))
+    assert match.version == 0 and match.digest() == before
+
+
+def test_an_answer_in_json_form_is_taken_like_the_object():
+    by_json, by_object = Match(SealedBid(), 2, seed=4), Match(SealedBid(), 2, seed=4)
+    run_bots(by_json, seats(s1=Scripted({"type": "bid", "coins": 2})))
+    run_bots(by_object, seats(s1=Scripted(Bid(2))))
+    assert by_json.actions() == by_object.actions()
+    assert by_json.digest() == by_object.digest()
+
+
+def test_the_view_and_history_are_the_seats_own():
+    match = Match(SealedBid(), 2, seed=4)
+    match.submit(1, Bid(3))
+    match.submit(2, Bid(1))
+    spy = Scripted(lambda obs: obs.legal[0])
+    run_bots(match, seats(s2=spy), limit=1)
+    ((_, _, view, history),) = spy.seen
+    assert view == match.at(2).view(2) and history == match.at(2).history(2)
+    assert "You bid 1" in " ".join(history) and "You bid 3" not in " ".join(history)
+
+
+def test_a_title_that_never_ends_is_stopped_at_the_limit():
+    match = Match(SealedBid(), 2, seed=4)
+    with pytest.raises(RuntimeError, match="did not end within 3 actions"):
+        run_bots(match, seats(s1=Scripted(Bid(0)), s2=Scripted(Bid(0))), limit=3)
+    assert match.version == 3
