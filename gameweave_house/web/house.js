@@ -21,12 +21,10 @@ const PLAY_WORDS = {
   next_round: "Next round",
 };
 const PHASE_WORDS = {
-  draft: "drafting roles",
   bet: "betting",
   call: "The Call: marking a box",
   play: "playing",
-  settled: "round settled",
-  over: "the job is over",
+  settled: "settled",
 };
 
 let openMate = null; // the crewmate whose cards are shown, kept across redraws
@@ -63,10 +61,13 @@ function banner(payload) {
   if (v.phase === "over") {
     return el("div", { class: "hj-banner over" }, v.took_the_house ? "The crew took the house!" : "The house kept its edge.");
   }
+  // Whose turn it is, the page's own banner says above the table: this one says
+  // where the job stands, tinted when the turn is yours.
   const mine = payload.seat && v.turn === payload.seat;
   return el("div", { class: `hj-banner${mine ? " mine" : ""}`, "data-turn": v.turn },
-    mine ? "Your turn" : `${seatName(payload, v.turn)}'s turn`,
-    el("span", { class: "hj-phase" }, ` — ${PHASE_WORDS[v.phase] || v.phase}, round ${v.round}`),
+    v.phase === "draft"
+      ? "Drafting roles"
+      : [`Round ${v.round}`, el("span", { class: "hj-phase" }, ` — ${PHASE_WORDS[v.phase] || v.phase}`)],
   );
 }
 

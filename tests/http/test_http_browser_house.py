@@ -49,7 +49,11 @@ def test_a_house_round_through_chips_and_an_ability(
     assert page.get_attribute("body", "data-renderer") == "house"
 
     # Draft the first open role (the Lookout); the bot drafts next, then betting opens.
-    assert page.inner_text(".hj-banner").startswith("Your turn")
+    # The page's banner says whose turn it is, once; the table's says where the job is.
+    assert page.inner_text("#banner") == "Your turn"
+    assert page.get_by_text("Your turn").count() == 1
+    assert page.inner_text(".hj-banner") == "Drafting roles"
+    assert "mine" in page.get_attribute(".hj-banner", "class")
     click_and_wait(page, ".hj-draft")
     page.wait_for_selector(".hj-chip[data-amount='10']")
     take = int(page.inner_text(".hj-take-figure strong"))
