@@ -67,6 +67,33 @@ def complete_title(incomplete: str) -> list[str]:
     return [n for n in names if n.startswith(incomplete)]
 
 
+OPTION_HELP = (
+    "A title option, KEY=VALUE (repeatable). VALUE is read as TOML when it can be "
+    "(take=2000, deck=['AS','TD']), else as text. 'gameweave games --json' lists "
+    "each title's options."
+)
+
+
+def parse_options(specs: list[str]) -> dict[str, Any]:
+    """``--option KEY=VALUE`` flags as a config mapping; ``ValueError`` (one line)
+    for a flag that is not KEY=VALUE or a key given twice."""
+    import tomllib
+
+    options: dict[str, Any] = {}
+    for spec in specs:
+        key, sep, text = spec.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"--option {spec!r}: write it as KEY=VALUE, e.g. take=2000")
+        if key in options:
+            raise ValueError(f"--option {key} is given twice")
+        try:
+            options[key] = tomllib.loads(f"value = {text.strip()}")["value"]
+        except tomllib.TOMLDecodeError:
+            options[key] = text  # plain words need no quotes
+    return options
+
+
 def check_seed(seed: int | None) -> None:
     """Refuse a seed a log could not store (TOML integers are signed 64-bit)."""
     if seed is not None and not 0 <= seed <= MAX_SEED:
@@ -91,6 +118,8 @@ def games(
                 "max_players": e.title.max_players,
                 "version": e.title.version,
                 "distribution": e.distribution,
+                # The options --option takes, with their defaults.
+                "options": dict(e.title.default_config),
             }
             for e in entries
         ]
@@ -139,11 +168,18 @@ def play(
     resume: Annotated[
         Path | None, typer.Option(help="Continue the game saved in this log.")
     ] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
 ) -> None:
     """Play a game in the terminal, against bots or with others at the same keyboard."""
     reg = registry()
     check_seed(seed)
+    try:
+        options = parse_options(option or [])
+    except ValueError as exc:
+        fail(exc, 2)
     if resume is not None:
+        if options:
+            fail("--option: a resumed game keeps the options it was saved with", 2)
         match = _resume(resume, title, players, seed)
         log_path = log or resume
     else:
@@ -152,7 +188,7 @@ def play(
         try:
             entry = reg.entry(title)
             count = players if players is not None else entry.title.min_players
-            match = Match.create(title, count, seed, registry=reg)
+            match = Match.create(title, count, seed, options, registry=reg)
         except GameweaveError as exc:
             fail(exc, 2)
         except Exception as exc:
@@ -312,6 +348,7 @@ def simulate_command(
     save_logs: Annotated[
         Path | None, typer.Option("--save-logs", help="Write every game's log to this folder.")
     ] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
 ) -> None:
     """Play many all-bot games and tabulate who wins, how long and how games end.
 
@@ -331,6 +368,7 @@ def simulate_command(
         fail(f"--games must be at least 1, got {games}", 2)
     try:
         seats = _bot_seats(seat or [])
+        options = parse_options(option or [])
     except ValueError as exc:
         fail(exc, 2)
     run_seed = fresh_seed() if seed is None else seed
@@ -355,6 +393,7 @@ def simulate_command(
                 run_seed,
                 seats,
                 executor,
+                config=options,
                 keep_logs=save_logs is not None,
                 window=2 * workers,
                 on_progress=lambda n: progress.advance(task, n),

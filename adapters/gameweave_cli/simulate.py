@@ -186,6 +186,8 @@ class SimulationResult:
     seed: int
     seats: Mapping[int, str]
     results: tuple[GameResult, ...]
+    #: The title's options every game was played with (defaults filled in).
+    config: Mapping[str, Any] = attrs.field(factory=dict)
 
     @property
     def games(self) -> int:
@@ -234,6 +236,7 @@ class SimulationResult:
             "players": self.players,
             "seed": self.seed,
             "seats": {str(s): name for s, name in sorted(self.seats.items())},
+            "config": dict(self.config),
             "games": self.games,
             "finished": len(self.finished),
             "failed": len(self.failures),
@@ -323,4 +326,4 @@ def simulate(
             if on_progress is not None:
                 on_progress(len(chunk))
     results.sort(key=lambda r: r.index)
-    return SimulationResult(title, players, seed, chosen, tuple(results))
+    return SimulationResult(title, players, seed, chosen, tuple(results), full_config)

@@ -31,6 +31,7 @@ def test_games_json_has_exactly_the_documented_keys(installed, runner):
             "max_players": 4,
             "version": "1",
             "distribution": "gameweave-sealedbid",
+            "options": {},
         }
     ]
 

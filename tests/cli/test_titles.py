@@ -156,3 +156,47 @@ def test_museum_hot_seat_never_shows_one_seat_the_others_secrets(real_registry, 
     assert set(checked) == {1, 2}
     assert "Pass to seat 1 (Thief) and press Enter" in handovers
     assert len(handovers) >= 3
+
+
+def test_options_reach_the_game_and_its_log(real_registry, runner, tmp_path):
+    need(real_registry, "house")
+    log = tmp_path / "house.toml"
+    args = ["play", "house", "--seed", "2", "--seat", "1=bot", "--seat", "2=bot"]
+    result = runner.invoke(app, [*args, "--log", str(log), "--option", "take=300"])
+    assert result.exit_code == 0, result.output
+    replayed = Match.load(log, verify=True)
+    assert replayed.config["take"] == 300
+    assert replayed.outcome().figures["opening"] == 300
+    # simulate: every game opens at the Take given, and the run says so.
+    sim = ["simulate", "house", "--games", "4", "--seed", "5", "--jobs", "1", "--json"]
+    data = json.loads(runner.invoke(app, [*sim, "-o", "take=300"]).stdout)
+    assert data["config"]["take"] == 300
+    assert data["figures"] != json.loads(runner.invoke(app, sim).stdout)["figures"]
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("speed=3", "unknown option(s) speed; house takes: deck, take"),
+        ("take", "--option 'take': write it as KEY=VALUE"),
+        ("take=abc", "take: the opening Take must be a whole number"),
+    ],
+)
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_bad_options_are_one_line_errors(real_registry, runner, tmp_path, command, option, message):
+    need(real_registry, "house")
+    args = [command, "house", "--option", option]
+    args += ["--games", "2"] if command == "simulate" else ["--log", str(tmp_path / "x.toml")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert not (tmp_path / "x.toml").exists()
+
+
+def test_a_resumed_game_keeps_its_options(real_registry, runner, tmp_path):
+    log = tmp_path / "saved.toml"
+    log.write_text("not read: the option is refused first")
+    result = runner.invoke(app, ["play", "--resume", str(log), "--option", "take=300"])
+    assert result.exit_code == 2
+    assert "keeps the options it was saved with" in result.stderr
