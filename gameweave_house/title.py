@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from gameweave_core import ConfigError, Event, Outcome, Rng, Title
 from gameweave_core.bots import BotFactory
 
-from . import rules
+from . import rules, views
 from .actions import ALL_ACTIONS
 from .roles import ROLES
 from .state import OVER, State
@@ -58,9 +58,7 @@ class HouseJob(Title[State]):
         return rules.apply(state, seat, action, rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        from .views import view
-
-        return view(state, seat)
+        return views.view(state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:
