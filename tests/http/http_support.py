@@ -129,3 +129,21 @@ class ProcessServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+
+
+def new_match(
+    store: Any, match_id: str = "m1", seed: int = 7, tokens: dict[int, str] | None = None
+) -> None:
+    """Store a two-seat Sealed Bids match with no actions yet."""
+    store.create(
+        match_id,
+        title="sealedbid",
+        title_version="1",
+        players=2,
+        seed=seed,
+        config={},
+        distribution="test",
+        distribution_version="1",
+        bots={},
+        tokens=tokens or {1: "token-one", 2: "token-two"},
+    )

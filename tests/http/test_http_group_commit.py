@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from http_support import new_match
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
@@ -219,18 +220,7 @@ def test_one_bad_row_fails_only_itself(tmp_path: Path) -> None:
     store = Store(tmp_path / "m.sqlite3")
     try:
         for mid in ("a", "b"):
-            store.create(
-                mid,
-                title="sealedbid",
-                title_version="1",
-                players=2,
-                seed=1,
-                config={},
-                distribution="test",
-                distribution_version="1",
-                bots={},
-                tokens={1: f"{mid}-1", 2: f"{mid}-2"},
-            )
+            new_match(store, mid, seed=1, tokens={1: f"{mid}-1", 2: f"{mid}-2"})
         store.append("a", 1, 1, {"type": "bid", "coins": 1}, over=False)
         text = json.dumps({"coins": 2, "type": "bid"})
         results = store.append_rows(

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from http_support import new_match
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
@@ -23,21 +24,6 @@ BID = {"type": "bid", "coins": 1}
 
 # A regression here blocks rather than fails: let it fail.
 pytestmark = pytest.mark.timeout(60)
-
-
-def new_match(store: Store, match_id: str = "m1") -> None:
-    store.create(
-        match_id,
-        title="sealedbid",
-        title_version="1",
-        players=2,
-        seed=7,
-        config={},
-        distribution="test",
-        distribution_version="1",
-        bots={},
-        tokens={1: "token-one", 2: "token-two"},
-    )
 
 
 def rows_in_main_file(db: Path, tmp: Path) -> int:
