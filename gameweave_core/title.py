@@ -48,6 +48,10 @@ class Title(abc.ABC, Generic[S]):
     actions: ClassVar[tuple[type, ...]]
     #: Options a match may set, with their defaults.
     default_config: ClassVar[Mapping[str, Any]] = {}
+    #: Names of options in ``default_config`` that fix hidden information (a stacked
+    #: deck, chosen dice): for tests and development only. Listings and the HTTP API
+    #: do not offer them (see :meth:`offered_options`).
+    test_only_options: ClassVar[frozenset[str]] = frozenset()
     #: The bot the adapters use for a seat when none is named.
     default_bot: ClassVar[str] = "random"
     #: A JavaScript module (path relative to the title's package) that draws a view
@@ -60,6 +64,11 @@ class Title(abc.ABC, Generic[S]):
     def codec(self) -> ActionCodec:
         """Converts this title's actions to and from their JSON form."""
         return ActionCodec(self.actions)
+
+    def offered_options(self) -> dict[str, Any]:
+        """The options players may choose, with their defaults: ``default_config``
+        without the :attr:`test_only_options`."""
+        return {k: v for k, v in self.default_config.items() if k not in self.test_only_options}
 
     # -- the rules -------------------------------------------------------------
 
@@ -119,6 +128,30 @@ class Title(abc.ABC, Generic[S]):
     def explain_illegal(self, state: S, seat: int, action: Any) -> str | None:
         """Why a well-formed action is not legal, in words ``seat`` may read."""
         return None
+
+    def resample(self, state: S, seat: int | None, rng: Rng) -> S:
+        """A state drawn from those ``seat`` (None: a spectator) cannot tell apart from
+        ``state``, given all it has observed so far; ``state`` is left untouched.
+
+        This is the seat's *information set*. The returned state is a fresh object:
+        in it the seat's view, legal actions, seat labels and everything else the
+        seat receives are what they are in ``state``, while everything the seat has
+        not observed (the order of undealt cards, other seats' hands, moves made out
+        of its sight) is redrawn from ``rng``, as close to the true odds as is
+        practical (uniform over consistent possibilities is acceptable; say so in
+        the docstring where it is not exact). Same ``state``, ``seat`` and ``rng``:
+        same result.
+
+        The conformance kit builds its own twins from it (see
+        :mod:`gameweave_core.testing`); a title without it raises
+        :class:`NotImplementedError` here and :attr:`can_resample` is false.
+        """
+        raise NotImplementedError(f"{self.name} does not implement resample")
+
+    @property
+    def can_resample(self) -> bool:
+        """Whether this title implements :meth:`resample`."""
+        return type(self).resample is not Title.resample
 
     def snapshot(self, state: S) -> Any:
         """The whole state as JSON-ready data, for digests. Never sent to a seat."""
