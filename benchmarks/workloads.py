@@ -59,7 +59,7 @@ def match_random(title: str, players: int, seed: int = 0) -> Callable[[int], int
             for s in range(1, players + 1)
         }
         run_bots(match, bots, limit)
-        return match.version
+        return match.step
 
     return step
 
@@ -91,10 +91,10 @@ def same_games(title: str, players: int, seed: int = 0, games: int = 20) -> dict
             },
             t.max_actions,
         )
-        if match.version != n or match.digest() != digest(t.snapshot(state)):
+        if match.step != n or match.digest() != digest(t.snapshot(state)):
             raise AssertionError(
                 f"{title} seed {game_seed}: bare rules and Match played different games "
-                f"({n} vs {match.version} actions)"
+                f"({n} vs {match.step} actions)"
             )
         total += n
     return {"games": games, "actions": total}
@@ -114,7 +114,7 @@ def whole_games(title: str, players: int, bot: str | None, seed: int = 0) -> Cal
         match = play_out(
             Match.create(title, players, seed + i), dict.fromkeys(range(1, players + 1), bot)
         )
-        actions += match.version
+        actions += match.step
         return 1
 
     def extra() -> dict[str, Any]:
@@ -146,7 +146,7 @@ def replay_verify(title: str, players: int, games: int = 20, seed: int = 0) -> C
     def step(i: int) -> int:
         log = MatchLog.from_toml(texts[i % len(texts)])
         match = Match.from_log(log, verify=True)
-        return match.version
+        return match.step
 
     return step
 

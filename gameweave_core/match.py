@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .bots import Bot, Observation
 from .errors import (
@@ -21,6 +22,9 @@ from .log import LogEntry, MatchLog, digest
 from .outcome import Outcome
 from .rng import Rng, fresh_seed
 from .title import Title
+
+if TYPE_CHECKING:
+    from .registry import Registry
 
 #: How a match's methods take a seat number (``None``, where allowed, for a
 #: spectator): as any object, checked at run time so that a wrong one gets the
@@ -77,7 +81,7 @@ class Match:
         seed: int | None = None,
         config: Mapping[str, Any] | None = None,
         *,
-        registry: Any = None,
+        registry: Registry | None = None,
     ) -> Match:
         """A new match of an installed title (by name) or of a title object."""
         from .registry import default_registry
@@ -96,8 +100,16 @@ class Match:
     # -- reading ---------------------------------------------------------------
 
     @property
-    def version(self) -> int:
+    def step(self) -> int:
         """How many actions have been applied (the step number)."""
+        return len(self._log)
+
+    @property
+    def version(self) -> int:
+        """Deprecated alias of :attr:`step` (``Title.version`` is the rules' version)."""
+        warnings.warn(
+            "Match.version is deprecated; use Match.step", DeprecationWarning, stacklevel=2
+        )
         return len(self._log)
 
     @property
@@ -126,8 +138,8 @@ class Match:
         self._check_seat(seat)
         return self.title.has_secrets(self._state, seat)
 
-    def legal(self, seat: SeatArg) -> Sequence[Any]:
-        """The legal actions of ``seat`` as action objects."""
+    def legal_actions(self, seat: SeatArg) -> Sequence[Any]:
+        """The legal actions of ``seat`` as action objects (empty when not awaited)."""
         # Hot path: bots ask once per action. ``type(...) is int`` keeps True from
         # passing for seat 1 (and keeps unhashable junk away from the dict).
         if type(seat) is not int or not 1 <= seat <= self.players:
@@ -141,10 +153,20 @@ class Match:
             self._legal[seat] = cached
         return cached
 
-    def legal_actions(self, seat: SeatArg) -> list[dict[str, Any]]:
-        """The legal actions of ``seat`` in canonical JSON form."""
+    def legal_json(self, seat: SeatArg) -> list[dict[str, Any]]:
+        """The legal actions of ``seat`` in canonical JSON form (what a seat is sent)."""
         to_json = self.title.codec.to_json
-        return [to_json(a) for a in self.legal(seat)]
+        return [to_json(a) for a in self.legal_actions(seat)]
+
+    def legal(self, seat: SeatArg) -> Sequence[Any]:
+        """Deprecated alias of :meth:`legal_actions`."""
+        warnings.warn(
+            "Match.legal is deprecated; use Match.legal_actions (objects) or "
+            "Match.legal_json (JSON)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.legal_actions(seat)
 
     def view(self, seat: SeatArg) -> dict[str, Any]:
         """All that ``seat`` (``None``: a spectator) may know."""
@@ -176,14 +198,15 @@ class Match:
     def observe(self, seat: SeatArg) -> Observation:
         """What a bot in ``seat`` is given: exactly a human's view of the seat."""
         # Bound methods, not closures: the observation calls them with its seat.
-        return Observation(seat, self.legal(seat), self.view, self.history)
+        return Observation(seat, self.legal_actions(seat), self.view, self.history)
 
     def payload(self, seat: SeatArg) -> dict[str, Any]:
         """Everything one seat's screen needs, built only from that seat's view."""
         out: dict[str, Any] = {
             "title": self.title.name,
             "display_name": self.title.display_name,
-            "version": self.version,
+            # The JSON field keeps its name: clients send it back with each action.
+            "version": len(self._log),
             "players": self.players,
             "seats": [
                 {"seat": s, "label": self.title.seat_label(self._state, s)}
@@ -192,7 +215,7 @@ class Match:
             "awaiting": list(self.awaiting),
             "view": self.view(seat),
             "history": self.history(seat),
-            "legal": self.legal_actions(seat) if seat is not None else [],
+            "legal": self.legal_json(seat) if seat is not None else [],
         }
         if seat is not None:
             out["seat"] = seat
@@ -208,6 +231,14 @@ class Match:
         digest could confirm the guess.
         """
         return digest(self.title.snapshot(self._state))
+
+    def snapshot(self) -> Any:
+        """The title's snapshot of the whole state, as JSON-ready data.
+
+        For maintainers only (``gameweave replay --state``): it holds every secret,
+        so it is never sent to a seat or over HTTP.
+        """
+        return self.title.snapshot(self._state)
 
     # -- acting ----------------------------------------------------------------
 
@@ -247,7 +278,7 @@ class Match:
             raise NotAwaited(f"seat {seat} is not awaited: waiting for {self._describe(awaiting)}")
         legal = self._legal.get(seat)
         if legal is None:
-            legal = self.legal(seat)
+            legal = self.legal_actions(seat)
         return self._apply(seat, action, legal)
 
     def _apply(self, seat: int, action: Any, legal: Sequence[Any]) -> tuple[Event, ...]:
@@ -285,11 +316,15 @@ class Match:
         self._events.append((len(log), batch))
         return batch
 
-    def _bot_turn(self, seat: int, bot: Bot, rng: Rng) -> None:
-        """One turn of a bot in ``seat``, which the caller took from :attr:`awaiting`:
-        the bot is handed the seat's observation, and its answer is checked and
-        applied like any submission. (The bot runner's hot path: it saves the
-        lookups :meth:`observe` and :meth:`legal` repeat for outside callers.)"""
+    def take_bot_turn(self, seat: int, bot: Bot, rng: Rng) -> None:
+        """One turn of a bot in ``seat``, an awaited seat (one of :attr:`awaiting`).
+
+        The bot is handed the seat's observation and ``rng``; its answer (an action
+        object or JSON) is checked and applied like any submission, raising
+        :class:`IllegalAction` if refused. This is the bot runner's hot path: it
+        skips the lookups :meth:`observe` and :meth:`legal_actions` repeat for
+        outside callers, so ``seat`` must really be awaited.
+        """
         legal = self._legal.get(seat)
         if legal is None:
             legal = self._legal[seat] = self.title.legal_actions(self._state, seat)
@@ -348,8 +383,8 @@ class Match:
 
     def at(self, step: int) -> Match:
         """A new match as this one stood after ``step`` actions (0: the start)."""
-        if not 0 <= step <= self.version:
-            raise ValueError(f"step must be between 0 and {self.version}, got {step}")
+        if not 0 <= step <= len(self._log):
+            raise ValueError(f"step must be between 0 and {len(self._log)}, got {step}")
         other = self.fresh()
         for seat, act in self._log[:step]:
             other._submit(seat, act)
@@ -408,7 +443,7 @@ class Match:
         *,
         upto: int | None = None,
         verify: bool = False,
-        registry: Any = None,
+        registry: Registry | None = None,
         source: str = "<log>",
     ) -> Match:
         """Rebuild a match from a log, after ``upto`` actions (default: all).
@@ -434,15 +469,16 @@ class Match:
                 distribution_version=log.distribution_version,
             )
         except Exception as exc:
-            raise LogError(source, f"cannot start the match: {exc}") from None
+            # The title's own exception stays the cause: `replay --traceback` prints it.
+            raise LogError(source, f"cannot start the match: {exc}") from exc
         entries = log.actions if upto is None else log.actions[:upto]
         for e in entries:
             try:
                 match._submit(e.seat, e.action)
             except TitleError as exc:
-                raise LogError(source, str(exc), e.index) from None
+                raise LogError(source, str(exc), e.index) from (exc.__cause__ or exc)
             except IllegalAction as exc:
-                raise LogError(source, f"refused: {exc}", e.index) from None
+                raise LogError(source, f"refused: {exc}", e.index) from exc
             if verify and e.digest is not None and e.digest != match.digest():
                 raise DigestMismatch(
                     source,
@@ -459,7 +495,7 @@ class Match:
         *,
         upto: int | None = None,
         verify: bool = False,
-        registry: Any = None,
+        registry: Registry | None = None,
     ) -> Match:
         """Read a log file and rebuild its match (see :meth:`from_log`)."""
         log = MatchLog.load(path)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 import attr
 
 from .bots import Bot
 from .match import Match
 from .rng import Rng, derive_seed
+
+if TYPE_CHECKING:
+    from .registry import Registry
 
 
 # attr.s(auto_attribs=True) rather than attrs.define: mypyc compiles this spelling
@@ -24,7 +27,7 @@ class BotSeat:
 
 
 def seat_bots(
-    match: Match, names: Mapping[int, str | None], registry: Any = None
+    match: Match, names: Mapping[int, str | None], registry: Registry | None = None
 ) -> dict[int, BotSeat]:
     """Bots for the given seats by name (``None``: the title's default bot)."""
     from .registry import default_registry
@@ -49,9 +52,9 @@ def run_bots(match: Match, bots: Mapping[int, BotSeat], limit: int | None = None
     a title that never ends is a bug the caller should hear about.
     """
     taken = 0
-    # The match's private bot turn: the observation and the checked submission
-    # without the lookups and history lines an outside caller needs.
-    turn = match._bot_turn
+    # The observation and the checked submission without the lookups and history
+    # lines an outside caller needs (bound once: this loop is the simulations' hot path).
+    turn = match.take_bot_turn
     while True:
         awaiting = match.awaiting
         # Usually the first awaited seat is a bot: skip the search then.
@@ -69,7 +72,7 @@ def run_bots(match: Match, bots: Mapping[int, BotSeat], limit: int | None = None
 
 
 def play_out(
-    match: Match, names: Mapping[int, str | None] | None = None, registry: Any = None
+    match: Match, names: Mapping[int, str | None] | None = None, registry: Registry | None = None
 ) -> Match:
     """Play a match to the end with bots in every seat (default bots unless named)."""
     chosen: dict[int, str | None] = {s: None for s in range(1, match.players + 1)}

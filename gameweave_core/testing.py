@@ -65,12 +65,12 @@ def random_match(
     match = Match(title, players, seed, config)
     rng = Rng(derive_seed(seed, "kit"))
     limit = title.max_actions
-    while match.awaiting and (steps is None or match.version < steps):
-        if match.version >= limit:
+    while match.awaiting and (steps is None or match.step < steps):
+        if match.step >= limit:
             raise AssertionError(f"{title.name} did not end within max_actions={limit}")
         seat = rng.choice(match.awaiting)
-        legal = match.legal(seat)
-        assert legal, f"seat {seat} is awaited at step {match.version} but has no legal action"
+        legal = match.legal_actions(seat)
+        assert legal, f"seat {seat} is awaited at step {match.step} but has no legal action"
         match.submit(seat, rng.choice(legal))
     return match
 
@@ -79,7 +79,7 @@ def snapshot_for(match: Match, seat: int | None) -> dict[str, Any]:
     """What ``seat`` receives: its view, legal actions and history."""
     return {
         "view": match.view(seat),
-        "legal": match.legal_actions(seat) if seat is not None else [],
+        "legal": match.legal_json(seat) if seat is not None else [],
         "history": match.history(seat),
     }
 
@@ -135,7 +135,7 @@ def check_round_trips(match: Match) -> None:
 def fingerprint(match: Match) -> tuple[Any, ...]:
     """Everything a refused action must leave unchanged."""
     return (
-        match.version,
+        match.step,
         match.digest(),
         match.awaiting,
         tuple(len(match.history(s)) for s in observers(match)),
@@ -310,7 +310,7 @@ class TitleConformance:
             except IllegalAction:
                 parsed = None
             if parsed is not None and isinstance(seat, int) and 1 <= seat <= players:
-                assume(parsed not in match.legal(seat))
+                assume(parsed not in match.legal_actions(seat))
             check_refused(match, seat, junk)
 
         run()
@@ -328,12 +328,12 @@ class TitleConformance:
                 codec.to_json(a)
                 for m in earlier.steps()
                 for s in m.awaiting
-                for a in list(m.legal(s))[:3]
+                for a in list(m.legal_actions(s))[:3]
             ][:200]
             assume(candidates)
             act = data.draw(st.sampled_from(candidates))
             seat = data.draw(st.integers(1, players))
-            if codec.from_json(act) in match.legal(seat):
+            if codec.from_json(act) in match.legal_actions(seat):
                 return  # legal here: nothing to refuse
             reason = check_refused(match, seat, act)
             if match.awaiting and seat not in match.awaiting:

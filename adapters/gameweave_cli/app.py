@@ -294,7 +294,7 @@ def replay(
         typer.echo(json.dumps(data, indent=2))
     else:
         replaying.show(console, match, seat, total)
-    if recorded_error is not None and match.version == usable and not as_json:
+    if recorded_error is not None and match.step == usable and not as_json:
         console.print(
             Text(
                 f"Action {total} made the title raise when this log was saved "
@@ -313,11 +313,11 @@ def _verify(record: MatchLog, source: str, as_json: bool) -> None:
         fail(exc, 1 if exc.index is not None else 2)
     checked = sum(1 for e in record.actions if e.digest is not None)
     if as_json:
-        out = {"log": source, "verified": True, "actions": match.version, "checked": checked}
+        out = {"log": source, "verified": True, "actions": match.step, "checked": checked}
         typer.echo(json.dumps({**out, "digest": match.digest()}))
     else:
         typer.echo(
-            f"{source}: verified; {match.version} actions of {record.title} replay to "
+            f"{source}: verified; {match.step} actions of {record.title} replay to "
             f"the recorded state ({checked} digests checked)"
         )
 

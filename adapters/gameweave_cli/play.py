@@ -208,7 +208,7 @@ class Session:
         match = self.match
         outcome = match.outcome()
         if outcome is None:
-            raise RuntimeError(f"the match stopped at step {match.version} without an outcome")
+            raise RuntimeError(f"the match stopped at step {match.step} without an outcome")
         self.console.print(Rule(Text(f"{match.title.display_name}: spectator's history")))
         print_history(self.console, match.history(None), empty="  (nothing happened)")
         self.console.print(Text(outcome_text(outcome), style="bold"))
@@ -222,8 +222,7 @@ class Session:
             waiting = [s for s in match.awaiting if s in self.humans]
             if not waiting:
                 raise RuntimeError(
-                    f"the match stopped at step {match.version}: it awaits nobody "
-                    "but has no outcome"
+                    f"the match stopped at step {match.step}: it awaits nobody but has no outcome"
                 )
             self._turn(waiting[0])
         self._finish()
@@ -232,7 +231,7 @@ class Session:
         match = self.match
         outcome = match.outcome()
         assert outcome is not None
-        heading = f"{match.title.display_name}, the end after {match.version} actions"
+        heading = f"{match.title.display_name}, the end after {match.step} actions"
         if len(self.humans) == 1:
             (seat,) = self.humans
             self.console.print(Rule(Text(f"{heading}, {seat_name(match, seat)}")))
@@ -288,9 +287,7 @@ class Session:
     def _screen(self, seat: int) -> None:
         match = self.match
         self.console.print(
-            Rule(
-                Text(f"{match.title.display_name}, step {match.version}, {seat_name(match, seat)}")
-            )
+            Rule(Text(f"{match.title.display_name}, step {match.step}, {seat_name(match, seat)}"))
         )
         self.console.print(render_view(match, seat))
         self._print_new(seat, "Since your last look:")
@@ -304,10 +301,9 @@ class Session:
 
     def _turn(self, seat: int) -> None:
         match = self.match
-        if not match.legal(seat):
+        if not match.legal_actions(seat):
             raise RuntimeError(
-                f"{seat_name(match, seat)} is awaited at step {match.version} "
-                "but has no legal action"
+                f"{seat_name(match, seat)} is awaited at step {match.step} but has no legal action"
             )
         self._autosave()
         self._hand_over(seat)
@@ -351,7 +347,7 @@ class Session:
     def _read_action(self, seat: int, text: str) -> Any:
         """The action ``text`` means (a menu number or the title's notation), or
         ``None`` after printing why it cannot be read."""
-        legal = self.match.legal(seat)
+        legal = self.match.legal_actions(seat)
         if text.isdigit():
             number = int(text)
             if 1 <= number <= len(legal):

@@ -100,7 +100,9 @@ def render_view(match: Match, seat: int | None, view: Mapping[str, Any] | None =
 
 def menu(match: Match, seat: int) -> list[tuple[int, Any, str]]:
     """The numbered menu of ``seat``'s legal actions: (number, action, label)."""
-    return [(n, act, describe(match, act)) for n, act in enumerate(match.legal(seat), start=1)]
+    return [
+        (n, act, describe(match, act)) for n, act in enumerate(match.legal_actions(seat), start=1)
+    ]
 
 
 def describe(match: Match, action: Any) -> str:

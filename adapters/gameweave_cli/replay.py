@@ -48,14 +48,14 @@ def verify(log: MatchLog, source: str) -> Match:
     wants.
     """
     match = Match.from_log(log, verify=True, source=source)
-    if match.version != len(log.actions):  # pragma: no cover - from_log applies all
+    if match.step != len(log.actions):  # pragma: no cover - from_log applies all
         raise LogError(source, "not every action was replayed")
     return match
 
 
 def payload(match: Match, seat: int | None, total: int, source: str) -> dict[str, Any]:
     """The JSON of ``replay --json``: the seat's payload plus where in the log it is."""
-    return {"log": source, "step": match.version, "steps": total, **match.payload(seat)}
+    return {"log": source, "step": match.step, "steps": total, **match.payload(seat)}
 
 
 def show(
@@ -65,7 +65,7 @@ def show(
     console.print(
         Rule(
             Text(
-                f"{match.title.display_name}, step {match.version} of {total}, "
+                f"{match.title.display_name}, step {match.step} of {total}, "
                 f"as {seat_name(match, seat)}"
             )
         )
@@ -93,7 +93,7 @@ def step_through(
     read: Callable[[str], str],
 ) -> None:
     """Walk the replay forward and back, showing each step as ``seat`` sees it."""
-    total = full.version
+    total = full.step
     step = start
     current = full.at(step)
     console.print(Text(STEP_HELP, style="dim"))

@@ -127,16 +127,16 @@ def play_game(spec: GameSpec) -> GameResult:
         outcome = match.outcome()
         if outcome is None:
             raise RuntimeError(
-                f"{spec.title} awaits nobody at step {match.version} but has no outcome"
+                f"{spec.title} awaits nobody at step {match.step} but has no outcome"
             )
     except Exception as exc:
         return GameResult(
-            spec.index, spec.seed, match.version, error=describe_error(exc), log=log_text(match)
+            spec.index, spec.seed, match.step, error=describe_error(exc), log=log_text(match)
         )
     return GameResult(
         spec.index,
         spec.seed,
-        match.version,
+        match.step,
         side=outcome.side,
         reason=outcome.reason,
         figures=dict(outcome.figures),

@@ -395,7 +395,7 @@ def create_app(
         seats = []
         with live.lock:
             labels = {s: live.match.seat_label(s) for s in range(1, live.match.players + 1)}
-            version = live.match.version
+            version = live.match.step
         for s in range(1, live.match.players + 1):
             item: dict[str, Any] = {"seat": s, "label": labels[s]}
             if s in live.bots:

@@ -242,7 +242,7 @@ class Hub:
 
     def version(self, live: LiveMatch) -> int:
         with live.lock:
-            return live.match.version
+            return live.match.step
 
     # -- acting -------------------------------------------------------------------------
 
@@ -280,7 +280,7 @@ class Hub:
             match = live.match
             _check_version(match, version)
             action = self._apply(live, seat, action)
-            return match.version, match.title.codec.to_json(action), match.is_over
+            return match.step, match.title.codec.to_json(action), match.is_over
         except BaseException:
             live.lock.release()
             raise
@@ -324,9 +324,7 @@ class Hub:
 
     def _not_stored(self, live: LiveMatch, error: BaseException) -> None:
         """Not stored means not accepted: put the match back as the store has it."""
-        log.error(
-            "match %s: could not store action %d", live.id, live.match.version, exc_info=error
-        )
+        log.error("match %s: could not store action %d", live.id, live.match.step, exc_info=error)
         stored = self.store.load(live.id)
         if stored is not None:
             live.match = self._rebuild(stored).match
@@ -337,7 +335,7 @@ class Hub:
         match = live.match
         try:
             self.store.append(
-                live.id, match.version, seat, match.title.codec.to_json(action), match.is_over
+                live.id, match.step, seat, match.title.codec.to_json(action), match.is_over
             )
         except Exception as exc:
             self._not_stored(live, exc)
@@ -355,7 +353,7 @@ class Hub:
                 return
             seat_bot = live.bots[seat]
             # Seeded by step, so a bot plays the same whether or not the server restarted.
-            seat_bot.rng = Rng(derive_seed(match.seed, f"bot:{seat}:{match.version}"))
+            seat_bot.rng = Rng(derive_seed(match.seed, f"bot:{seat}:{match.step}"))
             try:
                 chosen = seat_bot.bot.act(match.observe(seat), seat_bot.rng)
                 self._submit(live, seat, chosen)
@@ -385,7 +383,7 @@ def labels(
         return []
     title = match.title
     out = []
-    for act in match.legal(seat):
+    for act in match.legal_actions(seat):
         key = (title, act)
         try:
             text = cache[key] if cache is not None else None
@@ -411,9 +409,9 @@ def _plausible_id(match_id: str) -> bool:
 
 def _check_version(match: Match, version: int) -> None:
     """Refuse a submission made on a version of the match the client no longer sees."""
-    if version != match.version:
+    if version != match.step:
         raise ApiError(
             409,
             f"stale submission: you saw version {version} but the match is at "
-            f"version {match.version}; reload and try again",
+            f"version {match.step}; reload and try again",
         )

@@ -65,7 +65,7 @@ def test_replay_json_is_the_seats_payload(game, runner):
     assert data["step"] == 5 and data["steps"] == 10 and data["log"] == str(path)
     assert data["view"] == at5.view(2)
     assert data["history"] == at5.history(2)
-    assert data["legal"] == at5.legal_actions(2)
+    assert data["legal"] == at5.legal_json(2)
     spectator = json.loads(replay(runner, path, "--json").stdout)
     assert spectator["view"] == match.view(None)
     assert spectator["history"] == match.history(None)

@@ -39,7 +39,7 @@ def test_save_and_load_rebuild_the_same_match(played: Match, tmp_path, sealed_re
     assert again.digest() == played.digest()
     assert again.history(2) == played.history(2)
     half = Match.load(path, upto=4, registry=sealed_registry)
-    assert half.version == 4
+    assert half.step == 4
     assert half.digest() == played.at(4).digest()
 
 

@@ -40,7 +40,7 @@ def test_different_seeds_deal_different_lots():
 def test_submit_accepts_canonical_json_and_objects(match: Match):
     match.submit(1, {"type": "bid", "coins": 3})
     match.submit(2, Bid(4))
-    assert match.version == 2
+    assert match.step == 2
     assert match.actions() == [(1, {"type": "bid", "coins": 3}), (2, {"type": "bid", "coins": 4})]
 
 
@@ -153,11 +153,11 @@ def test_payload_gives_legal_actions_only_to_the_seat_itself(match: Match):
 def test_at_and_steps_rebuild_earlier_positions():
     full = random_match(SealedBid(), 3, seed=21)
     digests = [m.digest() for m in full.steps()]
-    assert len(digests) == full.version + 1
-    for step in (0, 1, 5, full.version):
+    assert len(digests) == full.step + 1
+    for step in (0, 1, 5, full.step):
         assert full.at(step).digest() == digests[step]
     with pytest.raises(ValueError, match="step must be between 0 and"):
-        full.at(full.version + 1)
+        full.at(full.step + 1)
 
 
 def test_config_is_checked():
@@ -197,6 +197,6 @@ def test_history_is_rebuilt_after_a_rollback():
 
 
 def test_legal_actions_are_fresh_dicts_each_time(match: Match):
-    first = match.legal_actions(1)
+    first = match.legal_json(1)
     first[0]["coins"] = 999
-    assert match.legal_actions(1)[0] == {"type": "bid", "coins": 0}
+    assert match.legal_json(1)[0] == {"type": "bid", "coins": 0}

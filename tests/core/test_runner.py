@@ -42,7 +42,7 @@ def test_bots_act_in_seat_order_and_stop_at_a_seat_without_a_bot():
     # Each bot saw its own seat, legal bids and view, as the match stood then.
     (seat_one, legal_one, view_one, _), (seat_two, _, view_two, _) = one.seen + two.seen
     assert (seat_one, seat_two) == (1, 2)
-    assert legal_one == list(match.at(0).legal(1))
+    assert legal_one == list(match.at(0).legal_actions(1))
     assert view_one == match.at(0).view(1) and view_two == match.at(1).view(2)
 
 
@@ -51,10 +51,10 @@ def test_an_illegal_answer_is_refused_and_changes_nothing():
     before = match.digest()
     with pytest.raises(IllegalAction, match="cannot bid 999"):
         run_bots(match, seats(s1=Scripted(Bid(999))))
-    assert match.version == 0 and match.digest() == before
+    assert match.step == 0 and match.digest() == before
     with pytest.raises(MalformedAction):
         run_bots(match, seats(s1=Scripted({"type": "bid", "coins": "lots"})))
-    assert match.version == 0 and match.digest() == before
+    assert match.step == 0 and match.digest() == before
 
 
 def test_an_answer_in_json_form_is_taken_like_the_object():
@@ -80,4 +80,4 @@ def test_a_title_that_never_ends_is_stopped_at_the_limit():
     match = Match(SealedBid(), 2, seed=4)
     with pytest.raises(RuntimeError, match="did not end within 3 actions"):
         run_bots(match, seats(s1=Scripted(Bid(0)), s2=Scripted(Bid(0))), limit=3)
-    assert match.version == 3
+    assert match.step == 3

@@ -252,7 +252,7 @@ def test_a_request_cancelled_before_its_commit_keeps_its_match_until_the_commit(
             await task
         # The cancellation reached the request only after its commit.
         assert not live.lock.locked()
-        assert live.match.version == 1
+        assert live.match.step == 1
         stored = store.load(created["id"])
         assert stored is not None and stored.actions == [(1, {"type": "bid", "coins": 4})]
         status, body = await bid(app, created, 2, 1, 3)

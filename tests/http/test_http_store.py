@@ -118,7 +118,7 @@ def test_the_hub_refuses_to_wait_when_told_not_to_and_changes_nothing(
                 hub.payload(live, 1, wait=False)
             with pytest.raises(Busy):
                 hub.submit(live, 1, 0, {"type": "bid", "coins": 1}, wait=False)
-        assert live.match.version == 0 and store.load(live.id).actions == []  # type: ignore[union-attr]
+        assert live.match.step == 0 and store.load(live.id).actions == []  # type: ignore[union-attr]
         payload = hub.submit(live, 1, 0, {"type": "bid", "coins": 1}, wait=False)
         assert payload["version"] == 1
         assert store.load(live.id).actions == [(1, {"type": "bid", "coins": 1})]  # type: ignore[union-attr]
@@ -200,7 +200,9 @@ def test_remembered_labels_belong_to_their_own_title(tmp_path: Path) -> None:
         mute, _ = hub.create("mute", 2, seed=5)
         for _ in range(2):  # the second time from the cache
             described = hub.payload(plain, 1)["labels"]
-            assert described == [SealedBid().describe_action(a) for a in plain.match.legal(1)]
+            assert described == [
+                SealedBid().describe_action(a) for a in plain.match.legal_actions(1)
+            ]
             assert hub.payload(mute, 1)["labels"][:2] == [
                 '{"coins": 0, "type": "bid"}',
                 '{"coins": 1, "type": "bid"}',
