@@ -4,14 +4,18 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TITLE ?= museum
+# Every title is a distribution of its own: the two first-party ones at the top level
+# and the published games under titles/. The dev environment installs them all.
+TITLE_DIRS := museum house $(patsubst %/pyproject.toml,%,$(wildcard titles/*/pyproject.toml))
+TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 
-.PHONY: play test lint typecheck unit docs tutorial bench bench-peers serve browser-deps clean \
-	compiled test-compiled
+.PHONY: play test lint typecheck unit docs tutorial dists bench bench-peers serve browser-deps \
+	clean compiled test-compiled
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(TITLE_PROJECTS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]' $(addprefix -e ./,$(TITLE_DIRS))
 	touch $(STAMP)
 
 ## play: a game of The Museum Job in the terminal (TITLE=house for The House Job)
@@ -19,17 +23,21 @@ play: $(STAMP)
 	$(BIN)/gameweave play $(TITLE)
 
 ## test: everything CI checks
-test: $(STAMP) browser-deps lint typecheck unit docs tutorial test-compiled
+test: $(STAMP) browser-deps lint typecheck unit docs tutorial dists test-compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy gameweave_core
+	$(BIN)/mypy gameweave_core adapters/gameweave_cli adapters/gameweave_http \
+	  $(wildcard $(addsuffix /gameweave_*,$(TITLE_DIRS)))
 
+# The core's and adapters' tests, then each title's own tests from its own folder
+# (each distribution carries its tests, run with its own pytest settings).
 unit: $(STAMP)
 	$(BIN)/pytest
+	set -e; for d in $(TITLE_DIRS); do echo "== $$d"; (cd $$d && $(CURDIR)/$(BIN)/pytest); done
 
 # The browser tests drive Debian's Chromium; install it when it is missing.
 browser-deps:
@@ -53,9 +61,15 @@ tutorial:
 	  | $(TUTORIAL_VENV)/bin/python docs/tutorial/check_listed.py sealedbid
 	cd docs/tutorial/sealed-bid && $(CURDIR)/$(TUTORIAL_VENV)/bin/pytest -q -p no:cacheprovider
 
-# The opt-in compiled build (see setup.py): The House Job's rules compiled with mypyc
-# into a wheel, installed in its own environment. The dev environment above stays
-# pure Python, so an edit of the rules is what the unit tests run.
+# The distributions as users get them: wheels built from each folder and installed
+# into fresh environments as core only, core and one title, and everything.
+dists: $(STAMP)
+	$(BIN)/python tests/dists/check_dists.py $(TITLE_DIRS)
+
+# The opt-in compiled build (see tools/mypyc_build.py): the core's hot path and The
+# House Job's rules compiled with mypyc into wheels, installed in their own
+# environment. The dev environment above stays pure Python, so an edit of the rules
+# is what the unit tests run.
 CVENV := .venv-compiled
 CBIN := $(CVENV)/bin
 CSTAMP := $(CVENV)/.installed
@@ -63,22 +77,21 @@ CBUILT := $(CVENV)/.compiled
 
 # The environment: the build tools, the test tools and the project's dependencies
 # (mypyc type-checks the compiled modules against them).
-$(CSTAMP): pyproject.toml setup.py
+$(CSTAMP): pyproject.toml setup.py house/pyproject.toml house/setup.py tools/mypyc_build.py
 	rm -rf $(CVENV)
 	$(PYTHON) -m venv $(CVENV)
 	$(CBIN)/python -m pip install --quiet --upgrade pip 'setuptools>=77' wheel \
 	  'mypy>=1.10' pytest hypothesis
-	$(CBIN)/python -m pip install --quiet --no-build-isolation .
+	$(CBIN)/python -m pip install --quiet --no-build-isolation '.[http]' ./museum ./house
 	touch $(CSTAMP)
 
-# The wheel holds the whole project (only the House rules compiled), so any source
-# change rebuilds it.
-CSOURCES := $(shell find gameweave_core gameweave_house gameweave_museum adapters -type f \
+# Any source change rebuilds the two compiled wheels.
+CSOURCES := $(shell find gameweave_core house/gameweave_house adapters tools -type f \
   -not -path '*/__pycache__/*' 2>/dev/null)
 $(CBUILT): $(CSTAMP) $(CSOURCES)
-	rm -rf build/compiled
+	rm -rf build/compiled house/build/compiled
 	GAMEWEAVE_COMPILE=1 $(CBIN)/python -m pip install --quiet --no-build-isolation \
-	  --no-deps --force-reinstall .
+	  --no-deps --force-reinstall . ./house
 	touch $(CBUILT)
 
 ## compiled: .venv-compiled with The House Job's rules compiled by mypyc
@@ -87,7 +100,8 @@ compiled: $(CBUILT)
 ## test-compiled: the House Job and core tests (golden logs included) against the compiled build
 # (the pytest script, not `python -m pytest`: that puts the sources first on sys.path)
 test-compiled: $(CBUILT)
-	GAMEWEAVE_EXPECT_COMPILED=1 $(CBIN)/pytest -q -p no:cacheprovider tests/house tests/core
+	GAMEWEAVE_EXPECT_COMPILED=1 $(CBIN)/pytest -q -p no:cacheprovider tests/core
+	cd house && GAMEWEAVE_EXPECT_COMPILED=1 $(CURDIR)/$(CBIN)/pytest -q -p no:cacheprovider
 
 # Benchmarks against OpenSpiel, RLCard and a bare Starlette endpoint; writes
 # benchmarks/results.md. The peers live in their own venv, never in the project's.
@@ -101,4 +115,5 @@ serve: $(STAMP)
 	$(BIN)/gameweave serve
 
 clean:
-	rm -rf $(VENV) $(CVENV) docs/_build docs/_generated build *.egg-info benchmarks/.venv-peers
+	rm -rf $(VENV) $(CVENV) docs/_build docs/_generated build *.egg-info benchmarks/.venv-peers \
+	  $(addsuffix /build,$(TITLE_DIRS))

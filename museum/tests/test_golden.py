@@ -1,4 +1,4 @@
-"""Recorded Museum Job games still play the same (tests/golden/museum-*.toml).
+"""Recorded Museum Job games still play the same (golden/museum-*.toml).
 
 Each log is replayed with every digest checked, and every seat's final view,
 legal actions and history must equal the recorded ``.expected.json``. See
@@ -13,7 +13,7 @@ import pytest
 
 from gameweave_core.testing import check_golden
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+GOLDEN = Path(__file__).resolve().parent / "golden"
 LOGS = sorted(GOLDEN.glob("museum-*.toml"))
 
 

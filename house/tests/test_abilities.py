@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gameweave_core.testing import check_refused
 
-from .helpers import ability, bet_all, box, dealt, do, order, push, table, take
+from helpers import ability, bet_all, box, dealt, do, order, push, table, take
 
 # -- the Lookout -----------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from gameweave_museum.actions import (
 )
 from gameweave_museum.state import ENTRY, OVER, SECURITY, THIEF
 
-from .scenario import PLAN, case_index, guard, kinds, scenario, sq, stay_all, texts, thief
+from scenario import PLAN, case_index, guard, kinds, scenario, sq, stay_all, texts, thief
 
 TITLE = MuseumJob()
 

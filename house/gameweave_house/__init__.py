@@ -3,3 +3,5 @@
 from .title import HouseJob
 
 __all__ = ["HouseJob"]
+
+__version__ = "0.1.0"

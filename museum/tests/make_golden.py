@@ -1,9 +1,9 @@
-"""Records the Museum Job golden logs under tests/golden/ (run by hand).
+"""Records the Museum Job golden logs under museum/tests/golden/ (run by hand).
 
-    .venv/bin/python -m tests.museum.make_golden
+    .venv/bin/python museum/tests/make_golden.py
 
 writes the logs; then ``GAMEWEAVE_UPDATE_GOLDEN=1 .venv/bin/pytest
-tests/museum/test_golden.py`` records what each seat saw. Re-record only after a
+museum/tests/test_golden.py`` records what each seat saw. Re-record only after a
 deliberate change of behaviour, and bump ``MuseumJob.version``.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from gameweave_core import Match
 from gameweave_core.runner import play_out
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+GOLDEN = Path(__file__).resolve().parent / "golden"
 
 #: A two-player night typed by hand: a cut camera found by a guard, a forced exit
 #: found and locked, a lift, a second lift, a picked lock and an escape.

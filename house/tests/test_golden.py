@@ -10,7 +10,7 @@ import pytest
 
 from gameweave_core.testing import check_golden
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+GOLDEN = Path(__file__).resolve().parent / "golden"
 LOGS = sorted(GOLDEN.glob("house-*.toml"))
 
 

@@ -8,3 +8,5 @@ the Thief is from the evidence left behind.
 from .title import MuseumJob
 
 __all__ = ["MuseumJob"]
+
+__version__ = "0.1.0"

@@ -10,7 +10,7 @@ from gameweave_house import HouseJob
 from gameweave_house import actions as A
 from gameweave_house.bots import BasicBot, basic_move, wants_cold_feet
 
-from .helpers import dealt, table
+from helpers import dealt, table
 
 TITLE = HouseJob()
 
