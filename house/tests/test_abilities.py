@@ -52,7 +52,7 @@ def test_the_call_stops_the_deal_for_the_callers_mark():
     assert v["phase"] == "call" and m.awaiting == (1,)
     assert [b["hands"][0]["cards"] for b in v["boxes"]] == [["AS"], ["TH"]]
     assert v["dealer"]["cards"] == []
-    assert {"type": "no_mark"} in m.legal_actions(1)
+    assert {"type": "no_mark"} in m.legal_json(1)
     do(m, 1, "mark", box=1)
     v = m.view(1)
     assert v["levers"]["mark"] == 1 and v["phase"] == "play" and v["dealer"]["cards"] == ["6D"]
@@ -94,7 +94,7 @@ def test_palm_swaps_a_card_with_a_crewmates_box():
 
 def test_palm_never_touches_a_blackjack_and_busts_over_21():
     m = dealt(SG, [("TS", "6S"), ("AH", "KH")], "TD", "8D")
-    assert not any(a.get("card") == "palm" for a in m.legal_actions(1))
+    assert not any(a.get("card") == "palm" for a in m.legal_json(1))
     m = dealt(SG, [("TS", "2S"), ("9H", "4H")], "TD", "8D", then=["4C"])
     do(m, 1, "hit")  # T 2 4 = 16
     ability(m, 1, "palm", mine=1, box=2, index=0)  # T 9 4 = 23
@@ -218,7 +218,7 @@ def test_short_change_covers_a_dealer_blackjack_but_never_names_a_blackjack_box(
     assert "Crew 2 19 LOSS · SHORT CHANGE 0" in m.history(None) and take(m) == 1000
     m = dealt(BG, [("TS", "6S"), ("AH", "KH")], "9D", "8D")
     assert not any(
-        a.get("card") == "short_change" and a.get("box") == 2 for a in m.legal_actions(1)
+        a.get("card") == "short_change" and a.get("box") == 2 for a in m.legal_json(1)
     )
 
 
@@ -226,10 +226,10 @@ def test_back_the_play_has_no_table_maximum_and_comes_before_the_first_hit():
     m = dealt(BG, [("TS", "6S"), ("TH", "9H")], "6D", "TD", then=["2C", "7C"])
     take_now = take(m)
     assert {"type": "ability", "card": "back_the_play", "box": 2, "amount": take_now} in (
-        m.legal_actions(1)
+        m.legal_json(1)
     )  # all-in is on the menu
     do(m, 1, "hit")
-    assert not any(a.get("card") == "back_the_play" for a in m.legal_actions(1))
+    assert not any(a.get("card") == "back_the_play" for a in m.legal_json(1))
 
 
 def test_deep_pockets_is_the_bagmans_own_box_only():
@@ -300,7 +300,7 @@ def test_extra_box_opens_a_second_box_played_after_its_owners():
     assert box(m, 3)["hands"][0]["cards"] == ["9C", "9D"]
     do(m, 1, "stand")
     assert m.view(1)["playing"] == {"box": 3, "hand": 0}  # after the owner's own box
-    assert {"type": "split"} not in m.legal_actions(1)  # the Extra Box never splits
+    assert {"type": "split"} not in m.legal_json(1)  # the Extra Box never splits
     assert "never splits" in check_refused(m, 1, {"type": "split"})
 
 

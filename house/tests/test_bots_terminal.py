@@ -109,12 +109,12 @@ def test_parse_action_reads_typed_words(typed, expected):
     m = table(("lookout", "ghost"), ())
     if expected == A.DealMeIn():
         m.submit(1, {"type": "chips", "amount": 10})
-    assert TITLE.parse_action(typed, m.legal(1)) == expected
+    assert TITLE.parse_action(typed, m.legal_actions(1)) == expected
 
 
 def test_parse_action_errors_are_one_helpful_line():
     m = table(("lookout", "ghost"), ())
-    legal = m.legal(1)
+    legal = m.legal_actions(1)
     for typed, words in [
         ("hit", "not possible now"),
         ("+70", "not possible now"),
@@ -128,17 +128,17 @@ def test_parse_action_errors_are_one_helpful_line():
         assert words in str(caught.value) and "\n" not in str(caught.value)
     m = dealt(("ghost", "lookout"), [("TS", "6S"), ("TH", "9H")], "TD", "7D")
     with pytest.raises(ValueError, match="say which"):
-        TITLE.parse_action("play the drop", m.legal(1))
-    assert TITLE.parse_action("play the drop card 2", m.legal(1)) == A.Ability("the_drop", index=1)
-    assert TITLE.parse_action("cold feet", m.legal(1)) == A.ColdFeet()
+        TITLE.parse_action("play the drop", m.legal_actions(1))
+    assert TITLE.parse_action("play the drop card 2", m.legal_actions(1)) == A.Ability("the_drop", index=1)
+    assert TITLE.parse_action("cold feet", m.legal_actions(1)) == A.ColdFeet()
 
 
 def test_every_legal_label_parses_back_to_its_action():
     for seed in range(3):
         m = Match(TITLE, 3, seed)
-        while m.awaiting and m.version < 60:
+        while m.awaiting and m.step < 60:
             seat = m.awaiting[0]
-            legal = m.legal(seat)
+            legal = m.legal_actions(seat)
             for act in legal:
                 assert TITLE.parse_action(TITLE.describe_action(act), legal) == act
             m.submit(seat, legal[seed % len(legal)])

@@ -62,7 +62,7 @@ def test_chips_leave_the_take_as_they_are_pushed_up_to_the_table_maximum():
     assert take(m) == 950
     push(m, 1, 200)
     assert box(m, 1)["hands"][0]["bet"] == 250
-    assert {"type": "chips", "amount": 10} not in m.legal_actions(1)
+    assert {"type": "chips", "amount": 10} not in m.legal_json(1)
     check_refused(m, 1, {"type": "chips", "amount": 10})
 
 
@@ -70,10 +70,10 @@ def test_bagman_deep_pockets_raise_his_own_maximum_to_500():
     m = table(("bagman", "ghost"), ())
     push(m, 1, 500)
     assert box(m, 1)["table_max"] == 500 and take(m) == 500
-    assert {"type": "chips", "amount": 10} not in m.legal_actions(1)
+    assert {"type": "chips", "amount": 10} not in m.legal_json(1)
     do(m, 1, "deal_me_in")
     push(m, 2, 250)
-    assert {"type": "chips", "amount": 10} not in m.legal_actions(2)
+    assert {"type": "chips", "amount": 10} not in m.legal_json(2)
 
 
 def test_deal_me_in_needs_a_bet_and_chips_are_limited_to_the_take():
@@ -81,8 +81,8 @@ def test_deal_me_in_needs_a_bet_and_chips_are_limited_to_the_take():
     reason = check_refused(m, 1, {"type": "deal_me_in"})
     assert "at least 10" in reason
     do(m, 1, "chips", amount=50)
-    assert {"type": "chips", "amount": 50} not in m.legal_actions(1)
-    assert {"type": "chips", "amount": 10} in m.legal_actions(1)
+    assert {"type": "chips", "amount": 50} not in m.legal_json(1)
+    assert {"type": "chips", "amount": 10} in m.legal_json(1)
 
 
 def test_a_seat_the_take_cannot_cover_sits_the_round_out():
@@ -112,14 +112,14 @@ def test_the_heavy_is_once_per_job():
     do(m, 2, "next_round")
     do(m, 2, "chips", amount=10)
     do(m, 2, "deal_me_in")
-    assert not any(a["type"] == "heavy" for a in m.legal_actions(1))  # not the caller
+    assert not any(a["type"] == "heavy" for a in m.legal_json(1))  # not the caller
     do(m, 1, "chips", amount=10)
     do(m, 1, "deal_me_in")
     do(m, 1, "stand")
     do(m, 2, "stand")
     do(m, 1, "next_round")  # seat 1 calls round 3: the Heavy is spent for the job
     assert m.view(None)["caller"] == 1 and m.view(None)["levers"]["heavy_spent"]
-    assert not any(a["type"] == "heavy" for a in m.legal_actions(1))
+    assert not any(a["type"] == "heavy" for a in m.legal_json(1))
     assert "spent" in check_refused(m, 1, {"type": "heavy"})
 
 
@@ -191,7 +191,7 @@ def test_double_takes_one_card_ignores_the_table_maximum():
 
 def test_double_only_on_two_cards_and_only_if_the_take_covers_it():
     m = dealt(LG, [("2S", "3S"), ("TH", "9H")], "TD", "7D", then=["4C"], bets=[200, 50], take=300)
-    assert {"type": "double"} not in m.legal_actions(1)
+    assert {"type": "double"} not in m.legal_json(1)
     assert "can't cover" in check_refused(m, 1, {"type": "double"})
     m = dealt(LG, [("2S", "3S"), ("TH", "9H")], "TD", "7D", then=["4C"])
     do(m, 1, "hit")
@@ -204,7 +204,7 @@ def test_split_pairs_each_get_a_card_and_their_own_bet():
     hands = box(m, 1)["hands"]
     assert [h["cards"] for h in hands] == [["8S", "3C"], ["8H", "TC"]]
     assert [h["bet"] for h in hands] == [100, 100] and take(m) == 700
-    assert {"type": "split"} not in m.legal_actions(1)  # once per box
+    assert {"type": "split"} not in m.legal_json(1)  # once per box
     do(m, 1, "stand")
     assert m.view(None)["playing"] == {"box": 1, "hand": 1}  # main box, then split box
 
@@ -220,7 +220,7 @@ def test_split_aces_get_one_card_each_and_a_21_is_plain():
 
 def test_cold_feet_walks_out_for_half_the_bet_before_the_first_hit():
     m = dealt(LG, [("TS", "6S"), ("TH", "9H")], "TD", "8D", bets=[30, 100])
-    assert {"type": "cold_feet"} in m.legal_actions(1)
+    assert {"type": "cold_feet"} in m.legal_json(1)
     do(m, 1, "cold_feet")
     do(m, 2, "stand")
     assert "Crew 1 16 COLD FEET -15" in m.history(None)
@@ -231,7 +231,7 @@ def test_cold_feet_needs_a_ghost_and_no_hit():
     assert "needs a Ghost" in check_refused(m, 1, {"type": "cold_feet"})
     m = dealt(LG, [("TS", "2S"), ("TH", "9H")], "TD", "8D", then=["3C"])
     do(m, 1, "hit")
-    assert {"type": "cold_feet"} not in m.legal_actions(1)
+    assert {"type": "cold_feet"} not in m.legal_json(1)
 
 
 # -- the dealer ------------------------------------------------------------------------
@@ -403,8 +403,8 @@ def test_the_hole_card_is_never_named_before_it_is_turned():
     hole = label("QC")
     before = m.history(1)
     assert not any(hole in line for line in before)
-    assert "QC" not in str(m.view(1)) and "QC" not in str(m.legal_actions(1))
-    assert "7C" not in str(m.view(1)) and "7C" not in str(m.legal_actions(1))
+    assert "QC" not in str(m.view(1)) and "QC" not in str(m.legal_json(1))
+    assert "7C" not in str(m.view(1)) and "7C" not in str(m.legal_json(1))
     do(m, 1, "stand")
     do(m, 2, "stand")
     assert "QC" in m.view(1)["dealer"]["cards"]

@@ -70,7 +70,7 @@ HAND = [
 def record_hand() -> Match:
     match = Match.create("museum", 2, 7)
     for seat, text in HAND:
-        match.submit(seat, match.title.parse_action(text, match.legal(seat)))
+        match.submit(seat, match.title.parse_action(text, match.legal_actions(seat)))
     return match
 
 

@@ -24,7 +24,7 @@ def test_security_never_rules_out_the_square_the_thief_is_on():
                 geo = geometry(observation.view)
                 belief = bot.update(observation.view, geo)
                 truth = geo.sq(match.view(1)["thief"]["at"])
-                assert truth in belief, f"match {i}, step {match.version}"
+                assert truth in belief, f"match {i}, step {match.step}"
                 assert len(belief) < len(geo.floor), "the belief must narrow things down"
                 checks += 1
             match.submit(seat, bot.act(observation, bots[seat].rng))

@@ -30,7 +30,7 @@ def _unseen(square: int, guards: list[int]) -> bool:
 def _thief_choices(match: Match, thief: int, guards: list[int]) -> list[Any]:
     """Thief actions that cannot be noticed before the twin ends."""
     out = []
-    for act in match.legal(1):
+    for act in match.legal_actions(1):
         if isinstance(act, (Lift, Escape)):
             continue
         walked = isinstance(act, Walk)
@@ -46,8 +46,8 @@ def unseen_thieves(draw: st.DrawFn) -> Twin:
     seed = draw(seeds)
     a, b = Match(TITLE, players, seed), Match(TITLE, players, seed)
     setup: list[tuple[int, Any]] = []
-    while a.awaiting and a.legal(2) and a.awaiting == (2,):
-        act = draw(st.sampled_from(list(a.legal(2))))
+    while a.awaiting and a.legal_actions(2) and a.awaiting == (2,):
+        act = draw(st.sampled_from(list(a.legal_actions(2))))
         a.submit(2, act)
         b.submit(2, act)
         setup.append((2, act))
@@ -71,7 +71,7 @@ def unseen_thieves(draw: st.DrawFn) -> Twin:
             seat = a.awaiting[0]
             safe = [
                 act
-                for act in a.legal(seat)
+                for act in a.legal_actions(seat)
                 if isinstance(act, MoveGuard)
                 and (to := parse_coord(act.to)) not in touchy
                 and to not in thief_squares

@@ -65,7 +65,7 @@ def test_the_lowest_security_seat_makes_the_setup_choices(players):
     match = Match(TITLE, players, 1)
     for guard_number in (1, 2, 3):
         assert match.awaiting == (2,)
-        act = next(a for a in match.legal(2) if a.guard == guard_number)
+        act = next(a for a in match.legal_actions(2) if a.guard == guard_number)
         match.submit(2, act)
     assert match.awaiting == (1,)
 
@@ -73,7 +73,7 @@ def test_the_lowest_security_seat_makes_the_setup_choices(players):
 def _post_all(players: int, seats: list[int]) -> Match:
     match = Match(TITLE, players, 1)
     for number, seat in enumerate(seats, start=1):
-        options = [a for a in match.legal(2) if a.seat == seat]
+        options = [a for a in match.legal_actions(2) if a.seat == seat]
         assert options, f"guard {number} cannot go to seat {seat}"
         match.submit(2, options[0])
     return match
@@ -81,29 +81,29 @@ def _post_all(players: int, seats: list[int]) -> Match:
 
 def test_with_one_security_player_they_run_all_three_guards():
     match = Match(TITLE, 2, 1)
-    assert {a.seat for a in match.legal(2)} == {2}
+    assert {a.seat for a in match.legal_actions(2)} == {2}
 
 
 def test_with_two_security_players_one_runs_two_and_the_other_one():
     match = _post_all(3, [2, 2])
-    assert {a.seat for a in match.legal(2)} == {3}, "seat 3 must get the last guard"
+    assert {a.seat for a in match.legal_actions(2)} == {3}, "seat 3 must get the last guard"
     match = _post_all(3, [3, 2])
-    assert {a.seat for a in match.legal(2)} == {2, 3}
+    assert {a.seat for a in match.legal_actions(2)} == {2, 3}
 
 
 def test_with_three_security_players_each_runs_one():
     match = _post_all(4, [3])
-    assert {a.seat for a in match.legal(2)} == {2, 4}
-    match.submit(2, next(a for a in match.legal(2) if a.seat == 4))
-    assert {a.seat for a in match.legal(2)} == {2}
+    assert {a.seat for a in match.legal_actions(2)} == {2, 4}
+    match.submit(2, next(a for a in match.legal_actions(2) if a.seat == 4))
+    assert {a.seat for a in match.legal_actions(2)} == {2}
 
 
 def test_guards_go_on_free_posts_only():
     match = Match(TITLE, 2, 1)
-    first = match.legal(2)[0]
+    first = match.legal_actions(2)[0]
     match.submit(2, first)
-    assert first.at not in {a.at for a in match.legal(2)}
-    assert {a.at for a in match.legal(2)} < {rules.coord(p) for p in PLAN.posts}
+    assert first.at not in {a.at for a in match.legal_actions(2)}
+    assert {a.at for a in match.legal_actions(2)} < {rules.coord(p) for p in PLAN.posts}
     taken = Post(2, first.at, 2)
     assert "already posted" in TITLE.explain_illegal(match._state, 2, taken)
 
@@ -621,7 +621,7 @@ def test_security_and_spectator_views_never_hold_the_thiefs_secrets():
             assert "thief" not in view
             if not step.is_over:
                 assert "reveal" not in view
-        if step.version > 8:
+        if step.step > 8:
             break
 
 
@@ -744,5 +744,5 @@ def test_the_spectator_sees_exactly_what_security_sees():
         spectator = {k: v for k, v in step.view(None).items() if k != "you"}
         assert security == spectator
         assert step.history(2) == step.history(3) == step.history(None)
-        if step.version > 20:
+        if step.step > 20:
             break

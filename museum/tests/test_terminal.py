@@ -18,8 +18,8 @@ def test_every_legal_action_reads_back_from_its_description():
     match = random_match(TITLE, 3, 4)
     for step in match.steps():
         for seat in step.awaiting:
-            for act in step.legal(seat):
-                assert TITLE.parse_action(TITLE.describe_action(act), step.legal(seat)) == act
+            for act in step.legal_actions(seat):
+                assert TITLE.parse_action(TITLE.describe_action(act), step.legal_actions(seat)) == act
 
 
 @pytest.mark.parametrize(
@@ -68,9 +68,9 @@ def test_unreadable_actions_get_a_one_line_reason(text, message):
 
 def test_the_thief_is_drawn_only_on_the_thiefs_screen():
     match = Match(TITLE, 2, 3)
-    while match.awaiting and match.version < 8:
+    while match.awaiting and match.step < 8:
         seat = match.awaiting[0]
-        match.submit(seat, match.legal(seat)[0])
+        match.submit(seat, match.legal_actions(seat)[0])
     thief_map = render_map(match.view(1), 1)
     assert "[bold magenta]@ [/]" in thief_map
     for seat in (2, None):
