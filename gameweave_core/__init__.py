@@ -5,7 +5,9 @@ rules; :class:`Match` runs them, keeps the replayable log and builds everything 
 seat receives from that seat's view.
 """
 
-from .actions import ActionCodec, action, action_tag, converter
+from typing import Any
+
+from .actions import ActionCodec, action, action_tag, make_converter
 from .bots import Bot, BotFactory, Observation, RandomBot
 from .errors import (
     ConfigError,
@@ -60,13 +62,22 @@ __all__ = [
     "UnknownTitle",
     "action",
     "action_tag",
-    "converter",
     "default_registry",
     "derive_seed",
     "hookimpl",
+    "make_converter",
     "play_out",
     "run_bots",
     "seat_bots",
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # The deprecated global converter (see gameweave_core.actions).
+    if name == "converter":
+        from . import actions
+
+        return actions.__getattr__(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,12 +12,15 @@ A title declares each kind of action as a small frozen attrs class marked with
 On the wire, in logs, from bots and in tests an action is a JSON object whose
 ``"type"`` is the tag and whose other keys are the fields: ``{"type": "walk",
 "to": "K7"}``. Fields left at ``None`` are left out, because TOML has no null.
-:class:`ActionCodec` converts both ways through one strict cattrs converter.
+:class:`ActionCodec` converts both ways through its own strict cattrs converter
+(one converter per use, as cattrs advises: a hook one title registers can never
+change how another title's actions or the core's logs are read).
 """
 
 from __future__ import annotations
 
 import contextlib
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -71,14 +74,35 @@ def _strict(kind: type) -> Callable[[Any, Any], Any]:
 
 
 def make_converter() -> cattrs.Converter:
-    """The core's cattrs converter: strict primitives, unknown keys refused."""
+    """A new strict cattrs converter: primitives checked, unknown keys refused.
+
+    Each :class:`ActionCodec` and the log reader make their own.
+    """
     conv = cattrs.Converter(forbid_extra_keys=True)
     for kind in (str, int, float, bool):
         conv.register_structure_hook(kind, _strict(kind))
     return conv
 
 
-converter = make_converter()
+#: Behind the deprecated module attribute ``converter`` (see ``__getattr__``).
+_shared_converter: cattrs.Converter | None = None
+
+
+def __getattr__(name: str) -> Any:
+    # ``converter`` was one global converter shared by every title; it stays for one
+    # release as a deprecated alias of a private one.
+    if name == "converter":
+        warnings.warn(
+            "gameweave_core.converter is deprecated: use title.codec.converter, or "
+            "make_converter() for a converter of your own",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        global _shared_converter
+        if _shared_converter is None:
+            _shared_converter = make_converter()
+        return _shared_converter
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def drop_none(value: Any) -> Any:
@@ -98,9 +122,14 @@ def _describe(exc: BaseException) -> str:
 
 
 class ActionCodec:
-    """Converts one title's actions to and from their canonical JSON form."""
+    """Converts one title's actions to and from their canonical JSON form.
+
+    ``converter`` is the codec's own cattrs converter (see :func:`make_converter`);
+    a title may register hooks on it, and the default ``Title.snapshot`` uses it.
+    """
 
     def __init__(self, types: Iterable[type]) -> None:
+        self.converter = make_converter()
         self.types: dict[str, type] = {}
         for cls in types:
             tag = action_tag(cls)
@@ -122,7 +151,7 @@ class ActionCodec:
             cached = None
         if cached is not None:
             return dict(cached)
-        body = drop_none(converter.unstructure(act))
+        body = drop_none(self.converter.unstructure(act))
         form = {"type": action_tag(act), **body}
         if len(self._json) < _JSON_CACHE_SIZE and all(
             isinstance(v, (str, int, float, bool)) for v in body.values()
@@ -148,6 +177,6 @@ class ActionCodec:
             raise MalformedAction(f"unknown action type {tag!r}; this title knows: {known}")
         body = {k: v for k, v in data.items() if k != "type"}
         try:
-            return converter.structure(body, cls)
+            return self.converter.structure(body, cls)
         except Exception as exc:  # cattrs raises several kinds; all mean bad input
             raise MalformedAction(f"malformed {tag!r} action: {_describe(exc)}") from None

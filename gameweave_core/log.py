@@ -3,7 +3,7 @@
 A log is a header (format, title and its version, the distribution that supplied
 it, players, seed, options) and the ordered actions, each with the digest of the
 state it led to. It is written with tomli-w and read with tomllib through the
-core's cattrs converter, and stays easy to read and edit by hand::
+log reader's own cattrs converter, and stays easy to read and edit by hand::
 
     format = 1
     title = "museum"
@@ -25,8 +25,11 @@ from typing import Any
 import attrs
 import tomli_w
 
-from .actions import converter, drop_none
+from .actions import drop_none, make_converter
 from .errors import LogError
+
+#: The log reader's own converter (each title's codec has another).
+_converter = make_converter()
 
 #: The log format this core writes and reads.
 FORMAT_VERSION = 1
@@ -60,7 +63,7 @@ class MatchLog:
     format: int = FORMAT_VERSION
 
     def to_toml(self) -> str:
-        data = drop_none(converter.unstructure(self))
+        data = drop_none(_converter.unstructure(self))
         # Header first, actions last, so a person reads the log top to bottom.
         actions = data.pop("actions")
         config = data.pop("config")
@@ -88,7 +91,7 @@ class MatchLog:
         entries = []
         for pos, raw in enumerate(raw_actions, start=1):
             try:
-                entry = converter.structure(raw, LogEntry)
+                entry = _converter.structure(raw, LogEntry)
             except Exception as exc:
                 raise LogError(source, f"malformed entry ({_first_line(exc)})", pos) from None
             if entry.index != pos:
@@ -98,7 +101,7 @@ class MatchLog:
             entries.append(entry)
         header = {k: v for k, v in data.items() if k != "actions"}
         try:
-            log = converter.structure({**header, "actions": []}, cls)
+            log = _converter.structure({**header, "actions": []}, cls)
         except Exception as exc:
             raise LogError(source, f"malformed header ({_first_line(exc)})") from None
         return attrs.evolve(log, actions=entries)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import entry_points
 from typing import Any
 
 import attrs
@@ -42,10 +43,52 @@ class Registry:
     # -- plugins ---------------------------------------------------------------
 
     def add_plugin(
-        self, plugin: Any, name: str, distribution: str = "unknown", version: str = ""
+        self, plugin: object, name: str, distribution: str = "unknown", version: str = ""
     ) -> None:
         """Register a plugin object and collect what its hooks register."""
         self.pm.register(plugin, name=name)
+        self._collect(name, distribution, version)
+
+    def load_entry_points(self, env: Mapping[str, str] | None = None) -> None:
+        """Load the ``gameweave`` entry points allowed by ``GAMEWEAVE_LOAD_PLUGINS``.
+
+        pluggy's own loader does the work: it skips blocked names (the ones the
+        variable leaves out) and names already loaded (a distribution seen twice on
+        ``sys.path``), and records each plugin's distribution for its name and version.
+        """
+        env = os.environ if env is None else env
+        wanted = env.get(ENV_LOAD_PLUGINS)
+        if wanted is not None:
+            allowed = {n.strip() for n in wanted.split(",") if n.strip()}
+            for ep in entry_points(group=hooks.PROJECT):
+                if ep.name not in allowed:
+                    self.pm.set_blocked(ep.name)
+        known = {id(plugin) for plugin, _ in self.pm.list_plugin_distinfo()}
+        try:
+            self.pm.load_setuptools_entrypoints(hooks.PROJECT)
+        except Exception as exc:
+            raise PluginError(f"{self._failed_plugin()} failed to load: {exc}") from exc
+        for plugin, dist in self.pm.list_plugin_distinfo():
+            name = self.pm.get_name(plugin)
+            if id(plugin) in known or name is None:
+                continue
+            self._collect(name, dist.project_name, dist.version)
+
+    def _failed_plugin(self) -> str:
+        # pluggy stops at the first entry point that fails, in its order of
+        # distributions: the first one neither loaded nor blocked is the culprit.
+        for dist in importlib.metadata.distributions():
+            for ep in dist.entry_points:
+                if (
+                    ep.group == hooks.PROJECT
+                    and not self.pm.has_plugin(ep.name)
+                    and not self.pm.is_blocked(ep.name)
+                ):
+                    return f"plugin {ep.name!r} ({ep.value})"
+        return "a plugin"  # pragma: no cover - pluggy only raises for an entry point
+
+    def _collect(self, name: str, distribution: str, version: str) -> None:
+        """Call the hooks of the plugin registered as ``name``."""
         self._sources[name] = (distribution, version)
         for impl in self.pm.hook.register_titles.get_hookimpls():
             if impl.plugin_name == name:
@@ -54,27 +97,7 @@ class Registry:
             if impl.plugin_name == name:
                 impl.function(register=self._bot_registrar(name))
 
-    def load_entry_points(self, env: Mapping[str, str] | None = None) -> None:
-        """Load the ``gameweave`` entry points allowed by ``GAMEWEAVE_LOAD_PLUGINS``."""
-        env = os.environ if env is None else env
-        wanted = env.get(ENV_LOAD_PLUGINS)
-        allowed = None if wanted is None else {n.strip() for n in wanted.split(",") if n.strip()}
-        for ep in _entry_points():
-            if allowed is not None and ep.name not in allowed:
-                continue
-            try:
-                plugin = ep.load()
-            except Exception as exc:
-                raise PluginError(f"plugin {ep.name!r} ({ep.value}) failed to load: {exc}") from exc
-            dist = ep.dist
-            self.add_plugin(
-                plugin,
-                name=ep.name,
-                distribution=dist.name if dist else "unknown",
-                version=dist.version if dist else "",
-            )
-
-    def _title_registrar(self, plugin_name: str) -> Any:
+    def _title_registrar(self, plugin_name: str) -> Callable[[Title[Any]], None]:
         distribution, version = self._sources[plugin_name]
 
         def register(title: Title[Any]) -> None:
@@ -82,7 +105,7 @@ class Registry:
 
         return register
 
-    def _bot_registrar(self, plugin_name: str) -> Any:
+    def _bot_registrar(self, plugin_name: str) -> Callable[[str, str, BotFactory], None]:
         def register(title_name: str, bot_name: str, factory: BotFactory) -> None:
             bots = self._bots.setdefault(title_name, {})
             if bot_name in bots:
@@ -152,13 +175,6 @@ class Registry:
         except KeyError:
             known = ", ".join(sorted(bots))
             raise ConfigError(f"{title.name} has no bot {name!r}; bots: {known}") from None
-
-
-def _entry_points() -> Iterable[EntryPoint]:
-    # The same distribution seen twice on sys.path (an editable install beside a
-    # build, say) lists its entry points twice; load each (name, target) once.
-    unique = {(ep.name, ep.value): ep for ep in entry_points(group=hooks.PROJECT)}
-    return [unique[key] for key in sorted(unique)]
 
 
 @cache

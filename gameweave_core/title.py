@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .actions import ActionCodec, converter
+from .actions import ActionCodec
 from .bots import BotFactory
 from .errors import ConfigError
 from .events import Event
@@ -155,7 +155,7 @@ class Title(abc.ABC, Generic[S]):
 
     def snapshot(self, state: S) -> Any:
         """The whole state as JSON-ready data, for digests. Never sent to a seat."""
-        return converter.unstructure(state)
+        return self.codec.converter.unstructure(state)
 
     def bots(self) -> Mapping[str, BotFactory]:
         """This title's own bots by name (the core adds ``"random"``)."""

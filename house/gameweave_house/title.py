@@ -87,9 +87,7 @@ class HouseJob(Title[State]):
         return rules.explain(state, seat, action)
 
     def snapshot(self, state: State) -> Any:
-        from gameweave_core import converter
-
-        return converter.unstructure(state)
+        return self.codec.converter.unstructure(state)
 
     def bots(self) -> Mapping[str, BotFactory]:
         from .bots import BOTS

@@ -88,3 +88,17 @@ def test_seeds_must_fit_a_toml_integer():
         Rng(2**63)
     with pytest.raises(ValueError):
         Rng(-1)
+
+
+def test_each_codec_has_its_own_converter_and_the_shared_one_is_deprecated():
+    import gameweave_core
+
+    other = ActionCodec([Walk, Guard])
+    assert other.converter is not codec.converter
+    # A hook one title registers does not reach another title's codec.
+    other.converter.register_structure_hook(Walk, lambda data, _: Walk("X1"))
+    assert other.from_json({"type": "walk", "to": "K7"}) == Walk("X1")
+    assert codec.from_json({"type": "walk", "to": "K7"}) == Walk("K7")
+    with pytest.warns(DeprecationWarning, match="codec.converter"):
+        shared = gameweave_core.converter
+    assert shared.unstructure(Walk("K7")) == {"to": "K7", "then": None}

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 
 from gameweave_core import (
     GameOver,
     IllegalAction,
+    LogEntry,
+    LogError,
     MalformedAction,
     Match,
     NotAwaited,
+    Registry,
     TitleError,
 )
+from gameweave_core.log import digest
 from gameweave_core.testing import fingerprint, random_match
 from gameweave_sealedbid import SealedBid
 from gameweave_sealedbid.title import Bid
@@ -200,3 +205,35 @@ def test_legal_actions_are_fresh_dicts_each_time(match: Match):
     first = match.legal_json(1)
     first[0]["coins"] = 999
     assert match.legal_json(1)[0] == {"type": "bid", "coins": 0}
+
+
+def test_a_replayed_title_failure_keeps_the_titles_exception_as_its_cause(sealed_registry):
+    match = Match(Exploding(), 2, seed=3)
+    match.submit(1, Bid(2))
+    registry = Registry()
+    registry.add_title(Exploding())
+    log = attrs.evolve(
+        match.to_log(),
+        actions=[*match.to_log().actions, LogEntry(2, 2, {"type": "bid", "coins": 13})],
+    )
+    with pytest.raises(LogError, match="action 2: exploding raised") as caught:
+        Match.from_log(log, registry=registry)
+    assert isinstance(caught.value.__cause__, ZeroDivisionError)
+    assert "\n" not in str(caught.value)
+
+
+def test_the_old_names_still_work_and_say_they_are_deprecated(match: Match):
+    match.submit(1, Bid(3))
+    with pytest.warns(DeprecationWarning, match="Match.step"):
+        assert match.version == match.step == 1
+    with pytest.warns(DeprecationWarning, match="legal_actions"):
+        assert list(match.legal(2)) == list(match.legal_actions(2))
+    assert match.legal_json(2) == [SealedBid().codec.to_json(a) for a in match.legal_actions(2)]
+    assert all(isinstance(a, Bid) for a in match.legal_actions(2))
+
+
+def test_snapshot_is_the_titles_whole_state(match: Match):
+    match.submit(1, Bid(3))
+    assert match.snapshot() == match.title.snapshot(match._state)
+    assert digest(match.snapshot()) == match.digest()
+    assert json.dumps(match.snapshot())  # JSON-ready data
