@@ -31,10 +31,10 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 import tomli_w
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
-from .errors import IllegalAction
+from .errors import IllegalAction, TitleError
 from .log import MatchLog
 from .match import Match
 from .registry import Registry, default_registry
@@ -157,7 +157,10 @@ def check_refused(match: Match, seat: Any, action: Any) -> str:
 @attrs.frozen
 class Twin:
     """Two matches a title declares indistinguishable to ``seats`` (and, if
-    ``spectators``, to spectators): same players, each its own config and actions."""
+    ``spectators``, to spectators): same players, each its own config and actions.
+
+    Author-written twins are an extra: a title with :meth:`Title.resample
+    <gameweave_core.title.Title.resample>` gets automatic twins from the kit."""
 
     players: int
     seed: int
@@ -169,16 +172,117 @@ class Twin:
     spectators: bool = True
 
 
+# -- everything a seat receives --------------------------------------------------------
+
+#: The surfaces the kit compares between twins, in the order it compares them.
+SURFACES = (
+    "view",
+    "awaiting",
+    "seat labels",
+    "legal actions",
+    "action labels",
+    "history",
+    "events",
+    "refusals",
+    "bot observation",
+    "payload",
+)
+
+
+def refusal(match: Match, seat: int, action: Any) -> str:
+    """The one-line message ``seat`` gets for submitting ``action`` (JSON form), or
+    ``"(legal)"`` when the action is legal there (it is then not submitted)."""
+    try:
+        parsed = match.title.codec.from_json(action)
+    except IllegalAction as exc:
+        return str(exc)
+    if seat in match.awaiting and parsed in match.legal_actions(seat):
+        return "(legal)"
+    try:
+        match.submit(seat, parsed)
+    except IllegalAction as exc:
+        return str(exc)
+    raise AssertionError(f"{action} was accepted for seat {seat} though it is not legal")
+
+
+def surfaces(
+    match: Match, seat: int | None, since: int = 0, probes: Sequence[Any] = ()
+) -> dict[str, Any]:
+    """Everything ``seat`` (``None``: a spectator) receives from ``match`` now, by
+    surface (see :data:`SURFACES`): its view; who is awaited; every seat's label; its
+    legal actions in JSON and their ``describe_action`` labels; its history lines; the
+    events it may read from after step ``since`` (text, kind and data); the refusal
+    message it gets for each of ``probes`` (actions in JSON form); what a bot in the
+    seat is handed; and :meth:`Match.payload <gameweave_core.match.Match.payload>`, which
+    the HTTP server sends. A spectator submits nothing and seats no bot."""
+    title = match.title
+    out: dict[str, Any] = {
+        "view": match.view(seat),
+        "awaiting": list(match.awaiting),
+        "seat labels": [match.seat_label(s) for s in range(1, match.players + 1)],
+    }
+    if seat is not None:
+        out["legal actions"] = match.legal_json(seat)
+        out["action labels"] = [title.describe_action(a) for a in match.legal_actions(seat)]
+    out["history"] = match.history(seat)
+    out["events"] = match.events(seat, since)
+    if seat is not None:
+        out["refusals"] = [refusal(match, seat, p) for p in probes]
+        seen = match.observe(seat)
+        out["bot observation"] = {
+            "seat": seen.seat,
+            "legal": [title.codec.to_json(a) for a in seen.legal],
+            "view": seen.view,
+            "history": seen.history,
+        }
+    out["payload"] = match.payload(seat)
+    return out
+
+
+def _short(value: Any, width: int = 100) -> str:
+    text = json.dumps(value, default=repr) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def difference(a: Any, b: Any, path: str = "") -> str:
+    """Where ``a`` and ``b`` first differ, as ``"path: a vs b"`` (short)."""
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        for key in sorted(set(a) | set(b), key=str):
+            where = f"{path}[{key!r}]"
+            if key not in a:
+                return f"{where}: absent vs {_short(b[key])}"
+            if key not in b:
+                return f"{where}: {_short(a[key])} vs absent"
+            if a[key] != b[key]:
+                return difference(a[key], b[key], where)
+    if isinstance(a, list) and isinstance(b, list):
+        for index, (x, y) in enumerate(zip(a, b, strict=False)):
+            if x != y:
+                return difference(x, y, f"{path}[{index}]")
+        if len(a) != len(b):
+            return f"{path or 'the list'}: {len(a)} items vs {len(b)}"
+    return f"{path or 'the value'}: {_short(a)} vs {_short(b)}"
+
+
+def _who(seat: int | None) -> str:
+    return "the spectator" if seat is None else f"seat {seat}"
+
+
 def check_indistinguishable(title: Title[Any], twin: Twin) -> None:
-    """The twin matches look the same to the twin's seats at every step."""
+    """The twin matches look the same to the twin's seats at every step, on every
+    surface (see :func:`surfaces`)."""
     a = Match(title, twin.players, twin.seed, twin.config_a)
     b = Match(title, twin.players, twin.seed, twin.config_b)
     watchers: list[int | None] = [*twin.seats, *([None] if twin.spectators else [])]
 
     def compare(step: int) -> None:
         for seat in watchers:
-            sa, sb = snapshot_for(a, seat), snapshot_for(b, seat)
-            assert sa == sb, f"seat {seat} can tell the twin matches apart at step {step}"
+            sa, sb = surfaces(a, seat), surfaces(b, seat)
+            for name, value in sa.items():
+                assert value == sb[name], (
+                    f"{_who(seat)} can tell the twin matches apart at step {step} by its "
+                    f"{name} ({difference(value, sb[name])})"
+                )
 
     compare(0)
     for step, ((seat_a, act_a), (seat_b, act_b)) in enumerate(
@@ -187,6 +291,289 @@ def check_indistinguishable(title: Title[Any], twin: Twin) -> None:
         a.submit(seat_a, act_a)
         b.submit(seat_b, act_b)
         compare(step)
+
+
+# -- automatic twins, from the resample hook ------------------------------------------
+
+
+@attrs.define
+class TwinStats:
+    """What :func:`check_resampled_twins` did: twins drawn, comparisons of every
+    surface (one per twin and step), and twins ended because the seat's views came
+    to differ (it had legitimately told the worlds apart)."""
+
+    twins: int = 0
+    comparisons: int = 0
+    told_apart: int = 0
+
+    def add(self, other: TwinStats) -> None:
+        self.twins += other.twins
+        self.comparisons += other.comparisons
+        self.told_apart += other.told_apart
+
+
+def _perturbed(action: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Near misses of a legal action: each whole-number field one more, one less, -1."""
+    out: list[dict[str, Any]] = []
+    for key, value in action.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            out.extend({**action, key: v} for v in (value + 1, value - 1, -1))
+    return out
+
+
+def _spine(
+    title: Title[Any], players: int, seed: int, config: Mapping[str, Any] | None
+) -> tuple[Match, list[dict[str, Any]]]:
+    """A random legal match (like :func:`random_match`) and a pool of probe actions:
+    a few legal actions of every awaited seat at every step, and their near misses."""
+    match = Match(title, players, seed, config)
+    rng = Rng(derive_seed(seed, "kit"))
+    to_json = title.codec.to_json
+    pool: dict[str, dict[str, Any]] = {}
+    while match.awaiting:
+        if match.step >= title.max_actions:
+            raise AssertionError(f"{title.name} did not end within max_actions={title.max_actions}")
+        for s in match.awaiting:
+            legal = match.legal_actions(s)
+            for act in rng.sample(legal, min(2, len(legal))):
+                as_json = to_json(act)
+                for probe in [as_json, *_perturbed(as_json)]:
+                    pool.setdefault(json.dumps(probe, sort_keys=True), probe)
+        seat = rng.choice(match.awaiting)
+        match.submit(seat, rng.choice(match.legal_actions(seat)))
+    return match, list(pool.values())
+
+
+def _around(base: Match, state: Any) -> Match:
+    """``base`` replayed to its current step (same log, history and generator state),
+    with ``state`` in place of its own: a twin match, which cannot be saved as a log."""
+    twin = base.at(base.step)
+    twin._state = state
+    twin._awaiting = None
+    twin._legal.clear()
+    return twin
+
+
+def check_resampled_twins(
+    title: Title[Any],
+    players: int,
+    seed: int,
+    config: Mapping[str, Any] | None = None,
+    *,
+    forks: int = 3,
+    drive: int = 40,
+    probes: int = 3,
+) -> TwinStats:
+    """Automatic twins: secrecy checked from the title's :meth:`~Title.resample` hook.
+
+    A random legal match is played; at ``forks`` random steps, for every seat and
+    the spectator, ``resample`` draws a state that seat cannot tell from the real one
+    and the kit builds a twin match around it (same log, history and generator
+    state). The seat's view must be equal in both (else the view shows something the
+    seat has not observed, or resample changed something it knows). Then both
+    matches are driven on for up to ``drive`` steps: the seat itself plays the same
+    action in both; other seats play the same action or, half the time, any action
+    legal in the twin (what they do is theirs to hide). After each step, while the
+    seat's views are equal, every other surface it receives (see :func:`surfaces`,
+    ``probes`` sampled illegal or out-of-turn actions for the refusals) must be equal
+    too; once its views differ the seat has legitimately told the worlds apart and
+    that twin ends. The resample hook must also leave its input untouched and give
+    the same state from the same generator.
+    """
+    spine, pool = _spine(title, players, seed, config)
+    rng = Rng(derive_seed(seed, "twins"))
+    stats = TwinStats()
+    steps = sorted({rng.randrange(spine.step + 1) for _ in range(forks)})
+    for fork in steps:
+        for seat in observers(spine):
+            stats.add(
+                _one_twin(
+                    spine,
+                    fork,
+                    seat,
+                    Rng(derive_seed(seed, f"twin:{fork}:{seat}")),
+                    pool,
+                    drive,
+                    probes,
+                )
+            )
+    return stats
+
+
+def _one_twin(
+    spine: Match,
+    fork: int,
+    seat: int | None,
+    rng: Rng,
+    pool: list[Any],
+    drive: int,
+    probes: int,
+) -> TwinStats:
+    title = spine.title
+    who = _who(seat)
+    stats = TwinStats(twins=1)
+    real = spine.at(fork)
+    state = real._state
+    before = title.snapshot(state)
+    seed = derive_seed(rng.seed, "resample")
+    drawn = title.resample(state, seat, Rng(seed))
+    assert title.snapshot(state) == before, (
+        f"{title.name}: resample for {who} at step {fork} changed the state it was given"
+    )
+    assert drawn is not state, f"{title.name}: resample returned the state it was given"
+    again = title.snapshot(title.resample(state, seat, Rng(seed)))
+    assert title.snapshot(drawn) == again, (
+        f"{title.name}: resample for {who} at step {fork} is not deterministic: one state and "
+        f"one generator gave different states ({difference(title.snapshot(drawn), again)})"
+    )
+    twin = _around(real, drawn)
+    last = ""
+    while True:
+        shown = rng.sample(pool, min(probes, len(pool))) if seat is not None else []
+        mine, theirs = surfaces(real, seat, fork, shown), surfaces(twin, seat, fork, shown)
+        if mine["view"] != theirs["view"]:
+            diff = difference(mine["view"], theirs["view"])
+            assert real.step > fork, (
+                f"{title.name}: {who}'s view differs between the match and the state resample "
+                f"drew for {who} at step {fork} ({diff}): the view shows something {who} has "
+                f"not observed (a leak), or resample changed something {who} knows"
+            )
+            stats.told_apart += 1
+            return stats
+        stats.comparisons += 1
+        for name in SURFACES:
+            if name in mine and mine[name] != theirs[name]:
+                raise AssertionError(
+                    f"{title.name}: {who} can tell a resampled twin from the real match at "
+                    f"step {real.step} by its {name}, while its views are equal "
+                    f"({difference(mine[name], theirs[name])}); twin drawn at step {fork}"
+                    f"{last}"
+                )
+        if not real.awaiting or real.step - fork >= drive:
+            return stats
+        actor = rng.choice(real.awaiting)
+        act = rng.choice(real.legal_actions(actor))
+        other = act
+        if actor != seat:
+            legal = twin.legal_actions(actor)
+            assert legal, (
+                f"{title.name}: seat {actor} is awaited at step {twin.step} of a twin drawn "
+                f"by resample for {who} at step {fork} but has no legal action"
+            )
+            if act not in legal or rng.random() < 0.5:
+                other = rng.choice(legal)
+        to_json = title.codec.to_json
+        last = f"; last action: seat {actor} {to_json(act)}"
+        if other != act:
+            last += f" (in the twin {to_json(other)})"
+        real.submit(actor, act)
+        try:
+            twin.submit(actor, other)
+        except TitleError as exc:
+            raise AssertionError(
+                f"{title.name}: the rules raised in a twin drawn by resample for {who} at step "
+                f"{fork} (is the drawn state consistent?): {exc}"
+            ) from exc
+
+
+# -- determinism that names the culprit ------------------------------------------------
+
+_CULPRIT = "does it use the global random module or the clock?"
+
+
+def check_setup_deterministic(
+    title: Title[Any], players: int, seed: int, config: Mapping[str, Any] | None = None
+) -> None:
+    """Two ``setup`` calls with one seed give equal snapshots."""
+    full = title.check_config(players, dict(config or {}))
+    a = title.snapshot(title.setup(players, full, Rng(seed)))
+    b = title.snapshot(title.setup(players, full, Rng(seed)))
+    assert a == b, (
+        f"{title.name}: setup is not deterministic: two setups for {players} players with "
+        f"seed {seed} differ ({difference(a, b)}): {_CULPRIT}"
+    )
+
+
+def check_apply_deterministic(
+    title: Title[Any], players: int, seed: int, config: Mapping[str, Any] | None = None
+) -> None:
+    """Two matches with one seed, given the same random legal actions, reach equal
+    states and make equal events at every step; the first step where they do not
+    names ``apply``, the step and the action."""
+    check_setup_deterministic(title, players, seed, config)
+    a, b = Match(title, players, seed, config), Match(title, players, seed, config)
+    rng = Rng(derive_seed(seed, "kit"))
+    while a.awaiting:
+        if a.step >= title.max_actions:
+            raise AssertionError(f"{title.name} did not end within max_actions={title.max_actions}")
+        seat = rng.choice(a.awaiting)
+        act = rng.choice(a.legal_actions(seat))
+        a.submit(seat, act)
+        b.submit(seat, act)
+        what = f"at step {a.step} (seat {seat}, action {title.codec.to_json(act)})"
+        sa, sb = a.snapshot(), b.snapshot()
+        assert sa == sb, (
+            f"{title.name}: apply is not deterministic {what}: equal states and generators "
+            f"gave different states ({difference(sa, sb)}): {_CULPRIT}"
+        )
+        for s in observers(a):
+            ea, eb = a.events(s, a.step - 1), b.events(s, b.step - 1)
+            assert ea == eb, (
+                f"{title.name}: apply is not deterministic {what}: equal states and generators "
+                f"gave different events for {_who(s)} ({difference(ea, eb)}): {_CULPRIT}"
+            )
+
+
+def check_bots_deterministic(
+    title: Title[Any],
+    registry: Registry,
+    players: int,
+    seed: int,
+    config: Mapping[str, Any] | None = None,
+) -> None:
+    """Every bot of the title, made twice and run from one observation with one seed,
+    chooses the same action, at every step of a random match."""
+    match = Match(title, players, seed, config)
+    rng = Rng(derive_seed(seed, "kit"))
+    codec = title.codec
+    bots = registry.bots(title)
+    while match.awaiting and match.step < title.max_actions:
+        seat = rng.choice(match.awaiting)
+        for name, factory in bots.items():
+            chosen = []
+            for _ in range(2):
+                answer = factory(seat, players).act(
+                    match.observe(seat), Rng(derive_seed(seed, f"bot:{name}:{match.step}"))
+                )
+                parsed = answer if type(answer) in codec.classes else codec.from_json(answer)
+                chosen.append(codec.to_json(parsed))
+            assert chosen[0] == chosen[1], (
+                f"{title.name}: bot {name!r} is not deterministic: run twice from one "
+                f"observation (seat {seat}, step {match.step}) with one seed it chose "
+                f"{chosen[0]} then {chosen[1]}: {_CULPRIT}"
+            )
+        match.submit(seat, rng.choice(match.legal_actions(seat)))
+
+
+def check_secrets_checked(
+    title: Title[Any],
+    players: int,
+    seed: int,
+    config: Mapping[str, Any] | None = None,
+    *,
+    has_twins: bool = False,
+) -> None:
+    """Fails when seats of the title have secrets (``has_secrets``) and the kit has no
+    way to check them: neither the resample hook nor author-written twins."""
+    if title.can_resample or has_twins:
+        return
+    for match in random_match(title, players, seed, config).steps():
+        for seat in range(1, players + 1):
+            assert not match.has_secrets(seat), (
+                f"{title.name} has secrets (has_secrets is true for seat {seat} at step "
+                f"{match.step}) that the kit cannot check: implement Title.resample (then "
+                "the kit builds its own twins) or declare twins() in the test class"
+            )
 
 
 def check_bots(title: Title[Any], registry: Registry, players: int, seed: int) -> None:
@@ -224,13 +611,17 @@ def check_golden(log_path: Path, registry: Registry | None = None) -> None:
     assert json.loads(json.dumps(got)) == expected, f"{log_path.name} no longer plays the same"
 
 
-def _kit(examples: int) -> settings:
+def _kit(examples: int, shrink: bool = True) -> settings:
     # Derandomized: the kit draws the same examples on every run, so CI is stable.
+    # Checks whose examples are only seeds skip shrinking: a smaller seed is not a
+    # simpler game, and each try replays whole matches.
+    phases = tuple(Phase) if shrink else (Phase.explicit, Phase.reuse, Phase.generate)
     return settings(
         max_examples=examples,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
         derandomize=True,
+        phases=phases,
     )
 
 
@@ -351,14 +742,58 @@ class TitleConformance:
 
         run()
 
-    def test_indistinguishable_matches_look_the_same(self) -> None:
-        strategy = self.twins()
-        if strategy is None:
-            pytest.skip(f"{self.title.name} declares no indistinguishable twins")
-
-        @_kit(self.examples)
-        @given(twin=strategy)
-        def run(twin: Twin) -> None:
-            check_indistinguishable(self.title, twin)
+    def test_setup_is_deterministic(self) -> None:
+        @_kit(self.examples, shrink=False)
+        @given(players=self._players(), seed=seeds)
+        def run(players: int, seed: int) -> None:
+            check_setup_deterministic(self.title, players, seed, self.config)
 
         run()
+
+    def test_apply_is_deterministic(self) -> None:
+        @_kit(max(2, self.examples // 4), shrink=False)
+        @given(players=self._players(), seed=seeds)
+        def run(players: int, seed: int) -> None:
+            check_apply_deterministic(self.title, players, seed, self.config)
+
+        run()
+
+    def test_bots_are_deterministic(self) -> None:
+        registry = self.registry()
+
+        @_kit(max(2, self.examples // 10), shrink=False)
+        @given(players=self._players(), seed=seeds)
+        def run(players: int, seed: int) -> None:
+            check_bots_deterministic(self.title, registry, players, seed, self.config)
+
+        run()
+
+    def test_secrets_are_kept(self) -> None:
+        """Automatic twins when the title can resample, the author's twins when the
+        test class declares them; a title with secrets and neither fails."""
+        title = self.title
+        strategy = self.twins()
+        stats = TwinStats()
+
+        @_kit(max(2, self.examples // 4), shrink=False)
+        @given(players=self._players(), seed=seeds)
+        def automatic(players: int, seed: int) -> None:
+            check_secrets_checked(title, players, seed, self.config, has_twins=strategy is not None)
+            if title.can_resample:
+                stats.add(check_resampled_twins(title, players, seed, self.config))
+
+        automatic()
+        if title.can_resample:
+            assert stats.comparisons, f"{title.name}: the automatic twins compared nothing"
+            print(  # shown by pytest -rP: how much the automatic twins checked
+                f"{title.name}: {stats.twins} automatic twins, {stats.comparisons} comparisons "
+                f"of every surface, {stats.told_apart} told apart by their views"
+            )
+        if strategy is not None:
+
+            @_kit(self.examples)
+            @given(twin=strategy)
+            def written(twin: Twin) -> None:
+                check_indistinguishable(title, twin)
+
+            written()

@@ -29,7 +29,7 @@ def test_games_json_has_exactly_the_documented_keys(installed, runner):
             "display_name": "Sealed Bids",
             "min_players": 2,
             "max_players": 4,
-            "version": "1",
+            "version": "2",
             "distribution": "gameweave-sealedbid",
             "options": {},
         }

@@ -5,38 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import strategies as st
 
-from gameweave_core import Match, Rng, default_registry
-from gameweave_core.testing import TitleConformance, Twin, check_refused, seeds
+from gameweave_core import ConfigError, Match, Rng, default_registry
+from gameweave_core.testing import TitleConformance, check_refused
 from gameweave_sealedbid import SealedBid
-from gameweave_sealedbid.title import LOTS, START_COINS, Bid
+from gameweave_sealedbid.actions import Bid
+from gameweave_sealedbid.state import LOTS, START_COINS, VALUES
 
 
 def bid(coins: int) -> dict[str, Any]:
+    """A bid in its JSON form, as a browser or a log sends it."""
     return {"type": "bid", "coins": coins}
-
-
-@st.composite
-def seat_one_bids_differ(draw: st.DrawFn) -> Twin:
-    """Two matches where only seat 1's first bid differs. Until the last bid is
-    in, nobody else may tell them apart, so the twins stop one bid short."""
-    players = draw(st.integers(2, 4))
-    others = [(s, bid(draw(st.integers(0, START_COINS)))) for s in range(2, players)]
-    return Twin(
-        players=players,
-        seed=draw(seeds),
-        actions_a=[(1, bid(draw(st.integers(0, START_COINS)))), *others],
-        actions_b=[(1, bid(draw(st.integers(0, START_COINS)))), *others],
-        seats=list(range(2, players + 1)),
-    )
 
 
 class TestSealedBidConformance(TitleConformance):
     title = SealedBid()
-
-    def twins(self) -> st.SearchStrategy[Twin]:
-        return seat_one_bids_differ()
 
 
 def test_the_installed_plugin_registers_the_title() -> None:
@@ -81,16 +64,37 @@ def test_a_sealed_bid_is_seen_only_by_its_bidder_until_the_reveal() -> None:
 
 def test_the_lots_to_come_are_secret() -> None:
     title = SealedBid()
-    first = title.setup(2, {}, Rng(0))
-    other = next(
-        seed
-        for seed in range(1, 1000)
-        if (s := title.setup(2, {}, Rng(seed))).lot == first.lot and s.deck != first.deck
-    )
-    a, b = Match(title, 2, seed=0), Match(title, 2, seed=other)
+    # Stacked decks (a test-only option): the same first lot, then different lots.
+    a = Match(title, 2, seed=0, config={"lots": [5, 1, 2, 3, 4]})
+    b = Match(title, 2, seed=0, config={"lots": [5, 9, 8, 7, 6]})
     assert a.digest() != b.digest()  # the decks differ...
     for watcher in (1, 2, None):
         assert a.payload(watcher) == b.payload(watcher)  # ...and nobody can tell
+
+
+def test_resample_redraws_only_what_the_seat_has_not_seen() -> None:
+    title = SealedBid()
+    state = title.setup(3, title.check_config(3, {}), Rng(2))
+    title.apply(state, 1, Bid(7), Rng(0))
+    title.apply(state, 2, Bid(3), Rng(0))
+    unseen = set(VALUES) - {state.lot}
+    for seed in range(20):
+        drawn = title.resample(state, 1, Rng(seed))
+        assert drawn is not state and state.bids == {1: 7, 2: 3}  # the real one unchanged
+        assert title.view(drawn, 1) == title.view(state, 1)
+        assert drawn.bids[1] == 7 and 0 <= drawn.bids[2] <= START_COINS  # 2's bid redrawn
+        assert len(drawn.deck) == LOTS - 1 and set(drawn.deck) <= unseen
+    decks = {tuple(title.resample(state, None, Rng(s)).deck) for s in range(20)}
+    assert len(decks) > 1  # the lots to come really are drawn again
+
+
+def test_the_stacked_deck_is_an_option_for_tests_only() -> None:
+    title = SealedBid()
+    assert "lots" in title.test_only_options and "lots" not in title.offered_options()
+    match = Match(title, 2, seed=1, config={"lots": [9, 8, 7, 6, 5]})
+    assert match.view(None)["lot"] == 9
+    with pytest.raises(ConfigError, match="lots must be 5 different values from 1 to 9"):
+        Match(title, 2, seed=1, config={"lots": [9, 9, 7, 6, 5]})
 
 
 def test_nobody_may_bid_more_than_they_hold_or_bid_twice() -> None:
