@@ -101,7 +101,11 @@ TITLE = {
         "version": {"type": "string"},
         "bots": {"type": "array", "items": {"type": "string"}},
         "default_bot": {"type": "string"},
-        "config": {"type": "object"},
+        "config": {
+            "type": "object",
+            "description": "The options players may choose, with their defaults "
+            "(test-only options are left out).",
+        },
         "distribution": {"type": "string"},
         "renderer": {"type": "string", "description": "URL of the title's browser renderer."},
     },
@@ -114,8 +118,24 @@ CREATE = {
     "properties": {
         "title": {"type": "string", "description": "A title's name, e.g. museum."},
         "players": {"type": "integer"},
-        "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
-        "config": {"type": "object", "description": "The title's options."},
+        "seed": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2**63 - 1,
+            "description": (
+                "The match's seed. Refused (403) unless the server runs in development "
+                "mode (`gameweave serve --dev`): whoever chose the seed could know every "
+                "secret. By default the server draws it and never tells it."
+            ),
+        },
+        "config": {
+            "type": "object",
+            "description": (
+                "The title's options, among those `/api/titles` offers. A title's "
+                "test-only options (which fix hidden information, e.g. a stacked deck) "
+                "are refused (403) unless the server runs in development mode."
+            ),
+        },
         "bots": {
             "description": (
                 "Seats played by the server's bots: a list of seats (default bots) or "
@@ -214,6 +234,21 @@ SUMMARY = {
 }
 
 
+SERVER = {
+    "type": "object",
+    "required": ["dev"],
+    "properties": {
+        "dev": {
+            "type": "boolean",
+            "description": (
+                "Development mode (`gameweave serve --dev`): new matches may be given a "
+                "seed and test-only options."
+            ),
+        },
+    },
+}
+
+
 def _json(ref: str) -> dict[str, Any]:
     return {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}
 
@@ -277,6 +312,15 @@ DOCUMENT: dict[str, Any] = {
                 },
             }
         },
+        "/api/server": {
+            "get": {
+                "summary": "How this server runs",
+                "operationId": "serverInfo",
+                "responses": {
+                    "200": {"description": "The server's mode", "content": _json("Server")}
+                },
+            }
+        },
         "/api/matches": {
             "get": {
                 "summary": "The newest matches (public facts only)",
@@ -302,6 +346,13 @@ DOCUMENT: dict[str, Any] = {
                 "responses": {
                     "201": {"description": "Created", "content": _json("Created")},
                     **_errors(400, 404, 413, 422),
+                    "403": {
+                        "description": (
+                            "A chosen seed or a test-only option, on a server not in "
+                            "development mode"
+                        ),
+                        "content": _json("Error"),
+                    },
                 },
             },
         },
@@ -359,6 +410,13 @@ DOCUMENT: dict[str, Any] = {
                         "content": {"application/toml": {"schema": {"type": "string"}}},
                     },
                     **_errors(404, 409),
+                    "500": {
+                        "description": (
+                            "The installed title does not replay this match (a bug in the "
+                            "title): a log that would not replay is never given out"
+                        ),
+                        "content": _json("Error"),
+                    },
                 },
             }
         },
@@ -386,6 +444,7 @@ DOCUMENT: dict[str, Any] = {
             "Replay": REPLAY,
             "Replayed": REPLAYED,
             "Summary": SUMMARY,
+            "Server": SERVER,
         }
     },
 }

@@ -19,6 +19,7 @@ def serve(
     db: str | Path = "gameweave.sqlite3",
     fsync: bool = False,
     access_log: bool | None = None,
+    dev: bool = False,
 ) -> None:
     """Serve the browser client and the API on ``host:port``, storing matches in ``db``.
 
@@ -31,6 +32,10 @@ def serve(
     ``GAMEWEAVE_ACCESS_LOG`` is ``1``) writes a line per request: method, path
     without its query, status and time, never a token. uvicorn's own access log
     stays off, since it would print query strings, which can hold seat tokens.
+
+    ``dev`` is development mode: clients may choose a match's seed and a title's
+    test-only options, which fix the hidden information (see
+    :func:`gameweave_http.app.create_app`); the server says so when it starts.
     """
     import uvicorn
 
@@ -39,8 +44,13 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     # Off, the app formats nothing per request: it checks the level first.
     access_logger.setLevel(logging.INFO if access_log else logging.WARNING)
-    app = create_app(db, fsync=fsync)
+    app = create_app(db, fsync=fsync, dev=dev)
     print(f"Gameweave serving on http://{host}:{port}/ (matches in {Path(db).resolve()})")
+    if dev:
+        print(
+            "Development mode: clients may choose seeds and test-only options, "
+            "so whoever creates a match may know its secrets"
+        )
     uvicorn.run(
         app,
         host=host,

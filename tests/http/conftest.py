@@ -22,7 +22,8 @@ with warnings.catch_warnings():
 
 @pytest.fixture
 def sealed_app(tmp_path: Path, sealed_registry: Registry) -> Any:
-    return create_app(tmp_path / "matches.sqlite3", sealed_registry)
+    # Development mode: the tests choose seeds to replay what they check.
+    return create_app(tmp_path / "matches.sqlite3", sealed_registry, dev=True)
 
 
 @pytest.fixture

@@ -98,9 +98,7 @@ class ProcessServer:
         )
         env["GAMEWEAVE_LOAD_PLUGINS"] = self.plugins
         env["GAMEWEAVE_ACCESS_LOG"] = "1"  # the crash test reads it for tokens
-        code = (
-            f"from gameweave_http.server import serve; serve(port={self.port}, db={str(self.db)!r})"
-        )
+        code = f"from gameweave_http.server import serve; serve(port={self.port}, db={str(self.db)!r}, dev=True)"
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", code], env=env, stdout=out, stderr=subprocess.STDOUT

@@ -101,6 +101,7 @@ def test_openapi_document_names_every_api_route(client: Any) -> None:
     assert doc["openapi"].startswith("3.")
     assert set(doc["paths"]) == {
         "/api/titles",
+        "/api/server",
         "/api/matches",
         "/api/matches/{match_id}",
         "/api/matches/{match_id}/actions",
@@ -497,14 +498,14 @@ def test_a_new_app_on_the_same_file_resumes_every_match(
     db = tmp_path / "resume.sqlite3"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(db, sealed_registry)) as first:
+        with TestClient(create_app(db, sealed_registry, dev=True)) as first:
             created = create(first, seed=SEED)
             mid = created["id"]
             act(first, mid, token(created, 1), 0, {"type": "bid", "coins": 4})
             act(first, mid, token(created, 2), 1, {"type": "bid", "coins": 2})
             before = snapshot(first, created)
         first.app.state.store.close()
-        with TestClient(create_app(db, sealed_registry)) as second:
+        with TestClient(create_app(db, sealed_registry, dev=True)) as second:
             assert snapshot(second, created) == before
             r = act(second, mid, token(created, 1), 2, {"type": "bid", "coins": 1})
             assert r.status_code == 200 and r.json()["version"] == 3
@@ -523,7 +524,7 @@ def test_bots_owed_a_turn_take_it_after_a_restart(
     db = tmp_path / "owed.sqlite3"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(db, sealed_registry)) as first:
+        with TestClient(create_app(db, sealed_registry, dev=True)) as first:
             created = create(first, players=2, bots=[2], seed=SEED)
             mid = created["id"]
         first.app.state.store.close()
@@ -532,7 +533,7 @@ def test_bots_owed_a_turn_take_it_after_a_restart(
         store = Store(db)
         store.append(mid, 2, 1, {"type": "bid", "coins": 0}, over=False)
         store.close()
-        with TestClient(create_app(db, sealed_registry)) as second:
+        with TestClient(create_app(db, sealed_registry, dev=True)) as second:
             payload = read(second, mid, token(created, 1))
             assert payload["version"] == 3 and payload["awaiting"] == [1]
             assert payload["view"]["sealed"] == [2]

@@ -23,7 +23,7 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
 
     reg = Registry()
     reg.add_plugin(plugin, "house", "gameweave", "test")
-    with ThreadServer(create_app(tmp_path / "house.sqlite3", reg)) as s:
+    with ThreadServer(create_app(tmp_path / "house.sqlite3", reg, dev=True)) as s:
         yield s
 
 

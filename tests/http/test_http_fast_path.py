@@ -20,7 +20,9 @@ from starlette.requests import Request
 
 from gameweave_core import Registry
 from gameweave_http import server
-from gameweave_http.app import ApiError, App, _token, create_app, parse_json, scope_token
+from gameweave_http.app import App, create_app
+from gameweave_http.hub import ApiError
+from gameweave_http.wire import parse_json, read_token
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -49,7 +51,7 @@ class SlowPath:
 
 @pytest.fixture
 def clients(tmp_path: Path, sealed_registry: Registry) -> Iterator[tuple[Any, Any, Any]]:
-    app: Any = create_app(tmp_path / "m.sqlite3", sealed_registry)
+    app: Any = create_app(tmp_path / "m.sqlite3", sealed_registry, dev=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with TestClient(app) as fast, TestClient(SlowPath(app)) as slow:
@@ -145,6 +147,18 @@ def test_head_and_other_methods_go_to_starlette_with_the_safety_headers_once(
     assert fast.delete(f"/api/matches/{created['id']}/actions").status_code == 405
 
 
+def request_token(request: Request, query: bool = False) -> str | None:
+    """The reference: the seat token as Starlette's request reads the same headers."""
+    token = request.headers.get("x-seat-token")
+    if not token:
+        auth = request.headers.get("authorization", "")
+        if auth[:7].lower() == "bearer ":
+            token = auth[7:].strip()
+    if not token and query:
+        token = request.query_params.get("token")
+    return token or None
+
+
 def scope_of(headers: list[tuple[bytes, bytes]], query: bytes = b"") -> dict[str, Any]:
     return {"type": "http", "headers": headers, "query_string": query, "method": "GET", "path": "/"}
 
@@ -175,7 +189,7 @@ def test_the_token_reader_agrees_with_starlettes_request(
     raw = [(name, value.encode("latin-1")) for name, value in headers]
     qs = "&".join(f"{k}={v}" for k, v in query).encode()
     scope = scope_of(raw, qs)
-    assert scope_token(scope, from_query) == _token(Request(scope), from_query)
+    assert read_token(scope, from_query) == request_token(Request(scope), from_query)
 
 
 json_values = st.recursive(

@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 @pytest.fixture
 def app(tmp_path: Path, sealed_registry: Registry) -> Iterator[Any]:
-    app: Any = create_app(tmp_path / "m.sqlite3", sealed_registry)
+    app: Any = create_app(tmp_path / "m.sqlite3", sealed_registry, dev=True)
     yield app
     app.state.store.close()
 

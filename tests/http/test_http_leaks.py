@@ -42,7 +42,7 @@ def museum_registry() -> Registry:
 
 @pytest.fixture
 def museum_server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(create_app(tmp_path / "leaks.sqlite3", museum_registry())) as s:
+    with ThreadServer(create_app(tmp_path / "leaks.sqlite3", museum_registry(), dev=True)) as s:
         yield s
 
 

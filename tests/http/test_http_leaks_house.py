@@ -64,7 +64,7 @@ def unrevealed(log: Any, registry: Registry, version: int) -> set[str]:
 
 @pytest.fixture
 def house_server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(create_app(tmp_path / "house.sqlite3", house_registry())) as s:
+    with ThreadServer(create_app(tmp_path / "house.sqlite3", house_registry(), dev=True)) as s:
         yield s
 
 

@@ -39,6 +39,7 @@ async function call(method, url, { body, token } = {}) {
 
 export const api = {
   titles: () => call("GET", "/api/titles"),
+  server: () => call("GET", "/api/server"),
   matches: () => call("GET", "/api/matches"),
   create: (body) => call("POST", "/api/matches", { body }),
   read: (id, token) => call("GET", `/api/matches/${encodeURIComponent(id)}`, { token }),

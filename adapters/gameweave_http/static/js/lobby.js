@@ -120,7 +120,8 @@ async function create(event) {
     if (row.querySelector(".bot-check").checked) bots[row.dataset.seat] = row.querySelector(".bot-name").value;
   }
   body.bots = bots;
-  const seed = document.getElementById("seed").value.trim();
+  // Only a server in development mode takes a seed (it shows the field then).
+  const seed = document.getElementById("dev-options").hidden ? "" : document.getElementById("seed").value.trim();
   if (seed) {
     if (!/^[0-9]+$/.test(seed) || !Number.isSafeInteger(Number(seed))) {
       return showError(`the seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
@@ -155,6 +156,11 @@ async function start() {
   document.getElementById("create").addEventListener("submit", create);
   chooseTitle();
   drawRecent();
+  try {
+    document.getElementById("dev-options").hidden = !(await api.server()).dev;
+  } catch {
+    /* not in development mode, as far as the lobby can tell */
+  }
 }
 
 start();

@@ -1,0 +1,59 @@
+"""The one error mapper: any exception a route raises becomes a status and a
+one-line JSON ``{"error": ...}``, the same whichever road (Starlette or the fast
+path) the request took."""
+
+from __future__ import annotations
+
+import logging
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from gameweave_core.errors import one_line
+
+from .hub import ApiError
+from .wire import short, to_json
+
+log = logging.getLogger("gameweave_http")
+
+#: A header list of an ASGI response.
+Headers = list[tuple[bytes, bytes]]
+
+INTERNAL = "internal server error (see the server log)"
+
+
+def error_reply(exc: Exception, method: str, path: str) -> tuple[int, bytes, Headers]:
+    """The status, encoded JSON body and extra headers answering ``exc``.
+
+    :class:`ApiError` is a refusal with its own status and message; Starlette's
+    :class:`HTTPException` (no such route, method not allowed) gets words of ours;
+    anything else is a bug, logged with its traceback and answered 500 without
+    detail (the detail could name state the asking seat must not see)."""
+    headers: Headers = []
+    if isinstance(exc, ApiError):
+        status, message = exc.status, exc.message
+    elif isinstance(exc, HTTPException):
+        status = exc.status_code
+        if status == 404:
+            message = f"nothing at {short(path)}"
+        elif status == 405:
+            message = f"{method} is not allowed on {short(path)}"
+        else:
+            message = str(exc.detail)
+        headers = [
+            (k.lower().encode("latin-1"), v.encode("latin-1"))
+            for k, v in (exc.headers or {}).items()
+        ]
+    else:
+        log.error("%s %s failed", method, path, exc_info=exc)
+        status, message = 500, INTERNAL
+    return status, to_json({"error": one_line(message)}), headers
+
+
+async def on_error(request: Request, exc: Exception) -> Response:
+    """:func:`error_reply` as Starlette's exception handler (for every exception)."""
+    status, body, headers = error_reply(exc, request.method, request.url.path)
+    response = Response(body, status_code=status, media_type="application/json")
+    response.raw_headers.extend(headers)
+    return response

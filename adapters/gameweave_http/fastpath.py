@@ -1,0 +1,206 @@
+"""The fast path: the routes every turn hits, answered ahead of Starlette.
+
+Reading a match and submitting an action are most of a server's requests, and
+Starlette's middleware, router and request/response objects cost more than the
+routes' own work. :class:`App` therefore answers them itself, as bare ASGI apps
+(:class:`JsonRoute`), and hands every other request to Starlette.
+
+Both roads are declared once: a :class:`HotRoute` is one entry of the route
+table (:mod:`gameweave_http.routes`) that gives Starlette its :class:`Route`
+and gives the fast path the same compiled path pattern and the same handler.
+Both answer errors with :func:`~gameweave_http.errors.error_reply` and add the
+same safety headers. Middleware would be skipped by the fast path, so the app
+refuses to start with any beyond the two Starlette always has, whose work the
+fast path does itself (see :data:`FAST_PATH_COVERS`).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.convertors import Convertor
+from starlette.middleware.errors import ServerErrorMiddleware
+from starlette.middleware.exceptions import ExceptionMiddleware
+from starlette.requests import ClientDisconnect
+from starlette.routing import Route, compile_path
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .errors import error_reply
+from .wire import read_body
+
+access_log = logging.getLogger("gameweave_http.access")
+
+#: Safety headers added to every response.
+SAFETY_HEADERS = (
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+)
+
+#: The middleware Starlette builds around its router whose work the fast path
+#: does itself: ServerErrorMiddleware (a crash is a logged 500) and
+#: ExceptionMiddleware (a refusal is its status and one line), both by
+#: :func:`~gameweave_http.errors.error_reply`. Anything else would be skipped by
+#: the routes every turn hits, so the app refuses it.
+FAST_PATH_COVERS: tuple[type[Any], ...] = (ServerErrorMiddleware, ExceptionMiddleware)
+
+#: A hot route's handler: the scope and the body (``None`` for a body over the
+#: limit, or a route that reads none) to the encoded JSON reply.
+Handler = Callable[[Scope, bytes | None], Awaitable[bytes]]
+
+
+class JsonRoute:
+    """A JSON route as a bare ASGI app.
+
+    ``handle(scope, body)`` does all of a request's work and returns the encoded
+    JSON reply. Refusals are answered as Starlette's exception handlers answer
+    them (by the same function); what Starlette's request and response objects
+    would add is left out.
+    """
+
+    def __init__(
+        self, handle: Handler, reads_body: bool, headers: tuple[tuple[bytes, bytes], ...] = ()
+    ) -> None:
+        self.handle = handle
+        self.reads_body = reads_body
+        self.headers = headers
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        status = 200
+        extra: list[tuple[bytes, bytes]] = []
+        try:
+            body = await read_body(scope, receive) if self.reads_body else None
+            content = await self.handle(scope, body)
+        except ClientDisconnect:
+            return  # nobody is left to answer
+        except Exception as exc:
+            status, content, extra = error_reply(exc, scope["method"], scope["path"])
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-length", str(len(content)).encode()),
+                    (b"content-type", b"application/json"),
+                    *extra,
+                    *self.headers,
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": content})
+
+
+class HotRoute:
+    """One route of every turn: ``method`` on ``path`` (Starlette's path syntax),
+    answered by ``handle``. :attr:`route` is its Starlette route; the fast path
+    matches the same compiled pattern and calls the same handler."""
+
+    def __init__(self, method: str, path: str, handle: Handler, *, reads_body: bool) -> None:
+        self.method = method
+        self.path = path
+        self.route = Route(path, JsonRoute(handle, reads_body), methods=[method])
+        # Starlette's own compilation of the path, so both roads match alike.
+        regex, _, convertors = compile_path(path)
+        self.regex: re.Pattern[str] = regex
+        self.convertors: dict[str, Convertor[Any]] = convertors
+        # On the fast path the route adds the safety headers itself (see App).
+        self.fast = JsonRoute(handle, reads_body, SAFETY_HEADERS)
+
+    def match(self, method: str, path: str) -> dict[str, Any] | None:
+        """The path parameters of a request this route answers, else ``None``."""
+        if method != self.method:
+            return None
+        found = self.regex.match(path)
+        if found is None:
+            return None
+        return {k: self.convertors[k].convert(v) for k, v in found.groupdict().items()}
+
+
+class App(Starlette):
+    """The server's Starlette app, in front of which every HTTP request gets the
+    safety headers and a token-free access log line, and the hot routes (see the
+    module docstring) go straight to their handlers."""
+
+    def __init__(self, *, hot: Sequence[HotRoute], routes: Sequence[Any], **options: Any) -> None:
+        # First in Starlette's table too: a request the fast path takes is one
+        # Starlette's router would give the same route.
+        super().__init__(routes=[*(h.route for h in hot), *routes], **options)
+        self.hot = tuple(hot)
+        # Built now, so that middleware the fast path would skip stops the app here.
+        self.middleware_stack = self.build_middleware_stack()
+
+    def add_middleware(self, middleware_class: Any, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError(skipped_message(middleware_class))
+
+    def build_middleware_stack(self) -> ASGIApp:
+        stack = super().build_middleware_stack()
+        app: Any = stack
+        for expected in FAST_PATH_COVERS:
+            if type(app) is not expected:
+                raise RuntimeError(skipped_message(type(app)))
+            app = app.app
+        if app is not self.router:
+            raise RuntimeError(skipped_message(type(app)))
+        return stack
+
+    def hot_route(self, scope: Scope) -> ASGIApp | None:
+        """The fast path's app for a request (its path parameters put in the scope,
+        as Starlette's router would), or ``None`` for any other request."""
+        if scope.get("root_path"):
+            return None  # mounted under a prefix: Starlette's router handles that
+        method, path = scope["method"], scope["path"]
+        for hot in self.hot:
+            params = hot.match(method, path)
+            if params is not None:
+                scope["path_params"] = params
+                return hot.fast
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        logged = access_log.isEnabledFor(logging.INFO)
+        route = self.hot_route(scope)
+        if route is not None:
+            scope["app"] = self  # as Starlette would: the handlers read app.state
+            if not logged:
+                await route(scope, receive, send)  # it adds the safety headers itself
+                return
+        started = time.perf_counter()
+        status = 0
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                if route is None:
+                    headers = [*message.get("headers", ()), *SAFETY_HEADERS]
+                    message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await (route or super().__call__)(scope, receive, send_with_headers)
+        finally:
+            if logged:
+                # The path only: queries may hold a seat token (the event stream's).
+                access_log.info(
+                    "%s %s %d %.1fms",
+                    scope["method"],
+                    scope["path"],
+                    status,
+                    (time.perf_counter() - started) * 1000,
+                )
+
+
+def skipped_message(kind: type[Any]) -> str:
+    return (
+        f"{kind.__name__} would be skipped by the fast path of gameweave_http (reading a "
+        "match, submitting an action): do its work in gameweave_http.fastpath.App too "
+        "and list it in FAST_PATH_COVERS"
+    )

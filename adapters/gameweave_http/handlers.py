@@ -1,0 +1,423 @@
+"""The routes' handlers. Each reads the server from ``request.app.state`` (an
+:class:`~gameweave_http.state.AppState`); :mod:`gameweave_http.routes` says which
+path each answers.
+
+The two handlers every turn hits, :func:`read_match` and :func:`submit_action`,
+take the ASGI scope and the body and return the encoded reply (see
+:class:`~gameweave_http.fastpath.JsonRoute`). Their work runs on the event loop
+when the hub can do it without waiting, else (the hub raised :class:`Busy`,
+having changed nothing) all over again in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response, StreamingResponse
+from starlette.types import Scope
+
+from gameweave_core import LogError, Match, MatchLog, Title, TitleError, UnknownTitle
+
+from . import openapi
+from .events import promptly, stream
+from .hub import ApiError, Busy, LiveMatch, labels
+from .state import AppState, state_of
+from .wire import (
+    MAX_LOG,
+    Json,
+    check_keys,
+    is_int,
+    json_object,
+    kind,
+    parse_json,
+    read_json,
+    read_token,
+    short,
+    to_json,
+    too_big,
+)
+
+log = logging.getLogger("gameweave_http")
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: File types a title's web folder may serve.
+WEB_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+
+
+# -- the two routes of every turn ------------------------------------------------------------
+
+
+def _read(state: AppState, scope: Scope, wait: bool) -> bytes:
+    hub = state.hub
+    match_id = scope["path_params"]["match_id"]
+    live = hub.get(match_id, wait)
+    seat = hub.seat(match_id, read_token(scope, query=True), wait)
+    return to_json(hub.payload(live, seat, wait))
+
+
+async def read_match(scope: Scope, body: bytes | None) -> bytes:
+    """``GET /api/matches/{match_id}``: the payload of the token's seat (or a
+    spectator's)."""
+    state = state_of(scope)
+    try:
+        return _read(state, scope, False)
+    except Busy:
+        return await run_in_threadpool(_read, state, scope, True)
+
+
+def _submission(
+    state: AppState, scope: Scope, body: bytes | None, wait: bool
+) -> tuple[LiveMatch, int, int, Any]:
+    """The match, seat, version and action of a submission, or why it is refused."""
+    hub = state.hub
+    match_id = scope["path_params"]["match_id"]
+    live = hub.get(match_id, wait)
+    token = read_token(scope)
+    if token is None:
+        raise ApiError(401, "acting needs the seat's token in the X-Seat-Token header")
+    seat = hub.seat(match_id, token, wait)
+    assert seat is not None
+    if body is None:
+        raise too_big()
+    data = json_object(parse_json(body), "the body")
+    if len(data) != 2 or "version" not in data or "action" not in data:
+        check_keys(data, {"version", "action"}, "the body")
+    version = data.get("version")
+    if not is_int(version):
+        raise ApiError(
+            400, f'"version" must be the match version you last saw, got {kind(version)}'
+        )
+    if "action" not in data:
+        raise ApiError(400, 'the body needs an "action" object, e.g. {"type": ...}')
+    return live, seat, version, data["action"]
+
+
+def _submit_waiting(state: AppState, scope: Scope, body: bytes | None) -> bytes:
+    live, seat, version, action = _submission(state, scope, body, True)
+    return to_json(state.hub.submit(live, seat, version, action))
+
+
+async def submit_action(scope: Scope, body: bytes | None) -> bytes:
+    """``POST /api/matches/{match_id}/actions``: apply the seat's action, commit it,
+    and answer the seat's new payload."""
+    state = state_of(scope)
+    hub = state.hub
+    try:
+        live, seat, version, action = _submission(state, scope, body, False)
+        index, as_json, over = hub.begin(live, seat, version, action)
+    except Busy:
+        return await run_in_threadpool(_submit_waiting, state, scope, body)
+    # The match is changed in memory and locked: no one reads it until the
+    # action is committed (or put back, if the commit fails).
+    try:
+        committed = state.store.commit_soon(live.id, index, seat, as_json, over)
+    except Exception as exc:
+        hub.finish(live, seat, exc)  # puts the match back; raises a 503
+        raise
+    try:
+        await committed
+    except asyncio.CancelledError:
+        # Raised only once the commit is decided (see Commit): settle, then go.
+        with contextlib.suppress(ApiError):
+            hub.finish(live, seat, committed.exception(), reply=False)
+        raise
+    except Exception as exc:
+        hub.finish(live, seat, exc)
+        raise
+    payload = hub.finish(live, seat, None)
+    assert payload is not None
+    return to_json(payload)
+
+
+# -- titles and matches ----------------------------------------------------------------------
+
+
+async def titles(request: Request) -> Response:
+    """``GET /api/titles``: the installed titles and the options players may choose."""
+    registry = state_of(request.scope).registry
+    out = []
+    for entry in registry.entries():
+        t = entry.title
+        item: dict[str, Any] = {
+            "name": t.name,
+            "display_name": t.display_name,
+            "summary": t.summary,
+            "min_players": t.min_players,
+            "max_players": t.max_players,
+            "version": t.version,
+            "bots": sorted(registry.bots(t)),
+            "default_bot": t.default_bot,
+            "config": dict(t.offered_options()),
+            "distribution": entry.distribution,
+        }
+        url = renderer_url(t)
+        if url:
+            item["renderer"] = url
+        out.append(item)
+    return Json(out)
+
+
+async def server_info(request: Request) -> Response:
+    """``GET /api/server``: how this server was started, for the lobby."""
+    return Json({"dev": state_of(request.scope).settings.dev})
+
+
+async def list_matches(request: Request) -> Response:
+    """``GET /api/matches``: the newest matches, public facts only."""
+    found = await run_in_threadpool(state_of(request.scope).store.summaries)
+    return Json(found)
+
+
+CREATE_FIELDS = {"title", "players", "seed", "config", "bots"}
+
+
+async def create_match(request: Request) -> Response:
+    """``POST /api/matches``: a new match and a secret link per human seat."""
+    state = state_of(request.scope)
+    data = json_object(await read_json(request), "the body")
+    check_keys(data, CREATE_FIELDS, "the body")
+    name = data.get("title")
+    if not isinstance(name, str):
+        raise ApiError(400, f'"title" must be a string naming a title, got {kind(name)}')
+    players = data.get("players")
+    if not is_int(players):
+        raise ApiError(400, f'"players" must be a whole number, got {kind(players)}')
+    seed = data.get("seed")
+    if seed is not None and not is_int(seed):
+        raise ApiError(400, f'"seed" must be a whole number, got {kind(seed)}')
+    config = data.get("config", {})
+    if not isinstance(config, dict):
+        raise ApiError(400, f'"config" must be an object, got {kind(config)}')
+    bots = bot_seats(data.get("bots", {}))
+    if not state.settings.dev:
+        refuse_secrets_known(state, name, seed, config)
+    live, tokens = await promptly(state.hub.create, name, players, seed, config, bots)
+    base = str(request.base_url).rstrip("/")
+    with live.lock:
+        # The seats as a spectator's payload names them.
+        seat_labels = {s: live.match.seat_label(s) for s in range(1, live.match.players + 1)}
+        version = live.match.step
+    seats = []
+    for s, label in seat_labels.items():
+        item: dict[str, Any] = {"seat": s, "label": label}
+        if s in live.bots:
+            item["bot"] = live.bots[s].name
+        else:
+            item["token"] = tokens[s]
+            item["url"] = f"{base}/play/{live.id}#token={tokens[s]}"
+        seats.append(item)
+    body = {
+        "id": live.id,
+        "title": live.match.title.name,
+        "players": live.match.players,
+        "version": version,
+        "seats": seats,
+        "spectator_url": f"{base}/play/{live.id}",
+    }
+    return Json(body, status_code=201)
+
+
+#: Why a server refuses to let a client fix the hidden information.
+_DEV_ONLY = "would let whoever creates the match know every secret; the server allows it only in development mode (gameweave serve --dev)"
+
+
+def refuse_secrets_known(state: AppState, name: str, seed: Any, config: dict[str, Any]) -> None:
+    """Refuse (403) a client-chosen seed or a test-only option: outside development
+    mode, the server alone decides what is hidden."""
+    if seed is not None:
+        raise ApiError(403, f'a chosen "seed" {_DEV_ONLY}')
+    try:
+        title = state.registry.title(name)
+    except UnknownTitle:
+        return  # the hub answers that (404), naming the installed titles
+    fixed = sorted(set(config) & title.test_only_options)
+    if fixed:
+        raise ApiError(403, f"the option {short(fixed[0])!r} is for tests only: it {_DEV_ONLY}")
+
+
+#: A seat number as a key of ``"bots"``: ASCII digits only (``str.isdigit`` also
+#: takes "²", which ``int`` refuses).
+_SEAT_KEY = re.compile(r"[0-9]{1,6}")
+
+
+def bot_seats(raw: Any) -> dict[int, str | None]:
+    """``"bots"`` of a create request: ``[2, 3]`` or ``{"2": "random", "3": null}``."""
+    if isinstance(raw, list):
+        if not all(is_int(s) for s in raw):
+            raise ApiError(400, '"bots" must list seat numbers, e.g. [2, 3]')
+        return dict.fromkeys(raw)
+    if isinstance(raw, dict):
+        out: dict[int, str | None] = {}
+        for key, name in raw.items():
+            if not _SEAT_KEY.fullmatch(key):
+                raise ApiError(400, f'"bots" keys must be seat numbers, got {short(key)!r}')
+            if name is not None and not isinstance(name, str):
+                raise ApiError(400, f'"bots" values must be bot names or null, got {kind(name)}')
+            out[int(key)] = name or None
+        return out
+    raise ApiError(400, f'"bots" must be an array of seats or an object, got {kind(raw)}')
+
+
+async def events(request: Request) -> Response:
+    """``GET /api/matches/{match_id}/events``: the seat's payload after every change."""
+    state = state_of(request.scope)
+    match_id = request.path_params["match_id"]
+    live = await promptly(state.hub.get, match_id)
+    seat = await promptly(state.hub.seat, match_id, read_token(request.scope, query=True))
+    return StreamingResponse(
+        stream(state.hub, state.listeners, live, seat),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+# -- logs and replays ------------------------------------------------------------------------
+
+
+async def match_log(request: Request) -> Response:
+    """``GET /api/matches/{match_id}/log``: the TOML log of a finished match."""
+    state = state_of(request.scope)
+    match_id = request.path_params["match_id"]
+    live = await run_in_threadpool(state.hub.get, match_id)
+
+    def build() -> str:
+        with live.lock:
+            if not live.match.is_over:
+                raise ApiError(
+                    409,
+                    "the match is not over: its log reveals every seat's secrets, "
+                    "so it is given out only at the end",
+                )
+            try:
+                return live.match.to_log().to_toml()
+            except TitleError as exc:
+                # The title replays this match differently: a log of it would not
+                # replay, so none is given out (the detail goes to the server log).
+                log.error("match %s: no log given out: %s", live.id, exc)
+                raise ApiError(
+                    500,
+                    f"the log of match {live.id} does not replay with the installed "
+                    f"{live.match.title.name} (a bug in the title), so it is not given out",
+                ) from None
+
+    text = await run_in_threadpool(build)
+    filename = f"gameweave-{live.match.title.name}-{live.id}.toml"
+    return Response(
+        text,
+        media_type="application/toml",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+def read_log(text: str) -> MatchLog:
+    """A log sent to the replay route, or a 400 saying in one line what is wrong.
+
+    Besides :class:`LogError`, a TOML document can make the parser itself fail:
+    nesting deeper than Python's recursion limit, an integer longer than Python
+    converts from text; both are the sender's fault, never the server's."""
+    try:
+        return MatchLog.from_toml(text, source="the log")
+    except LogError as exc:
+        raise ApiError(400, str(exc)) from None
+    except RecursionError:
+        raise ApiError(400, "the log is not valid TOML: it is nested too deeply") from None
+    except ValueError as exc:
+        raise ApiError(400, f"the log is not valid TOML: {short(str(exc))}") from None
+
+
+async def replay(request: Request) -> Response:
+    """``POST /api/replay``: a log replayed to a step, seen as a seat or a spectator."""
+    registry = state_of(request.scope).registry
+    data = json_object(await read_json(request, MAX_LOG), "the body")
+    check_keys(data, {"log", "step", "seat"}, "the body")
+    text = data.get("log")
+    if not isinstance(text, str):
+        raise ApiError(400, f'"log" must be the text of a TOML log, got {kind(text)}')
+    step = data.get("step")
+    if step is not None and not is_int(step):
+        raise ApiError(400, f'"step" must be a whole number, got {kind(step)}')
+    seat = data.get("seat")
+    if seat is not None and not is_int(seat):
+        raise ApiError(400, f'"seat" must be a seat number or null, got {kind(seat)}')
+
+    def run() -> dict[str, Any]:
+        log = read_log(text)
+        total = len(log.actions)
+        upto = total if step is None else step
+        if not 0 <= upto <= total:
+            raise ApiError(400, f"step must be between 0 and {total}, got {upto}")
+        try:
+            match = Match.from_log(log, upto=upto, registry=registry, source="the log")
+        except LogError as exc:
+            raise ApiError(400, str(exc)) from None
+        if seat is not None and not 1 <= seat <= match.players:
+            raise ApiError(400, f"there is no seat {seat}: seats are 1 to {match.players}")
+        payload = match.payload(seat)
+        payload["labels"] = labels(match, seat)
+        return {
+            "steps": total,
+            "step": upto,
+            "actions": [{"index": e.index, "seat": e.seat} for e in log.actions],
+            "payload": payload,
+        }
+
+    return Json(await run_in_threadpool(run))
+
+
+async def schema(request: Request) -> Response:
+    """``GET /api/openapi.json``: the OpenAPI document of this server."""
+    return Json(openapi.schema(state_of(request.scope).registry.names()))
+
+
+# -- pages and files --------------------------------------------------------------------------
+
+
+def renderer_file(title: Title[Any]) -> Path | None:
+    """The browser renderer a title ships, as a file in its package, or ``None``."""
+    if not title.web_renderer:
+        return None
+    module = sys.modules.get(type(title).__module__)
+    source = getattr(module, "__file__", None)
+    if not source:
+        return None
+    base = Path(source).resolve().parent
+    path = (base / title.web_renderer).resolve()
+    if not path.is_relative_to(base) or not path.is_file():
+        return None
+    return path
+
+
+def renderer_url(title: Title[Any]) -> str | None:
+    return f"/titles/{title.name}/renderer.js" if renderer_file(title) else None
+
+
+async def title_file(request: Request) -> Response:
+    """``GET /titles/{name}/{file}``: a file of a title's browser renderer."""
+    registry = state_of(request.scope).registry
+    name = request.path_params["name"]
+    wanted = request.path_params["file"]
+    try:
+        title = registry.title(name)
+    except Exception:
+        raise ApiError(404, f"no title named {short(name)!r} is installed") from None
+    main = renderer_file(title)
+    if main is None:
+        raise ApiError(404, f"{name} ships no browser renderer")
+    path = main if wanted == "renderer.js" else (main.parent / wanted).resolve()
+    kind_ = WEB_TYPES.get(path.suffix)
+    if not path.is_relative_to(main.parent) or kind_ is None or not path.is_file():
+        raise ApiError(404, f"{name} has no web file {short(wanted)!r}")
+    return FileResponse(path, media_type=kind_, headers={"Cache-Control": "no-cache"})
+
+
+async def page(request: Request, name: str) -> Response:
+    """A page of the browser client, from the static folder (the routes bind ``name``)."""
+    return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})

@@ -1,0 +1,39 @@
+"""The route table: every path the server answers, and which handler answers it.
+
+The two routes every turn hits are :class:`~gameweave_http.fastpath.HotRoute`
+entries: declared here once, they are both Starlette routes and the fast path's
+patterns.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from . import handlers as h
+from .fastpath import HotRoute
+
+#: Reading a match and submitting an action, in the order both roads try them.
+HOT = (
+    HotRoute("POST", "/api/matches/{match_id}/actions", h.submit_action, reads_body=True),
+    HotRoute("GET", "/api/matches/{match_id}", h.read_match, reads_body=False),
+)
+
+#: Every other route, tried by Starlette after the hot ones.
+ROUTES: list[BaseRoute] = [
+    Route("/", partial(h.page, name="index.html")),
+    Route("/play/{match_id}", partial(h.page, name="play.html")),
+    Route("/replay", partial(h.page, name="replay.html")),
+    Route("/api/titles", h.titles),
+    Route("/api/server", h.server_info),
+    Route("/api/matches", h.list_matches, methods=["GET"]),
+    Route("/api/matches", h.create_match, methods=["POST"]),
+    Route("/api/matches/{match_id}/events", h.events),
+    Route("/api/matches/{match_id}/log", h.match_log),
+    Route("/api/replay", h.replay, methods=["POST"]),
+    Route("/api/openapi.json", h.schema),
+    Route("/titles/{name}/{file:path}", h.title_file),
+    Mount("/static", StaticFiles(directory=h.STATIC), name="static"),
+]

@@ -1,0 +1,42 @@
+"""What one server holds, as ``app.state``: every handler reads it from its request."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import attrs
+from starlette.types import Scope
+
+from gameweave_core import Registry
+
+from .events import Listeners
+from .hub import Hub
+from .store import Store
+
+
+@attrs.frozen
+class Settings:
+    """How the server was started."""
+
+    #: Development mode (``gameweave serve --dev``): a match may be created with a
+    #: chosen seed and with a title's test-only options, which fix hidden
+    #: information, so its creator may know every secret. Off, both are refused.
+    dev: bool = False
+    #: Every commit flushed to disk (see :mod:`gameweave_http.store`).
+    fsync: bool = False
+
+
+@attrs.frozen
+class AppState:
+    """The server's titles, store, live matches, open event streams and settings."""
+
+    registry: Registry
+    store: Store
+    hub: Hub
+    listeners: Listeners
+    settings: Settings
+
+
+def state_of(scope: Scope) -> AppState:
+    """The :class:`AppState` of the app serving ``scope`` (a request's scope)."""
+    return cast(AppState, scope["app"].state)
