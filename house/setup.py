@@ -12,12 +12,16 @@ import os
 import sys
 import tomllib
 
-#: The hot path of a House hand: state, cards, dealer play, settlement and the rules.
+#: The hot path of a House hand: state, cards, the deck, history lines, dealer play,
+#: settlement, the ability cards and the rules.
 COMPILED = [
     "gameweave_house/state.py",
     "gameweave_house/cards.py",
+    "gameweave_house/deck.py",
+    "gameweave_house/history.py",
     "gameweave_house/dealer.py",
     "gameweave_house/settle.py",
+    "gameweave_house/abilities.py",
     "gameweave_house/rules.py",
 ]
 

@@ -106,7 +106,7 @@ class NextRound:
     """Start the next round as its caller (or end the job when the deck is done)."""
 
 
-ALL_ACTIONS = (
+ACTIONS = (
     Draft,
     Chips,
     DealMeIn,

@@ -44,7 +44,7 @@ def basic_move(cards: Sequence[str], up: int, can_double: bool, can_split: bool)
         }[r]
         if split:
             return "split"
-    pts, soft = total(cards)
+    pts, soft = total(list(cards))
     two = len(cards) == 2 and can_double
     if soft:
         if pts >= 19:
@@ -78,7 +78,7 @@ def basic_move(cards: Sequence[str], up: int, can_double: bool, can_split: bool)
 def wants_cold_feet(cards: Sequence[str], up: int, exposed: bool) -> bool:
     """Surrender like a textbook (16 v 9-A, 15 v 10), wider when the Mark or the
     Heavy multiplies what a loss costs."""
-    pts, soft = total(cards)
+    pts, soft = total(list(cards))
     if soft or len(cards) != 2:
         return False
     if exposed:
@@ -88,13 +88,13 @@ def wants_cold_feet(cards: Sequence[str], up: int, exposed: bool) -> bool:
 
 def find(legal: Sequence[Any], kind: type, **fields: Any) -> Any:
     for act in legal:
-        if type(act) is kind and all(getattr(act, k) == v for k, v in fields.items()):
+        if isinstance(act, kind) and all(getattr(act, k) == v for k, v in fields.items()):
             return act
     return None
 
 
 def ability_plays(legal: Sequence[Any], card: str) -> list[A.Ability]:
-    return [a for a in legal if type(a) is A.Ability and a.card == card]
+    return [a for a in legal if isinstance(a, A.Ability) and a.card == card]
 
 
 class BasicBot:
@@ -107,11 +107,10 @@ class BasicBot:
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
-        first = type(legal[0])
-        if first is A.Draft:
+        if isinstance(legal[0], A.Draft):
             open_roles = {a.role: a for a in legal}
             return next(open_roles[r] for r in DRAFT_PREFERENCE if r in open_roles)
-        if first is A.NextRound:
+        if isinstance(legal[0], A.NextRound):
             return legal[0]
         view = obs.view
         phase = view["phase"]
@@ -168,7 +167,7 @@ class BasicBot:
         deal = find(legal, A.DealMeIn)
         if deal is not None:
             return deal
-        return next(a for a in legal if type(a) is A.Chips)
+        return next(a for a in legal if isinstance(a, A.Chips))
 
     def double_bag_ready(self, view: Mapping[str, Any]) -> bool:
         return any(

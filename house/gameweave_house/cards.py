@@ -25,19 +25,8 @@ def value(card: str) -> int:
     return VALUES[card[0]]
 
 
-def total(cards: Iterable[str]) -> tuple[int, bool]:
+def total(cards: list[str]) -> tuple[int, bool]:
     """The best total of a hand and whether it is soft (an ace counted as 11)."""
-    return hand_total(cards if isinstance(cards, list) else list(cards))
-
-
-def points(cards: Iterable[str]) -> int:
-    """The best total of a hand (soft aces counted as 11 where that keeps it at 21 or under)."""
-    return hand_total(cards if isinstance(cards, list) else list(cards))[0]
-
-
-# The rules' own hands are lists: typed so, the compiled build walks them natively.
-def hand_total(cards: list[str]) -> tuple[int, bool]:
-    """:func:`total` of a list of cards."""
     hard = 0
     aces = False
     for c in cards:
@@ -50,9 +39,9 @@ def hand_total(cards: list[str]) -> tuple[int, bool]:
     return hard, False
 
 
-def hand_points(cards: list[str]) -> int:
-    """:func:`points` of a list of cards."""
-    return hand_total(cards)[0]
+def points(cards: list[str]) -> int:
+    """The best total of a hand (soft aces counted as 11 where that keeps it at 21 or under)."""
+    return total(cards)[0]
 
 
 def is_two_card_21(cards: Sequence[str]) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from .cards import RANKS, VALUES, hand_points, is_two_card_21
+from .cards import RANKS, VALUES, is_two_card_21, points
 
 #: Outcome categories of a dealer hand, in display order.
 CATEGORIES = ("17", "18", "19", "20", "21", "bust", "blackjack")
@@ -21,7 +21,7 @@ def dealer_needs_card(cards: list[str], stand_on: int = 17) -> bool:
 
     Soft totals count their ace as 11, so the dealer stands on every 17, soft or hard.
     """
-    return hand_points(cards) < stand_on
+    return points(cards) < stand_on
 
 
 def dealer_play(cards: list[str], draw: Callable[[], str], stand_on: int = 17) -> list[str]:
@@ -38,7 +38,7 @@ def category(cards: list[str]) -> str:
     """The outcome category of a finished dealer hand."""
     if is_two_card_21(cards):
         return "blackjack"
-    p = hand_points(cards)
+    p = points(cards)
     if p > 21:
         return "bust"
     return str(p)

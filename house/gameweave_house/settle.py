@@ -8,9 +8,7 @@ credit of a round first and then the debits, each capped at what the Take holds.
 
 from __future__ import annotations
 
-from typing import Final
-
-import attrs
+from typing import Final, NamedTuple
 
 # Results of a hand against the dealer.
 WALKED: Final = "COLD FEET"
@@ -40,15 +38,22 @@ def result(
     return LOSS
 
 
-@attrs.frozen
-class Settlement:
+class Settlement(NamedTuple):
     """What a hand moves: ``credit`` back to the Take, ``debit`` still owed (before
     the never-owes cap) and the notes that explain it (``"MARK"``, ``"VANISH"``...)."""
 
-    word: str
     credit: int
     debit: int
     notes: tuple[str, ...] = ()
+
+
+#: The notes the Heavy and the Mark add, by (heavy, marked).
+_NOTES: Final = {
+    (False, False): (),
+    (True, False): ("HEAVY",),
+    (False, True): ("MARK",),
+    (True, True): ("HEAVY", "MARK"),
+}
 
 
 def settle_hand(
@@ -68,49 +73,26 @@ def settle_hand(
     pays 3:2 of the effective bet, floored. ``saved`` (Vanish) returns a busted
     bet; ``short_change`` turns a loss or bust of the main hand into a push.
     """
-    credit, debit, notes = settle_figures(word, bet, heavy, marked, double_bag, saved, short_change)
-    return Settlement(word, credit, debit, notes)
-
-
-#: The notes the Heavy and the Mark add, by (heavy, marked).
-_NOTES: Final = {
-    (False, False): (),
-    (True, False): ("HEAVY",),
-    (False, True): ("MARK",),
-    (True, True): ("HEAVY", "MARK"),
-}
-
-
-def settle_figures(
-    word: str,
-    bet: int,
-    heavy: bool,
-    marked: bool,
-    double_bag: bool,
-    saved: bool,
-    short_change: bool,
-) -> tuple[int, int, tuple[str, ...]]:
-    """:func:`settle_hand`'s ``(credit, debit, notes)`` as a plain tuple: what the
-    rules settle a round with (a tuple costs less than a Settlement per hand)."""
     if word == WALKED:
-        return bet // 2, 0, ()
+        return Settlement(bet // 2, 0)
     eff = bet * 2 if heavy else bet
+    notes = _NOTES[heavy, marked]
     if word in (BUST, LOSS):
         if word == BUST and saved:
-            return bet, 0, ("VANISH",)
+            return Settlement(bet, 0, ("VANISH",))
         if short_change:
-            return bet, 0, ("SHORT CHANGE",)
+            return Settlement(bet, 0, ("SHORT CHANGE",))
         lost = eff * 2 if marked else eff
-        return 0, lost - bet, _NOTES[heavy, marked]
+        return Settlement(0, lost - bet, notes)
     if word == PUSH:
-        return bet, 0, _NOTES[heavy, marked]
+        return Settlement(bet, 0, notes)
     if word == WIN:
         rate = (3 if double_bag else 2) if marked else 1
-        return bet + eff * rate, 0, _NOTES[heavy, marked]
+        return Settlement(bet + eff * rate, 0, notes)
     if word == BLACKJACK:
         if marked:
-            return bet + eff * (3 if double_bag else 2), 0, _NOTES[heavy, marked]
-        return bet + eff * 3 // 2, 0, _NOTES[heavy, marked]
+            return Settlement(bet + eff * (3 if double_bag else 2), 0, notes)
+        return Settlement(bet + eff * 3 // 2, 0, notes)
     raise ValueError(f"unknown hand result {word!r}")
 
 

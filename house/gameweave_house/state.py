@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Final
 
-import attr
+import attrs
 
-from .cards import hand_points
+from .cards import points
 
 #: The Take the crew opens with.
 OPENING_TAKE: Final = 1000
@@ -20,7 +20,7 @@ MIN_BET: Final = 10
 TABLE_MAX: Final = 250
 DEEP_POCKETS_MAX: Final = 500
 
-# Phases of the job (Final: the compiled build inlines them).
+# Phases of the job.
 DRAFT: Final = "draft"
 BET: Final = "bet"
 CALL: Final = "call"  # The Call's pause in the deal, waiting for the caller
@@ -29,54 +29,25 @@ SETTLED: Final = "settled"  # waiting for the next caller to press Next round
 OVER: Final = "over"
 
 
-# ``attr.s(auto_attribs=True)`` rather than ``attrs.define``: it is the spelling mypyc
-# recognises, so the compiled build makes these native classes (see setup.py).
-# ``init=False`` with a hand-written ``__init__`` (same parameters as the generated
-# one): a new round makes a Box and a Hand per seat, and mypyc compiles this
-# ``__init__`` natively where the generated one stays interpreted.
-@attr.s(auto_attribs=True, init=False)
+@attrs.define
 class Hand:
     """One hand of cards with its own bet (a box holds one, or two after a split)."""
 
-    cards: list[str]
-    bet: int
-    hits: int
-    done: bool
-    bust: bool
-    natural: bool
-    walked: bool
-    doubled: bool
-    from_split: bool
+    cards: list[str] = attrs.Factory(list)
+    bet: int = 0
+    hits: int = 0
+    done: bool = False
+    bust: bool = False
+    natural: bool = False
+    walked: bool = False
+    doubled: bool = False
+    from_split: bool = False
     #: Busted while Vanish covered its box: the bet comes back at settlement.
-    saved: bool
-
-    def __init__(
-        self,
-        cards: list[str] | None = None,
-        bet: int = 0,
-        hits: int = 0,
-        done: bool = False,
-        bust: bool = False,
-        natural: bool = False,
-        walked: bool = False,
-        doubled: bool = False,
-        from_split: bool = False,
-        saved: bool = False,
-    ) -> None:
-        self.cards = [] if cards is None else cards
-        self.bet = bet
-        self.hits = hits
-        self.done = done
-        self.bust = bust
-        self.natural = natural
-        self.walked = walked
-        self.doubled = doubled
-        self.from_split = from_split
-        self.saved = saved
+    saved: bool = False
 
     @property
     def points(self) -> int:
-        return hand_points(self.cards)
+        return points(self.cards)
 
     @property
     def live(self) -> bool:
@@ -84,39 +55,33 @@ class Hand:
         return not (self.bust or self.walked or self.natural)
 
 
-@attr.s(auto_attribs=True, init=False)  # init=False: as for Hand
+def _one_hand() -> list[Hand]:
+    return [Hand()]
+
+
+@attrs.define
 class Box:
     """A box on the table: a seat's own box, or the Inside Man's Extra Box."""
 
     id: int
     seat: int
-    extra: bool
-    hands: list[Hand]
+    extra: bool = False
+    hands: list[Hand] = attrs.Factory(_one_hand)
     #: Chips pushed on by Back the Play, counted apart from the box's own bet.
-    backed: int
-
-    # id and seat default to 0 (no box) only because copying the compiled class
-    # calls __init__ with no arguments before filling the copy in.
-    def __init__(
-        self,
-        id: int = 0,
-        seat: int = 0,
-        extra: bool = False,
-        hands: list[Hand] | None = None,
-        backed: int = 0,
-    ) -> None:
-        self.id = id
-        self.seat = seat
-        self.extra = extra
-        self.hands = [Hand()] if hands is None else hands
-        self.backed = backed
+    backed: int = 0
 
     @property
     def main(self) -> Hand:
         return self.hands[0]
 
+    @property
+    def live_main(self) -> bool:
+        """The main hand holds cards and is still in the round."""
+        h = self.hands[0]
+        return bool(h.cards) and h.live
 
-@attr.s(auto_attribs=True)
+
+@attrs.define
 class State:
     """Everything about one job."""
 
@@ -127,11 +92,11 @@ class State:
     deck: list[str]
     #: How many cards on top of the deck are face up for the crew.
     shown: int = 0
-    discard: list[str] = attr.ib(factory=list)
+    discard: list[str] = attrs.Factory(list)
     #: Role key per seat (index seat - 1); "" until drafted.
-    roles: list[str] = attr.ib(factory=list)
+    roles: list[str] = attrs.Factory(list)
     #: Spent ability cards per seat (index seat - 1), in the order spent.
-    spent: list[list[str]] = attr.ib(factory=list)
+    spent: list[list[str]] = attrs.Factory(list)
     phase: str = DRAFT
     #: The seat whose turn it is (drafting, betting, playing or pressing Next round).
     turn: int = 1
@@ -139,11 +104,11 @@ class State:
     round: int = 0
     heavy_used: bool = False
     # -- this round ------------------------------------------------------------
-    boxes: list[Box] = attr.ib(factory=list)
+    boxes: list[Box] = attrs.Factory(list)
     #: Seats still to take their betting turn this round, in order.
-    to_bet: list[int] = attr.ib(factory=list)
-    sitting_out: list[int] = attr.ib(factory=list)
-    dealer: list[str] = attr.ib(factory=list)
+    to_bet: list[int] = attrs.Factory(list)
+    sitting_out: list[int] = attrs.Factory(list)
+    dealer: list[str] = attrs.Factory(list)
     hole_up: bool = False
     #: The Marked box id, 0 for none.
     mark: int = 0
@@ -153,8 +118,8 @@ class State:
     slow_hand: bool = False
     nod: bool = False
     #: Box ids covered by Vanish and by Short Change this round.
-    vanish: list[int] = attr.ib(factory=list)
-    short_change: list[int] = attr.ib(factory=list)
+    vanish: list[int] = attrs.Factory(list)
+    short_change: list[int] = attrs.Factory(list)
     #: Index into ``boxes`` and into that box's hands of the hand being played.
     cur_box: int = 0
     cur_hand: int = 0
@@ -175,6 +140,15 @@ class State:
                 return b
         return None
 
+    def current(self) -> tuple[Box, Hand]:
+        """The box and the hand being played."""
+        box = self.boxes[self.cur_box]
+        return box, box.hands[self.cur_hand]
+
+    def role_of(self, seat: int) -> str:
+        """The role ``seat`` drafted ("" before the draft)."""
+        return self.roles[seat - 1]
+
     def role_seat(self, role: str) -> int:
         """The seat holding ``role``, or 0."""
         try:
@@ -185,7 +159,23 @@ class State:
     def has_role(self, role: str) -> bool:
         return role in self.roles
 
+    def table_max(self, box: Box) -> int:
+        """The most chips ``box`` may hold: Deep Pockets raises the Bagman's own box."""
+        if not box.extra and self.roles[box.seat - 1] == "bagman":
+            return DEEP_POCKETS_MAX
+        return TABLE_MAX
+
     @property
     def extra_id(self) -> int:
         """The id of the Extra Box: one past the seats."""
         return self.players + 1
+
+    @property
+    def hole_down(self) -> bool:
+        """The dealer holds a hole card the crew has not seen."""
+        return len(self.dealer) >= 2 and not self.hole_up
+
+    @property
+    def face_down(self) -> int:
+        """How many deck cards are still face down (they sit below the face-up top)."""
+        return len(self.deck) - self.shown

@@ -78,7 +78,7 @@ def parse_action(text: str, legal: Sequence[Any]) -> Any:
             return act
     if said in _SIMPLE:
         kind = _SIMPLE[said]
-        found = next((a for a in legal if type(a) is kind), None)
+        found = next((a for a in legal if isinstance(a, kind)), None)
         if found is None:
             raise ValueError(f"{said!r} is not possible now; {_hint(legal)}")
         return found

@@ -1,17 +1,18 @@
-"""The House Job as a Gameweave title: the protocol glued to the rules module."""
+"""The House Job as a Gameweave title: its metadata, and each method handed to the
+module that holds that part of the game."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from gameweave_core import ConfigError, Event, Outcome, Rng, Title
+from gameweave_core import Event, Outcome, Rng, Title
 from gameweave_core.bots import BotFactory
 
-from . import rules, views
-from .actions import ALL_ACTIONS
-from .roles import ROLES
-from .state import OVER, State
+from . import resample, rules, terminal, views
+from .actions import ACTIONS
+from .bots import BOTS
+from .state import State
 
 
 class HouseJob(Title[State]):
@@ -23,88 +24,57 @@ class HouseJob(Title[State]):
     min_players = 2
     max_players = 4
     version = "1"
-    actions = ALL_ACTIONS
+    actions = ACTIONS
     #: ``deck``: an explicit draw order (52 card strings, e.g. "AS", "TD"), empty to
     #: shuffle with the match's generator; ``take``: the opening Take.
     default_config: ClassVar[Mapping[str, Any]] = {"deck": [], "take": 1000}
+    #: A chosen deck fixes every hidden card: for tests and examples only.
+    test_only_options: ClassVar[frozenset[str]] = frozenset({"deck"})
     default_bot = "basic"
     web_renderer = "web/house.js"
     max_actions = 5_000
 
-    def __init__(self) -> None:
-        # The hot path: bind the rules functions straight onto the instance so a
-        # call from the core costs no extra frame (the methods below document them).
-        self.awaiting = rules.awaiting  # type: ignore[method-assign]
-        self.legal_actions = rules.legal  # type: ignore[method-assign]
-        self.apply = rules.apply  # type: ignore[method-assign]
-
     def check_config(self, players: int, config: Mapping[str, Any]) -> dict[str, Any]:
-        full = super().check_config(players, config)
-        problem = rules.check_options(full)
-        if problem:
-            raise ConfigError(problem)
-        return full
+        return rules.check_config(players, super().check_config(players, config))
 
     def setup(self, players: int, config: Mapping[str, Any], rng: Rng) -> State:
-        return rules.new_state(players, config, rng)
+        return rules.setup(players, config, rng)
 
     def awaiting(self, state: State) -> Sequence[int]:
-        return () if state.phase == OVER else (state.turn,)
+        return rules.awaiting(state)
 
     def legal_actions(self, state: State, seat: int) -> Sequence[Any]:
-        return rules.legal(state, seat)
+        return rules.legal_actions(state, seat)
 
     def apply(self, state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
         return rules.apply(state, seat, action, rng)
 
+    def explain_illegal(self, state: State, seat: int, action: Any) -> str | None:
+        return rules.explain_illegal(state, seat, action)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return rules.outcome(state)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
 
-    def outcome(self, state: State) -> Outcome | None:
-        if state.phase != OVER:
-            return None
-        won = state.take > state.opening
-        verdict = "took the house" if won else "the house kept its edge"
-        how = "went broke" if state.ended == "broke" else "played the deck through"
-        return Outcome(
-            side="crew" if won else "house",
-            winners=tuple(range(1, state.players + 1)) if won else (),
-            reason=state.ended,
-            summary=f"The crew {how}: Take {state.take} against the opening {state.opening}; "
-            f"{verdict}",
-            figures={"take": state.take, "opening": state.opening, "took_the_house": won},
-        )
-
     def seat_label(self, state: State, seat: int) -> str:
-        role = state.roles[seat - 1]
-        return f"Crew {seat} ({ROLES[role].name})" if role else f"Crew {seat}"
+        return views.seat_label(state, seat)
 
     def has_secrets(self, state: State, seat: int) -> bool:
-        # Crewmates hide nothing from each other: hot-seat play needs no screen.
-        return False
+        return views.has_secrets(state, seat)
 
-    def explain_illegal(self, state: State, seat: int, action: Any) -> str | None:
-        return rules.explain(state, seat, action)
-
-    def snapshot(self, state: State) -> Any:
-        return self.codec.converter.unstructure(state)
+    def resample(self, state: State, seat: int | None, rng: Rng) -> State:
+        return resample.resample(state, seat, rng)
 
     def bots(self) -> Mapping[str, BotFactory]:
-        from .bots import BOTS
-
         return BOTS
 
     def describe_action(self, action: Any) -> str:
-        from .terminal import describe_action
-
-        return describe_action(action)
+        return terminal.describe_action(action)
 
     def parse_action(self, text: str, legal: Sequence[Any]) -> Any:
-        from .terminal import parse_action
-
-        return parse_action(text, legal)
+        return terminal.parse_action(text, legal)
 
     def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
-        from .terminal import render_text
-
-        return render_text(view, seat)
+        return terminal.render_text(view, seat)

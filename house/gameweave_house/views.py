@@ -9,16 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .abilities import why_not
 from .cards import count_reading, high_low, total
+from .deck import can_deal_round, face_up
+from .history import box_id_name, box_name
 from .roles import ABILITIES, ROLES, TIMING_TEXT
-from .rules import (
-    ability_reason,
-    box_id_name,
-    box_name,
-    deck_can_deal_round,
-    face_up,
-    table_max,
-)
 from .state import BET, DRAFT, MIN_BET, OVER, PLAY, Box, Hand, State
 
 
@@ -56,9 +51,9 @@ def box_view(state: State, box: Box) -> dict[str, Any]:
     return {
         "id": box.id,
         "seat": box.seat,
-        "name": box_name(state, box),
+        "name": box_name(box),
         "extra": box.extra,
-        "table_max": table_max(state, box),
+        "table_max": state.table_max(box),
         "backed": box.backed,
         "marked": state.mark == box.id,
         "vanish": box.id in state.vanish,
@@ -82,7 +77,7 @@ def crew_view(state: State, seat: int) -> dict[str, Any]:
     cards = []
     for card in role.cards:
         info = ABILITIES[card]
-        reason = ability_reason(state, seat, card)
+        reason = why_not(state, seat, card)
         cards.append(
             {
                 "key": card,
@@ -159,7 +154,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         },
         "dealer": {
             "cards": list(dealer),
-            "hole_down": len(state.dealer) >= 2 and not state.hole_up,
+            "hole_down": state.hole_down,
             "points": pts,
             "soft": soft and pts < 21,
         },
@@ -172,12 +167,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "boxes": [box_view(state, b) for b in state.boxes],
         "crew": [crew_view(state, s) for s in range(1, state.players + 1)],
         "pending": pending(state),
-        "last_round": state.last_round or not deck_can_deal_round(state),
+        "last_round": state.last_round or not can_deal_round(state),
     }
     if state.has_role("lookout"):
         # The Count reads every card the crew has not seen: the deck and a face-down
         # hole card (reading the deck alone would give the hole card away).
-        unseen = state.deck + state.dealer[1:2] if out["dealer"]["hole_down"] else state.deck
+        unseen = state.deck + state.dealer[1:2] if state.hole_down else state.deck
         rich, left, reading = count_reading(unseen)
         out["count"] = {"tens_and_aces": rich, "cards": left, "reading": reading}
     if state.has_role("inside_man") and len(state.dealer) >= 2:
@@ -192,3 +187,14 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         out["you"] = seat
     return out
+
+
+def seat_label(state: State, seat: int) -> str:
+    """``"Crew 2 (Ghost)"`` once the seat has drafted, ``"Crew 2"`` before."""
+    role = state.roles[seat - 1]
+    return f"Crew {seat} ({ROLES[role].name})" if role else f"Crew {seat}"
+
+
+def has_secrets(state: State, seat: int) -> bool:
+    """Crewmates hide nothing from each other: hot-seat play needs no screen."""
+    return False

@@ -13,8 +13,11 @@ import pytest
 COMPILED_MODULES = (
     "gameweave_house.state",
     "gameweave_house.cards",
+    "gameweave_house.deck",
+    "gameweave_house.history",
     "gameweave_house.dealer",
     "gameweave_house.settle",
+    "gameweave_house.abilities",
     "gameweave_house.rules",
     "gameweave_core.rng",
     "gameweave_core.bots",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gameweave_core.testing import check_refused
-
 from helpers import ability, bet_all, box, dealt, do, order, push, table, take
+
+from gameweave_core.testing import check_refused
 
 # -- the Lookout -----------------------------------------------------------------------
 
@@ -217,9 +217,7 @@ def test_short_change_covers_a_dealer_blackjack_but_never_names_a_blackjack_box(
     bet_all(m, [100, 100])
     assert "Crew 2 19 LOSS · SHORT CHANGE 0" in m.history(None) and take(m) == 1000
     m = dealt(BG, [("TS", "6S"), ("AH", "KH")], "9D", "8D")
-    assert not any(
-        a.get("card") == "short_change" and a.get("box") == 2 for a in m.legal_json(1)
-    )
+    assert not any(a.get("card") == "short_change" and a.get("box") == 2 for a in m.legal_json(1))
 
 
 def test_back_the_play_has_no_table_maximum_and_comes_before_the_first_hit():

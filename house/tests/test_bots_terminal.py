@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from helpers import dealt, table
 
 from gameweave_core import Match, Observation, Rng, default_registry
 from gameweave_core.runner import play_out
 from gameweave_house import HouseJob
 from gameweave_house import actions as A
 from gameweave_house.bots import BasicBot, basic_move, wants_cold_feet
-
-from helpers import dealt, table
 
 TITLE = HouseJob()
 
@@ -129,7 +128,9 @@ def test_parse_action_errors_are_one_helpful_line():
     m = dealt(("ghost", "lookout"), [("TS", "6S"), ("TH", "9H")], "TD", "7D")
     with pytest.raises(ValueError, match="say which"):
         TITLE.parse_action("play the drop", m.legal_actions(1))
-    assert TITLE.parse_action("play the drop card 2", m.legal_actions(1)) == A.Ability("the_drop", index=1)
+    assert TITLE.parse_action("play the drop card 2", m.legal_actions(1)) == A.Ability(
+        "the_drop", index=1
+    )
     assert TITLE.parse_action("cold feet", m.legal_actions(1)) == A.ColdFeet()
 
 

@@ -12,11 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import COMPILED_MODULES, expect_compiled, module_files
 
 from gameweave_core import Rng
 from gameweave_house import HouseJob
-
-from conftest import COMPILED_MODULES, expect_compiled, module_files
 
 HOUSE = Path(__file__).resolve().parent.parent
 ROOT = HOUSE.parent

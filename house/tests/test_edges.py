@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gameweave_core.testing import check_refused
-
 from helpers import ability, bet_all, box, dealt, do, order, push, table, take
+
+from gameweave_core.testing import check_refused
 
 
 def test_the_call_with_no_mark_deals_on():
@@ -71,9 +71,7 @@ def test_short_change_covers_the_main_hand_only():
 
 def test_back_the_play_never_backs_a_blackjack():
     m = dealt(("bagman", "ghost"), [("TS", "6S"), ("AH", "KH")], "6D", "TD")
-    assert not any(
-        a.get("card") == "back_the_play" and a.get("box") == 2 for a in m.legal_json(1)
-    )
+    assert not any(a.get("card") == "back_the_play" and a.get("box") == 2 for a in m.legal_json(1))
 
 
 def test_the_drop_needs_two_cards():

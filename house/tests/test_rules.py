@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from helpers import ability, bet_all, box, dealt, do, order, push, table, take
 
 from gameweave_core import IllegalAction
 from gameweave_core.testing import check_refused
 from gameweave_house.cards import count_reading, high_low, is_two_card_21, label, points, total
-
-from helpers import ability, bet_all, box, dealt, do, order, push, table, take
 
 LG = ("lookout", "ghost")
 

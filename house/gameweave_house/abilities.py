@@ -1,0 +1,413 @@
+"""The fifteen ability cards as one table: for each card, every way to play it now
+(its targets), why it cannot be played when it has none, and what it does.
+
+A card's timing (``roles.ABILITIES``) and whether it is spent are checked here once
+for every card; each entry only knows its own targets and effect. The rules call
+:func:`add_plays` for the legal actions, :func:`why_not` for refusals and the crew's
+card list, and :func:`play_card` to carry a play out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+import attrs
+
+from gameweave_core import Event, Rng
+
+from .actions import Ability
+from .cards import label, labels, points
+from .deck import draw, turn_up
+from .history import box_id_name, box_name, crew, describe, line
+from .roles import ABILITIES, BEFORE_DEAL, DEALT, ROLES
+from .state import BET, CALL, DRAFT, MIN_BET, OVER, PLAY, Box, Hand, State
+
+#: Amounts Back the Play offers (and the whole Take, for going all-in).
+BACKING_STEPS = (10, 50, 100, 250, 500, 1000)
+
+
+@lru_cache(maxsize=20_000)
+def play(
+    card: str,
+    box: int | None = None,
+    index: int | None = None,
+    mine: int | None = None,
+    amount: int | None = None,
+) -> Ability:
+    """The action playing ``card`` so. Legal actions are listed after every step and
+    the same plays recur, so equal plays share one (immutable) object."""
+    return Ability(card, box, index, mine, amount)
+
+
+# -- what a bust and a changed hand set off -----------------------------------------------
+
+
+def bust(state: State, box: Box, hand: Hand, events: list[Event]) -> None:
+    """``hand`` busts: Vanish saves its bet, and the Sleight's Palmed turns the next
+    face-down deck card up when the hand is the Sleight's own."""
+    hand.bust = hand.done = True
+    if box.id in state.vanish:
+        hand.saved = True
+    if not box.extra and state.role_of(box.seat) == "sleight" and state.face_down > 0:
+        card = turn_up(state, 1)
+        events.append(line(f"Palmed — the next deck card turns face up: {labels(card)}"))
+
+
+def after_change(state: State, box: Box, hand: Hand, events: list[Event], name: str) -> None:
+    """A hand's cards changed by an ability: bust over 21, stand on 21."""
+    p = hand.points
+    if p > 21:
+        events.append(line(f"{name} is over 21 at {p} — bust"))
+        bust(state, box, hand, events)
+    elif p == 21 and not hand.done:
+        hand.done = True
+        events.append(line(f"{name} reaches 21 and stands"))
+
+
+def open_boxes(state: State) -> list[int]:
+    """Boxes a card may name while betting: every seat not sitting out, and the
+    Extra Box once it is open."""
+    ids = [s for s in range(1, state.players + 1) if s not in state.sitting_out]
+    if state.box(state.extra_id):
+        ids.append(state.extra_id)
+    return ids
+
+
+# -- the Lookout ---------------------------------------------------------------------------
+
+
+def long_glass_targets(state: State, seat: int, out: list[object]) -> None:
+    if state.face_down > 0:
+        out.append(play("long_glass"))
+
+
+def long_glass(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    cards = turn_up(state, 3)
+    events.append(line(f"{crew(seat)} plays Long Glass — face up on the deck: {labels(cards)}"))
+
+
+def rooftop_targets(state: State, seat: int, out: list[object]) -> None:
+    if len(state.dealer) == 2 and not state.hole_up:
+        out.append(play("rooftop"))
+
+
+def rooftop(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    state.hole_up = True
+    events.append(
+        line(
+            f"{crew(seat)} plays Rooftop — the hole card is {label(state.dealer[1])}; "
+            f"the house has {points(state.dealer)}"
+        )
+    )
+
+
+def the_call_targets(state: State, seat: int, out: list[object]) -> None:
+    if not state.mark and not state.call:
+        out.append(play("the_call"))
+
+
+def the_call(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    state.call = True
+    events.append(line(f"{crew(seat)} plays The Call — the deal will stop for the Mark"))
+
+
+# -- the Sleight ---------------------------------------------------------------------------
+
+
+def false_cut_targets(state: State, seat: int, out: list[object]) -> None:
+    for b in state.boxes:
+        if not b.extra and b.live_main:
+            for i in range(len(b.main.cards)):
+                out.append(play("false_cut", box=b.id, index=i))
+
+
+def false_cut(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    box = state.box(act.box or 0)
+    assert box is not None and act.index is not None
+    h = box.main
+    old = h.cards[act.index]
+    state.discard.append(old)
+    new = draw(state, rng, events)
+    h.cards[act.index] = new
+    target = box_name(box)
+    events.append(
+        line(
+            f"{crew(seat)} plays False Cut on {target} — {label(old)} out, {label(new)} in: "
+            f"{describe(h)}"
+        )
+    )
+    after_change(state, box, h, events, target)
+
+
+def palm_targets(state: State, seat: int, out: list[object]) -> None:
+    own = state.seat_box(seat)
+    if own is None or not own.live_main:
+        return
+    for b in state.boxes:
+        if b.seat != seat and not b.extra and b.live_main:
+            for mine in range(len(own.main.cards)):
+                for theirs in range(len(b.main.cards)):
+                    out.append(play("palm", box=b.id, index=theirs, mine=mine))
+
+
+def palm(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    own = state.seat_box(seat)
+    other = state.box(act.box or 0)
+    assert own is not None and other is not None
+    assert act.index is not None and act.mine is not None
+    mine, theirs = own.main.cards[act.mine], other.main.cards[act.index]
+    own.main.cards[act.mine], other.main.cards[act.index] = theirs, mine
+    events.append(
+        line(
+            f"{crew(seat)} plays Palm — swaps {label(mine)} for {box_name(other)}'s "
+            f"{label(theirs)}: {describe(own.main)} and {describe(other.main)}"
+        )
+    )
+    after_change(state, own, own.main, events, box_name(own))
+    after_change(state, other, other.main, events, box_name(other))
+
+
+def the_load_targets(state: State, seat: int, out: list[object]) -> None:
+    for i in range(1, state.shown):  # the top card (0) is already on top
+        out.append(play("the_load", index=i))
+
+
+def the_load(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    assert act.index is not None
+    card = state.deck.pop(len(state.deck) - 1 - act.index)
+    state.deck.append(card)
+    events.append(line(f"{crew(seat)} plays The Load — {label(card)} moves to the top"))
+
+
+# -- the Ghost -----------------------------------------------------------------------------
+
+
+def vanish_targets(state: State, seat: int, out: list[object]) -> None:
+    if state.phase == BET:
+        for i in open_boxes(state):
+            if i not in state.vanish:
+                out.append(play("vanish", box=i))
+    else:
+        for b in state.boxes:
+            if b.id not in state.vanish and any(h.live for h in b.hands):
+                out.append(play("vanish", box=b.id))
+
+
+def vanish(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    state.vanish.append(act.box or 0)
+    events.append(line(f"{crew(seat)} plays Vanish on {box_id_name(state, act.box or 0)}"))
+
+
+def the_drop_targets(state: State, seat: int, out: list[object]) -> None:
+    _, h = state.current()
+    if len(h.cards) >= 2:
+        for i in range(len(h.cards)):
+            out.append(play("the_drop", index=i))
+
+
+def the_drop(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    box, h = state.current()
+    assert act.index is not None
+    card = h.cards.pop(act.index)
+    state.discard.append(card)
+    target = box_name(box, state.cur_hand)
+    events.append(
+        line(f"{crew(seat)} plays The Drop — {label(card)} off, {target} on {describe(h)}")
+    )
+    after_change(state, box, h, events, target)
+
+
+def alibi_targets(state: State, seat: int, out: list[object]) -> None:
+    out.append(play("alibi"))
+
+
+def alibi(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    box, h = state.current()
+    state.discard.extend(h.cards)
+    old = labels(h.cards)
+    h.cards = [draw(state, rng, events), draw(state, rng, events)]
+    target = box_name(box, state.cur_hand)
+    events.append(
+        line(f"{crew(seat)} plays Alibi — {old} out, {labels(h.cards)} in: {describe(h)}")
+    )
+    after_change(state, box, h, events, target)
+
+
+# -- the Bagman ----------------------------------------------------------------------------
+
+
+def double_bag_targets(state: State, seat: int, out: list[object]) -> None:
+    if not state.double_bag:
+        out.append(play("double_bag"))
+
+
+def double_bag(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    state.double_bag = True
+    events.append(line(f"{crew(seat)} plays Double Bag — the Mark pays 3:1 this round"))
+
+
+def short_change_targets(state: State, seat: int, out: list[object]) -> None:
+    if state.phase == BET:
+        for i in open_boxes(state):
+            if i not in state.short_change:
+                out.append(play("short_change", box=i))
+    else:
+        for b in state.boxes:
+            if b.id not in state.short_change and b.live_main:
+                out.append(play("short_change", box=b.id))
+
+
+def short_change(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    state.short_change.append(act.box or 0)
+    events.append(line(f"{crew(seat)} plays Short Change on {box_id_name(state, act.box or 0)}"))
+
+
+def back_the_play_targets(state: State, seat: int, out: list[object]) -> None:
+    own = state.seat_box(seat)
+    if own is None or own.main.hits or not state.take:
+        return
+    amounts = [a for a in BACKING_STEPS if a <= state.take]
+    if state.take not in amounts:
+        amounts.append(state.take)  # all-in
+    for b in state.boxes:
+        if b.live_main:
+            for a in amounts:
+                out.append(play("back_the_play", box=b.id, amount=a))
+
+
+def back_the_play(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    box = state.box(act.box or 0)
+    assert box is not None and act.amount is not None
+    box.backed += act.amount
+    state.take -= act.amount
+    events.append(
+        line(
+            f"{crew(seat)} plays Back the Play — {act.amount} backed on {box_name(box)}; "
+            f"Take {state.take}"
+        )
+    )
+
+
+# -- the Inside Man ------------------------------------------------------------------------
+
+
+def slow_hand_targets(state: State, seat: int, out: list[object]) -> None:
+    if not state.slow_hand:
+        out.append(play("slow_hand"))
+
+
+def slow_hand(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    state.slow_hand = True
+    events.append(line(f"{crew(seat)} plays Slow Hand — the house stands on 16 this round"))
+
+
+def the_nod_targets(state: State, seat: int, out: list[object]) -> None:
+    if not state.nod:
+        out.append(play("the_nod"))
+
+
+def the_nod(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    state.nod = True
+    events.append(line(f"{crew(seat)} plays The Nod — the house takes one more when it stands"))
+
+
+def extra_box_targets(state: State, seat: int, out: list[object]) -> None:
+    own = state.seat_box(seat)
+    shortfall = max(0, MIN_BET - own.main.bet) if own else MIN_BET
+    if state.take >= MIN_BET + shortfall:  # the Extra Box's 10 and the seat's own
+        out.append(play("extra_box"))
+
+
+def extra_box(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    box = Box(id=state.extra_id, seat=seat, extra=True)
+    box.main.bet = MIN_BET
+    state.take -= MIN_BET
+    state.boxes.append(box)
+    events.append(line(f"{crew(seat)} plays Extra Box — a second box opens with {MIN_BET}"))
+
+
+# -- the table -----------------------------------------------------------------------------
+
+
+@attrs.frozen
+class CardRules:
+    """How one ability card plays."""
+
+    #: Appends every way ``seat`` may play the card now to a list (timing and
+    #: spending aside: :func:`add_plays` checks those for every card).
+    targets: Callable[[State, int, list[object]], None]
+    #: Why the card cannot be played when its timing allows it but it has no target.
+    unplayable: str
+    #: Carries a legal play out, appending its history lines.
+    effect: Callable[[State, int, Ability, Rng, list[Event]], None]
+
+
+CARDS: dict[str, CardRules] = {
+    "long_glass": CardRules(long_glass_targets, "no face-down cards left on the deck", long_glass),
+    "rooftop": CardRules(rooftop_targets, "the hole card is already face up", rooftop),
+    "the_call": CardRules(
+        the_call_targets, "a box is already Marked, or The Call is already in play", the_call
+    ),
+    "false_cut": CardRules(false_cut_targets, "no main box it can work on", false_cut),
+    "palm": CardRules(palm_targets, "needs your live main box and a crewmate's", palm),
+    "the_load": CardRules(the_load_targets, "needs at least two face-up deck cards", the_load),
+    "vanish": CardRules(vanish_targets, "no box left for it to cover", vanish),
+    "the_drop": CardRules(the_drop_targets, "the hand has only one card", the_drop),
+    "alibi": CardRules(alibi_targets, "nothing to discard", alibi),
+    "double_bag": CardRules(double_bag_targets, "already in play", double_bag),
+    "short_change": CardRules(short_change_targets, "no box left for it to cover", short_change),
+    "back_the_play": CardRules(
+        back_the_play_targets, "only before your first hit, with chips in the Take", back_the_play
+    ),
+    "slow_hand": CardRules(slow_hand_targets, "already in play", slow_hand),
+    "the_nod": CardRules(the_nod_targets, "already set", the_nod),
+    "extra_box": CardRules(extra_box_targets, "the Take can't cover a second box", extra_box),
+}
+
+
+# -- using the table -----------------------------------------------------------------------
+
+
+def add_plays(state: State, seat: int, out: list[object]) -> None:
+    """Append every ability play open to ``seat`` on its betting or playing turn."""
+    barred = DEALT if state.phase == BET else BEFORE_DEAL
+    spent = state.spent[seat - 1]
+    for card in ROLES[state.roles[seat - 1]].cards:
+        if card not in spent and ABILITIES[card].timing != barred:
+            CARDS[card].targets(state, seat, out)
+
+
+def timing_reason(state: State, seat: int, timing: str) -> str:
+    """Why the timing forbids a card now, or ``""`` when it allows it."""
+    if state.phase == OVER:
+        return "the job is over"
+    if state.phase == DRAFT:
+        return "the job has not started"
+    if state.phase == CALL:
+        return "the deal is paused for the caller's Mark"
+    if state.turn != seat or state.phase not in (BET, PLAY):
+        return "not your turn"
+    if timing == BEFORE_DEAL and state.phase != BET:
+        return "before the deal only — your betting turn"
+    if timing == DEALT and state.phase != PLAY:
+        return "needs cards on the table — your playing turn"
+    return ""
+
+
+def why_not(state: State, seat: int, card: str) -> str:
+    """``""`` when ``seat`` may play ``card`` now, else why not (crew-safe words)."""
+    if card in state.spent[seat - 1]:
+        return "spent"
+    why = timing_reason(state, seat, ABILITIES[card].timing)
+    if why:
+        return why
+    plays: list[object] = []
+    CARDS[card].targets(state, seat, plays)
+    return "" if plays else CARDS[card].unplayable
+
+
+def play_card(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    """Spend the card ``act`` plays and carry the play out."""
+    state.spent[seat - 1].append(act.card)
+    CARDS[act.card].effect(state, seat, act, rng, events)

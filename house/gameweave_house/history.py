@@ -1,0 +1,63 @@
+"""History lines and the names they use: every line is public (the crew shares
+everything), and no line names a card that is still face down.
+
+Most lines recur from hand to hand and job to job ("Crew 1 stands on 17"), and an
+:class:`~gameweave_core.Event` is immutable, so equal lines share one Event from a
+bounded cache: finding it costs less than building it (see docs/titles/house/compiled.md).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from gameweave_core import Event
+
+from .cards import rank_name, total
+from .state import Box, Hand, State
+
+#: How many distinct lines (and settled Takes) the caches keep.
+LINES_KEPT = 20_000
+
+
+@lru_cache(maxsize=LINES_KEPT)
+def line(text: str, kind: str = "") -> Event:
+    """The public history line ``text`` (of ``kind``), shared with its equals."""
+    return Event(text, None, True, kind)
+
+
+@lru_cache(maxsize=52)
+def upcard_line(card: str) -> Event:
+    """The line showing the dealer's up-card (the card rides along for renderers)."""
+    return Event(f"The house shows {rank_name(card)}", None, True, "upcard", {"card": card})
+
+
+@lru_cache(maxsize=LINES_KEPT)
+def settled_line(take: int) -> Event:
+    """The line closing a round's settlement, with the Take as data."""
+    return Event(f"Round settled — Take {take}", None, True, "settled", {"take": take})
+
+
+def crew(seat: int) -> str:
+    return f"Crew {seat}"
+
+
+def box_name(box: Box, hand: int = 0) -> str:
+    """``"Crew 2"``, ``"Crew 2 split"`` or ``"Extra Box"``."""
+    if box.extra:
+        return "Extra Box"
+    return f"Crew {box.seat} split" if hand else f"Crew {box.seat}"
+
+
+def box_id_name(state: State, box_id: int) -> str:
+    """``"the Extra Box"`` or ``"Crew 2's box"``."""
+    return "the Extra Box" if box_id == state.extra_id else f"Crew {box_id}'s box"
+
+
+def describe(h: Hand) -> str:
+    """A hand's total as people say it: ``"17"``, ``"soft 17"``."""
+    p, soft = total(h.cards)
+    return f"soft {p}" if soft and p < 21 else str(p)
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
