@@ -372,12 +372,13 @@ def check_resampled_twins(
     state). The seat's view must be equal in both (else the view shows something the
     seat has not observed, or resample changed something it knows). Then both
     matches are driven on for up to ``drive`` steps: the seat itself plays the same
-    action in both; other seats play the same action or, half the time, any action
-    legal in the twin (what they do is theirs to hide). After each step, while the
-    seat's views are equal, every other surface it receives (see :func:`surfaces`,
-    ``probes`` sampled illegal or out-of-turn actions for the refusals) must be equal
-    too; once its views differ the seat has legitimately told the worlds apart and
-    that twin ends. The resample hook must also leave its input untouched and give
+    action in both; another seat plays the same action, or a third of the time any
+    action legal in the twin (what it does may be its secret). After each step,
+    while the seat's views are equal, every other surface it receives (see
+    :func:`surfaces`; ``probes`` sampled illegal or out-of-turn actions for the
+    refusals) must be equal too; once its views differ the seat has legitimately told
+    the worlds apart and that twin ends. The resample hook must also leave its input
+    untouched and give
     the same state from the same generator.
     """
     spine, pool = _spine(title, players, seed, config)
@@ -460,7 +461,7 @@ def _one_twin(
                 f"{title.name}: seat {actor} is awaited at step {twin.step} of a twin drawn "
                 f"by resample for {who} at step {fork} but has no legal action"
             )
-            if act not in legal or rng.random() < 0.5:
+            if act not in legal or rng.random() < 1 / 3:
                 other = rng.choice(legal)
         to_json = title.codec.to_json
         last = f"; last action: seat {actor} {to_json(act)}"
@@ -490,7 +491,7 @@ def check_setup_deterministic(
     b = title.snapshot(title.setup(players, full, Rng(seed)))
     assert a == b, (
         f"{title.name}: setup is not deterministic: two setups for {players} players with "
-        f"seed {seed} differ ({difference(a, b)}): {_CULPRIT}"
+        f"seed {seed} differ at step 0 ({difference(a, b)}): {_CULPRIT}"
     )
 
 
