@@ -298,16 +298,19 @@ def check_indistinguishable(title: Title[Any], twin: Twin) -> None:
 
 @attrs.define
 class TwinStats:
-    """What :func:`check_resampled_twins` did: twins drawn, comparisons of every
-    surface (one per twin and step), and twins ended because the seat's views came
-    to differ (it had legitimately told the worlds apart)."""
+    """What :func:`check_resampled_twins` did: twins drawn, how many of them differ
+    from the real state at all (a twin equal to the real match proves nothing),
+    comparisons of every surface (one per twin and step), and twins ended because
+    the seat's views came to differ (it had legitimately told the worlds apart)."""
 
     twins: int = 0
+    redrawn: int = 0
     comparisons: int = 0
     told_apart: int = 0
 
     def add(self, other: TwinStats) -> None:
         self.twins += other.twins
+        self.redrawn += other.redrawn
         self.comparisons += other.comparisons
         self.told_apart += other.told_apart
 
@@ -427,6 +430,7 @@ def _one_twin(
         f"{title.name}: resample for {who} at step {fork} is not deterministic: one state and "
         f"one generator gave different states ({difference(title.snapshot(drawn), again)})"
     )
+    stats.redrawn += title.snapshot(drawn) != before
     twin = _around(real, drawn)
     last = ""
     while True:
@@ -785,10 +789,14 @@ class TitleConformance:
 
         automatic()
         if title.can_resample:
-            assert stats.comparisons, f"{title.name}: the automatic twins compared nothing"
+            assert stats.redrawn, (
+                f"{title.name}: resample never drew a state different from the real one, so "
+                "the automatic twins proved nothing: it must redraw what a seat has not seen"
+            )
             print(  # shown by pytest -rP: how much the automatic twins checked
-                f"{title.name}: {stats.twins} automatic twins, {stats.comparisons} comparisons "
-                f"of every surface, {stats.told_apart} told apart by their views"
+                f"{title.name}: {stats.twins} automatic twins ({stats.redrawn} differing from "
+                f"the real state), {stats.comparisons} comparisons of every surface, "
+                f"{stats.told_apart} told apart by their views"
             )
         if strategy is not None:
 
