@@ -32,9 +32,17 @@ from gameweave_core import (
 from gameweave_core.rng import MAX_SEED, fresh_seed
 
 from . import replay as replaying
+from .cluster import open_cluster
 from .play import Session, default_log_path, parse_seats
 from .render import error, make_console
-from .simulate import InlineExecutor, SimulationResult, describe_error, simulate
+from .simulate import (
+    InlineExecutor,
+    LogFolder,
+    SimulationResult,
+    describe_error,
+    log_name,
+    simulate,
+)
 
 app = typer.Typer(
     name="gameweave",
@@ -349,10 +357,17 @@ def simulate_command(
         Path | None, typer.Option("--save-logs", help="Write every game's log to this folder.")
     ] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            help="Play the games on a Dask cluster: its scheduler's address "
+            "(tcp://HOST:8786), or local[:N] for N worker processes here; needs gameweave[dask]"
+        ),
+    ] = None,
 ) -> None:
     """Play many all-bot games and tabulate who wins, how long and how games end.
 
-    The numbers depend only on --seed, never on --jobs.
+    The numbers depend only on --seed, never on --jobs or --cluster.
     """
     reg = registry()
     check_seed(seed)
@@ -382,7 +397,17 @@ def simulate_command(
         transient=True,
         disable=not stderr.is_terminal,  # no bar (nor stray newline) in pipes and files
     )
-    executor: Any = InlineExecutor() if workers == 1 else _process_pool(min(workers, games))
+    executor: Any
+    if cluster is not None:
+        if jobs is not None:
+            fail("--jobs and --cluster exclude each other: the cluster's workers play the games", 2)
+        try:
+            executor = open_cluster(cluster, entry)
+        except GameweaveError as exc:
+            fail(exc, 2)
+        workers = executor.threads
+    else:
+        executor = InlineExecutor() if workers == 1 else _process_pool(min(workers, games))
     try:
         with progress, executor:
             task = progress.add_task("games", total=games)
@@ -395,6 +420,7 @@ def simulate_command(
                 executor,
                 config=options,
                 keep_logs=save_logs is not None,
+                log_sink=None if save_logs is None else LogFolder(save_logs, title, run_seed),
                 window=2 * workers,
                 on_progress=lambda n: progress.advance(task, n),
                 registry=reg,
@@ -454,7 +480,7 @@ def _write_logs(result: SimulationResult, folder: Path | None) -> dict[int, Path
         if r.log is None:
             continue
         target.mkdir(parents=True, exist_ok=True)
-        name = f"{result.title}-seed{result.seed}-game{r.index:05d}.toml"
+        name = log_name(result.title, result.seed, r.index)
         path = target / name
         path.write_text(r.log, encoding="utf-8")
         written[r.index] = path
@@ -474,7 +500,7 @@ def _print_table(result: SimulationResult, display_name: str) -> None:
             f"seed {result.seed}, bots {seats}"
         )
     )
-    finished = len(result.finished)
+    finished = result.tally.finished
     wins = Table("Side", "Wins", "Rate", "95% interval", title=f"Wins ({finished} finished)")
     for s in result.sides():
         wins.add_row(s.side, str(s.wins), _pct(s.rate), f"{_pct(s.low)} – {_pct(s.high)}")

@@ -1,18 +1,23 @@
 """Many all-bot games, spread over any :mod:`concurrent.futures` executor.
 
 :func:`simulate` is pure apart from the executor: game ``i`` is played from the
-seed ``derive_seed(seed, "game:i")`` and the results are gathered in game order,
-so the numbers depend only on the seed, never on how many processes (or which
-executor) played them. Workers find the title by name in their own registry, so a
-distributed executor only needs the same plugins installed.
+seed ``derive_seed(seed, "game:i")``, so the numbers depend only on the seed, never
+on how many processes (or which executor, or which cluster) played them. Each batch
+of games is tallied where it was played (:class:`Tally`) and the client merges the
+tallies as they arrive, in whatever order: the sums are exact (integers and
+fractions), so the merged numbers do not depend on the order either, and the
+client's memory stays flat however many games are played. Workers find the title
+by name in their own registry, so a distributed executor only needs the same
+plugins installed (:mod:`gameweave_cli.cluster` checks that).
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -20,7 +25,7 @@ import attrs
 from gameweave_core import Match, MatchLog, default_registry, derive_seed, run_bots, seat_bots
 from gameweave_core.log import LogEntry
 
-from .stats import mean, wilson
+from .stats import wilson
 
 
 @attrs.frozen
@@ -149,6 +154,21 @@ def play_batch(specs: Sequence[GameSpec]) -> list[GameResult]:
     return [play_game(spec) for spec in specs]
 
 
+def header_log(spec: GameSpec, registry: Any = None) -> str:
+    """A log with no actions for a game whose worker was lost: it names the title,
+    the players, the seed and the options, from which the game can be played again."""
+    entry = (registry if registry is not None else default_registry()).entry(spec.title)
+    return MatchLog(
+        title=entry.title.name,
+        title_version=entry.title.version,
+        players=spec.players,
+        seed=spec.seed,
+        distribution=entry.distribution,
+        distribution_version=entry.distribution_version,
+        config=dict(spec.config),
+    ).to_toml()
+
+
 def numeric_figures(figures: Mapping[str, Any], prefix: str = "") -> dict[str, float]:
     """The numbers among a title's figures, flattened: ``take``, ``points[2]``
     (list positions count from 1, as seats do), ``score.crew``."""
@@ -177,25 +197,169 @@ class SideWins:
     high: float
 
 
+@attrs.define
+class FigureSum:
+    """The exact sum of one figure over some games.
+
+    Integers (most figures) are summed as Python ints and other finite numbers as
+    fractions, so adding games in any order or grouping gives the same sum, and
+    its one rounding to a float at the end equals ``math.fsum`` of the values.
+    Infinities and NaN, which have no exact sum, are added as floats.
+    """
+
+    #: Where the figure was first seen: (game index, position in that game's
+    #: figures). The table lists figures in this order whatever order games end in.
+    first: tuple[int, int]
+    count: int = 0
+    whole: int = 0
+    part: Fraction = Fraction(0)
+    odd: float | None = None
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        if not math.isfinite(value):
+            self.odd = value if self.odd is None else self.odd + value
+        elif value.is_integer():
+            self.whole += int(value)
+        else:
+            self.part += Fraction(value)
+
+    def merge(self, other: FigureSum) -> None:
+        self.first = min(self.first, other.first)
+        self.count += other.count
+        self.whole += other.whole
+        self.part += other.part
+        if other.odd is not None:
+            self.odd = other.odd if self.odd is None else self.odd + other.odd
+
+    def mean(self) -> float:
+        if self.odd is not None:
+            return self.odd
+        return float(self.whole + self.part) / self.count
+
+
+@attrs.define
+class Tally:
+    """The numbers of some games, small whatever their number, and mergeable in
+    any order with the same outcome (see the module docstring)."""
+
+    games: int = 0
+    finished: int = 0
+    length_sum: int = 0
+    length_min: int | None = None
+    length_max: int | None = None
+    sides: dict[str, int] = attrs.field(factory=dict)
+    reasons: dict[str, int] = attrs.field(factory=dict)
+    figures: dict[str, FigureSum] = attrs.field(factory=dict)
+
+    def add(self, result: GameResult) -> None:
+        """Count one game (a failed one counts only as a game)."""
+        self.games += 1
+        if result.error is not None:
+            return
+        self.finished += 1
+        self.length_sum += result.length
+        self.length_min = _bound(min, self.length_min, result.length)
+        self.length_max = _bound(max, self.length_max, result.length)
+        if result.side is not None:
+            self.sides[result.side] = self.sides.get(result.side, 0) + 1
+        reason = result.reason or ""
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+        for position, (name, value) in enumerate(numeric_figures(result.figures).items()):
+            figure = self.figures.get(name)
+            if figure is None:
+                figure = self.figures[name] = FigureSum((result.index, position))
+            figure.add(value)
+
+    def merge(self, other: Tally) -> None:
+        """Add the games of ``other`` to these."""
+        self.games += other.games
+        self.finished += other.finished
+        self.length_sum += other.length_sum
+        self.length_min = _bound(min, self.length_min, other.length_min)
+        self.length_max = _bound(max, self.length_max, other.length_max)
+        for side, n in other.sides.items():
+            self.sides[side] = self.sides.get(side, 0) + n
+        for reason, n in other.reasons.items():
+            self.reasons[reason] = self.reasons.get(reason, 0) + n
+        for name, figure in other.figures.items():
+            mine = self.figures.get(name)
+            if mine is None:
+                self.figures[name] = FigureSum(figure.first)
+                mine = self.figures[name]
+            mine.merge(figure)
+
+
+def _bound(pick: Callable[[int, int], int], old: int | None, new: int | None) -> int | None:
+    """``pick`` of two bounds, either of which may be missing (``None``)."""
+    if old is None or new is None:
+        return new if old is None else old
+    return pick(old, new)
+
+
+@attrs.frozen
+class BatchReport:
+    """What a worker sends back for one batch: its tally, and in full only the
+    games that carry a log (every failed game; every game when logs are kept)."""
+
+    tally: Tally
+    kept: list[GameResult]
+
+
+def run_batch(specs: Sequence[GameSpec]) -> BatchReport:
+    """Play a batch of games and tally them where they were played."""
+    tally = Tally()
+    kept = []
+    for spec in specs:
+        result = play_game(spec)
+        tally.add(result)
+        if result.log is not None or result.error is not None:
+            kept.append(result)
+    return BatchReport(tally, kept)
+
+
+def log_name(title: str, seed: int, index: int) -> str:
+    """The file name of game ``index``'s log in a run of ``title`` from ``seed``."""
+    return f"{title}-seed{seed}-game{index:05d}.toml"
+
+
+@attrs.frozen
+class LogFolder:
+    """A log sink for :func:`simulate`: writes each finished game's log into
+    ``folder`` as it arrives, so that the logs are not held in memory."""
+
+    folder: Path
+    title: str
+    seed: int
+
+    def path(self, index: int) -> Path:
+        return self.folder / log_name(self.title, self.seed, index)
+
+    def __call__(self, result: GameResult) -> None:
+        if result.log is None:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.path(result.index).write_text(result.log, encoding="utf-8")
+
+
 @attrs.frozen
 class SimulationResult:
-    """The games of one simulation, in game order, and the numbers drawn from them."""
+    """The numbers of one simulation, and the games kept in full."""
 
     title: str
     players: int
     seed: int
     seats: Mapping[int, str]
+    tally: Tally
+    #: The games kept in full, in game order: every failed game, and every game
+    #: when logs were asked for and no log sink took them.
     results: tuple[GameResult, ...]
     #: The title's options every game was played with (defaults filled in).
     config: Mapping[str, Any] = attrs.field(factory=dict)
 
     @property
     def games(self) -> int:
-        return len(self.results)
-
-    @property
-    def finished(self) -> list[GameResult]:
-        return [r for r in self.results if r.error is None]
+        return self.tally.games
 
     @property
     def failures(self) -> list[GameResult]:
@@ -203,34 +367,30 @@ class SimulationResult:
 
     def sides(self) -> list[SideWins]:
         """Each side that won a game, most wins first; rates are over finished games."""
-        done = self.finished
-        counts = Counter(r.side for r in done if r.side is not None)
+        done = self.tally.finished
         out = []
-        for side, wins in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-            low, high = wilson(wins, len(done))
-            out.append(SideWins(side, wins, wins / len(done), low, high))
+        for side, wins in sorted(self.tally.sides.items(), key=lambda kv: (-kv[1], kv[0])):
+            low, high = wilson(wins, done)
+            out.append(SideWins(side, wins, wins / done, low, high))
         return out
 
     def reasons(self) -> dict[str, int]:
         """How the finished games ended (``Outcome.reason``), most common first."""
-        counts = Counter(r.reason or "" for r in self.finished)
-        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        return dict(sorted(self.tally.reasons.items(), key=lambda kv: (-kv[1], kv[0])))
 
     def mean_length(self) -> float | None:
         """Mean number of actions of a finished game."""
-        return mean([float(r.length) for r in self.finished])
+        t = self.tally
+        return float(t.length_sum) / t.finished if t.finished else None
 
     def figures(self) -> dict[str, float]:
-        """The mean of each numeric figure over the finished games that report it."""
-        values: dict[str, list[float]] = {}
-        for r in self.finished:
-            for name, value in numeric_figures(r.figures).items():
-                values.setdefault(name, []).append(value)
-        return {name: m for name, vals in values.items() if (m := mean(vals)) is not None}
+        """The mean of each numeric figure over the finished games that report it,
+        in the order the games report them."""
+        ordered = sorted(self.tally.figures.items(), key=lambda kv: kv[1].first)
+        return {name: figure.mean() for name, figure in ordered}
 
     def to_json(self) -> dict[str, Any]:
         """Every number of the table, as one JSON-ready object."""
-        lengths = [r.length for r in self.finished]
         return {
             "title": self.title,
             "players": self.players,
@@ -238,12 +398,12 @@ class SimulationResult:
             "seats": {str(s): name for s, name in sorted(self.seats.items())},
             "config": dict(self.config),
             "games": self.games,
-            "finished": len(self.finished),
+            "finished": self.tally.finished,
             "failed": len(self.failures),
             "sides": [attrs.asdict(s) for s in self.sides()],
             "mean_length": self.mean_length(),
-            "min_length": min(lengths) if lengths else None,
-            "max_length": max(lengths) if lengths else None,
+            "min_length": self.tally.length_min,
+            "max_length": self.tally.length_max,
             "reasons": self.reasons(),
             "figures": self.figures(),
             "failures": [
@@ -262,6 +422,7 @@ def simulate(
     *,
     config: Mapping[str, Any] | None = None,
     keep_logs: bool = False,
+    log_sink: Callable[[GameResult], None] | None = None,
     batch: int | None = None,
     window: int | None = None,
     on_progress: Callable[[int], None] | None = None,
@@ -274,7 +435,10 @@ def simulate(
     ``ValueError``) before any game starts; a game that raises is recorded as a
     failure with its log, and the others go on. Games go out in batches of
     ``batch``, at most ``window`` batches at a time (default: all at once), and
-    ``on_progress(n)`` is called as each batch of ``n`` games completes.
+    ``on_progress(n)`` is called as each batch of ``n`` games completes. With
+    ``keep_logs``, each finished game's log is handed to ``log_sink`` as its batch
+    arrives (and then dropped), or without a sink kept in the result; failed games
+    are always kept with their logs.
     """
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
@@ -286,29 +450,34 @@ def simulate(
             raise ValueError(f"there is no seat {seat}: seats are 1 to {players}")
         reg.bot(the_title, name)  # an unknown bot fails now, naming the known ones
     chosen = {s: seats.get(s) or the_title.default_bot for s in range(1, players + 1)}
-    specs = [
-        GameSpec(
+    seat_list = tuple(sorted(chosen.items()))
+
+    def spec(i: int) -> GameSpec:
+        return GameSpec(
             index=i,
             title=title,
             players=players,
             seed=derive_seed(seed, f"game:{i}"),
-            seats=tuple(sorted(chosen.items())),
+            seats=seat_list,
             config=full_config,
             keep_log=keep_logs,
         )
-        for i in range(1, games + 1)
-    ]
-    size = batch or max(1, min(50, math.ceil(games / 64)))
-    batches = [specs[i : i + size] for i in range(0, len(specs), size)]
+
+    # About four batches per batch slot of the window (so that the workers finish
+    # together), never more than 50 games in one task.
+    size = batch or max(1, min(50, math.ceil(games / max(64, 4 * (window or 0)))))
+    # Batches are made as they are sent, so that the client never holds every spec.
+    starts = iter(range(1, games + 1, size))
     # At most ``window`` batches are queued at once, so progress is reported as
     # games finish even with an executor that runs each task as it is submitted.
-    limit = window or len(batches)
-    queue = iter(batches)
-    pending: dict[Future[list[GameResult]], list[GameSpec]] = {}
-    results: list[GameResult] = []
+    limit = window or math.ceil(games / size)
+    pending: dict[Future[BatchReport], range] = {}
+    tally = Tally()
+    kept: list[GameResult] = []
     while True:
-        for chunk in queue:
-            pending[executor.submit(play_batch, chunk)] = chunk
+        for first in starts:
+            chunk = range(first, min(first + size, games + 1))
+            pending[executor.submit(run_batch, [spec(i) for i in chunk])] = chunk
             if len(pending) >= limit:
                 break
         if not pending:
@@ -317,13 +486,34 @@ def simulate(
         for future in done:
             chunk = pending.pop(future)
             try:
-                results.extend(future.result())
+                report = future.result()
             except Exception as exc:
                 # The worker itself died (or the task could not be sent): the
-                # games are lost but the run still reports them.
+                # games are lost but the run still reports them, with logs that
+                # name their seeds.
                 message = f"worker failed: {describe_error(exc)}"
-                results.extend(GameResult(s.index, s.seed, 0, error=message) for s in chunk)
+                report = run_lost(chunk, spec, message, reg)
+            tally.merge(report.tally)
+            for result in report.kept:
+                if log_sink is not None and result.error is None:
+                    log_sink(result)
+                else:
+                    kept.append(result)
             if on_progress is not None:
                 on_progress(len(chunk))
-    results.sort(key=lambda r: r.index)
-    return SimulationResult(title, players, seed, chosen, tuple(results), full_config)
+    kept.sort(key=lambda r: r.index)
+    return SimulationResult(title, players, seed, chosen, tally, tuple(kept), full_config)
+
+
+def run_lost(
+    chunk: range, spec: Callable[[int], GameSpec], message: str, registry: Any
+) -> BatchReport:
+    """The report of a batch whose worker was lost: every game failed with ``message``."""
+    tally = Tally()
+    kept = []
+    for i in chunk:
+        s = spec(i)
+        result = GameResult(i, s.seed, 0, error=message, log=header_log(s, registry))
+        tally.add(result)
+        kept.append(result)
+    return BatchReport(tally, kept)

@@ -1,0 +1,198 @@
+"""``simulate --cluster``: the games of a simulation on a Dask cluster.
+
+Dask's distributed scheduler does the hard parts: placing tasks on workers, work
+stealing, and running again the tasks a lost worker held. :func:`open_cluster`
+connects to a scheduler (or starts a ``LocalCluster`` for the run), checks that
+every worker has the title at the version this machine has, and hands back an
+ordinary :class:`concurrent.futures.Executor`; :func:`~gameweave_cli.simulate.simulate`
+does the rest as for ``--jobs``: batches of games, a bounded number in flight,
+tallies merged as they arrive. Results are keyed by game, and a batch is counted
+once, when its future resolves, so a batch run twice (its first worker died) is
+still counted once.
+
+Dask is an optional extra (``pip install 'gameweave[dask]'``); nothing here
+imports it before :func:`open_cluster` is called.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor, Future
+from typing import Any
+
+import attrs
+
+from gameweave_core import GameweaveError, default_registry
+from gameweave_core.registry import TitleEntry
+
+from .simulate import describe_error
+
+#: What to run when Dask is missing.
+INSTALL = "pip install 'gameweave[dask]'"
+
+#: Seconds to wait for the scheduler, and for the first worker to join it.
+TIMEOUT = 30.0
+
+
+class ClusterError(GameweaveError):
+    """The cluster cannot run the simulation (said in one line)."""
+
+
+@attrs.frozen
+class TitleStamp:
+    """Which build of a title a machine has: enough to tell two builds apart."""
+
+    name: str
+    version: str
+    distribution: str
+    distribution_version: str
+    core_version: str
+
+    @classmethod
+    def of(cls, entry: TitleEntry) -> TitleStamp:
+        from gameweave_core import __version__
+
+        return cls(
+            entry.title.name,
+            str(entry.title.version),
+            entry.distribution,
+            entry.distribution_version,
+            __version__,
+        )
+
+    def describe(self) -> str:
+        return (
+            f"{self.name} {self.version} from {self.distribution} {self.distribution_version}"
+            f" on gameweave {self.core_version}"
+        )
+
+
+def installed_titles() -> dict[str, TitleStamp] | str:
+    """Run on each worker: the titles it has, or why its registry failed to load."""
+    try:
+        return {e.title.name: TitleStamp.of(e) for e in default_registry().entries()}
+    except Exception as exc:  # reported, with the worker's address, by the client
+        return describe_error(exc)
+
+
+def check_workers(found: Mapping[str, dict[str, TitleStamp] | str], wanted: TitleStamp) -> None:
+    """Raise :class:`ClusterError` naming the first worker (by address) that lacks
+    the title ``wanted`` describes or has another build of it."""
+    for worker in sorted(found):
+        titles = found[worker]
+        if isinstance(titles, str):
+            raise ClusterError(f"worker {worker} cannot load its titles: {titles}")
+        theirs = titles.get(wanted.name)
+        if theirs is None:
+            others = ", ".join(sorted(titles)) or "none"
+            raise ClusterError(
+                f"worker {worker} does not have {wanted.name} (it has: {others}); "
+                f"install {wanted.describe()} there, as on this machine"
+            )
+        if theirs != wanted:
+            raise ClusterError(
+                f"worker {worker} has {theirs.describe()}, this machine has "
+                f"{wanted.describe()}: install the same on every worker"
+            )
+
+
+@attrs.frozen
+class ClusterSpec:
+    """What ``--cluster`` asked for: a scheduler's address, or a local cluster."""
+
+    address: str | None = None
+    local_workers: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> ClusterSpec:
+        """``local``, ``local:N`` or a scheduler address such as ``tcp://10.0.0.5:8786``."""
+        text = text.strip()
+        name, sep, count = text.partition(":")
+        if name == "local":
+            if not sep:
+                return cls(local_workers=os.cpu_count() or 1)
+            if not count.isdigit() or int(count) < 1:
+                raise ClusterError(
+                    f"--cluster {text!r}: write local:N with N at least 1, e.g. local:2"
+                )
+            return cls(local_workers=int(count))
+        if not text:
+            raise ClusterError("--cluster needs a scheduler address, e.g. tcp://10.0.0.5:8786")
+        return cls(address=text)
+
+
+class ClusterExecutor(Executor):
+    """An executor on a Dask cluster; shutting it down closes the connection (and
+    the local cluster, if it started one)."""
+
+    def __init__(self, client: Any, cluster: Any = None) -> None:
+        self.client = client
+        self.cluster = cluster
+        # pure=False: two batches never share a result by accident of their keys.
+        self._inner: Executor = client.get_executor(pure=False)
+
+    @property
+    def threads(self) -> int:
+        """How many games the cluster plays at once (its workers' threads)."""
+        return max(1, int(sum(self.client.nthreads().values())))
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return self._inner.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        # The run has collected every future it wants by now; on an interrupt the
+        # rest are cancelled rather than waited for.
+        try:
+            self._inner.shutdown(wait=False)
+        finally:
+            self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+
+
+def open_cluster(text: str, entry: TitleEntry, *, timeout: float = TIMEOUT) -> ClusterExecutor:
+    """Connect to the cluster ``--cluster text`` names (or start a local one) and
+    check that its workers have ``entry``'s title; a :class:`ClusterError` says in
+    one line why not."""
+    spec = ClusterSpec.parse(text)
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(f"--cluster needs Dask, which is not installed: {INSTALL}") from None
+    dask: Any = distributed  # its constructors are not annotated
+    # The client's own chatter (reconnecting, closing) is not the run's output.
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    cluster: Any = None
+    client: Any = None
+    try:
+        if spec.local_workers is not None:
+            cluster = dask.LocalCluster(
+                n_workers=spec.local_workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+            client = dask.Client(cluster, timeout=timeout)
+            where = f"the local cluster ({spec.local_workers} workers)"
+        else:
+            where = f"the Dask scheduler at {spec.address}"
+            try:
+                client = dask.Client(spec.address, timeout=timeout)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise ClusterError(f"cannot reach {where}: {describe_error(exc)}") from exc
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError as exc:
+            raise ClusterError(f"no worker has joined {where} within {timeout:g} s") from exc
+        check_workers(client.run(installed_titles), TitleStamp.of(entry))
+    except BaseException:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+        raise
+    return ClusterExecutor(client, cluster)
