@@ -81,4 +81,4 @@ class MoveGuard:
     to: str
 
 
-ALL = (Post, Enter, Walk, Hold, Lift, Pick, Cut, Escape, MoveGuard)
+ACTIONS = (Post, Enter, Walk, Hold, Lift, Pick, Cut, Escape, MoveGuard)

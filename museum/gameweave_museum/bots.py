@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gameweave_core import Rng
-from gameweave_core.bots import Bot, Observation
+from gameweave_core.bots import Bot, BotFactory, Observation
 
 from .actions import Cut, Enter, Escape, Hold, Lift, Pick, Post, Walk
 
@@ -520,4 +520,7 @@ def heuristic_bot(seat: int, players: int) -> Bot:
     return ThiefBot() if seat == 1 else SecurityBot(seat)
 
 
-__all__ = ["Geometry", "SecurityBot", "ThiefBot", "heuristic_bot"]
+#: The title's bots by name (the core adds ``"random"``).
+BOTS: dict[str, BotFactory] = {"heuristic": heuristic_bot}
+
+__all__ = ["BOTS", "Geometry", "SecurityBot", "ThiefBot", "heuristic_bot"]

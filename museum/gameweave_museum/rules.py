@@ -1,10 +1,13 @@
 """The rules of The Museum Job.
 
-Queries (``legal_actions``, ``walk_targets``, ``satchel_value`` ...) are pure
-functions of the floor plan and the state. Transitions (``apply`` and the steps
-of a round it calls) change the state in place and return the events that
-happened, each addressed to the seats allowed to read it: the Thief reads what
-they did, everyone else reads "The Thief takes a turn".
+The title's entry points (``setup``, ``awaiting``, ``legal_actions``, ``apply``,
+``explain_illegal``, ``outcome``) take the state alone: there is one floor plan,
+:func:`~gameweave_museum.floorplan.quayside_palace`, read once. The helpers they
+call (``walk_targets``, ``satchel_value`` ...) are pure functions of the floor plan
+and the state. Transitions (``apply`` and the steps of a round it calls) change
+the state in place and return the events that happened, each addressed to the
+seats allowed to read it: the Thief reads what they did, everyone else reads "The
+Thief takes a turn".
 
 Every ruling on a point the rulebook leaves open is marked ``Ruling:`` here and
 written up in ``docs/titles/museum/rulings.md``.
@@ -12,9 +15,10 @@ written up in ``docs/titles/museum/rulings.md``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from gameweave_core import Event, Rng, action_tag
+from gameweave_core import Event, Outcome, Rng, action_tag
 
 from .actions import (
     THEN_CUT,
@@ -29,8 +33,8 @@ from .actions import (
     Post,
     Walk,
 )
-from .floorplan import FloorPlan, coord, parse_coord
-from .sight import camera_working, guard_sees, office_manned
+from .floorplan import FloorPlan, coord, parse_coord, quayside_palace
+from .sight import camera_working, coverage_mask, guard_sees, office_manned, sight_mask
 from .state import (
     DAWN,
     ENTRY,
@@ -55,9 +59,10 @@ THIEF_TURN = "The Thief takes a turn"
 # -- setup ----------------------------------------------------------------------
 
 
-def setup(plan: FloorPlan, players: int, rng: Rng) -> State:
+def setup(players: int, config: Mapping[str, Any], rng: Rng) -> State:
     """Crowns in the vault cases, the rest of the collection shuffled into the
     display cases; guards, assignments and the entry are chosen by actions."""
+    plan = quayside_palace()
     crowns = [i for i, a in enumerate(plan.collection) if a.vault]
     others = [i for i, a in enumerate(plan.collection) if not a.vault]
     rng.shuffle(others)
@@ -163,9 +168,11 @@ def seats_for_guard(state: State, index: int) -> list[int]:
     return allowed
 
 
-def legal_actions(plan: FloorPlan, state: State, seat: int) -> list[Any]:
+def legal_actions(state: State, seat: int) -> list[Any]:
+    """The actions ``seat`` may take now (none when it is not asked to act)."""
     if seat not in awaiting(state):
         return []
+    plan = quayside_palace()
     if state.phase == POSTING:
         index = state.guards.index(-1)
         return [
@@ -203,12 +210,13 @@ def thief_actions(plan: FloorPlan, state: State) -> list[Any]:
     return out
 
 
-def explain_illegal(plan: FloorPlan, state: State, seat: int, act: Any) -> str | None:
+def explain_illegal(state: State, seat: int, action: Any) -> str | None:
     """Why a well-formed action is not legal, in words the seat may read.
 
     Only facts the seat knows are used: Security is never told anything about
     the Thief, and the Thief knows everything.
     """
+    plan, act = quayside_palace(), action
     if state.phase == THIEF and seat == THIEF_SEAT:
         here = state.thief
         if isinstance(act, Walk):
@@ -289,6 +297,17 @@ def explain_illegal(plan: FloorPlan, state: State, seat: int, act: Any) -> str |
 # -- evidence ---------------------------------------------------------------------
 
 
+def watched(state: State, squares: int, monitors: bool = False) -> None:
+    """Note in ``state.trail`` that this round's checks covered ``squares`` (a bit
+    mask), and whether they read the monitors."""
+    trail = state.trail
+    while len(trail.watched) < state.round:
+        trail.watched.append(0)
+        trail.monitored.append(False)
+    trail.watched[state.round - 1] |= squares
+    trail.monitored[state.round - 1] |= monitors
+
+
 def spot(state: State, how: str, events: list[Event]) -> None:
     """The Thief is Spotted where they stand: a Last Seen token, public."""
     where = state.thief
@@ -352,7 +371,9 @@ def check_monitors(plan: FloorPlan, state: State, events: list[Event]) -> None:
     if not office_manned(plan, state):
         return
     working = [cam for cam in plan.cameras if camera_working(state, cam)]
+    watched(state, 0, monitors=True)
     for cam in working:
+        watched(state, coverage_mask(plan, cam))
         state.confirmed[f"camera {cam.number}"] = state.round
         if state.thief in cam.coverage:
             spot(state, f"camera {cam.number}", events)
@@ -391,6 +412,7 @@ def end_thief_turn(plan: FloorPlan, state: State, events: list[Event]) -> None:
         if taken < state.round:
             bring_to_light(plan, state, case_index, events)
     for i, g in enumerate(state.guards):
+        watched(state, sight_mask(plan, g))
         if guard_sees(plan, g, state.thief):
             spot(state, f"guard {i + 1}", events)
     check_monitors(plan, state, events)
@@ -400,6 +422,7 @@ def guard_checks(plan: FloorPlan, state: State, index: int, events: list[Event])
     """What a guard does after its move, in the rulebook's order."""
     here = state.guards[index]
     number = index + 1
+    watched(state, sight_mask(plan, here))
     if guard_sees(plan, here, state.thief):
         spot(state, f"guard {number}", events)
     if here in state.open_exits:
@@ -459,21 +482,40 @@ def end_round(state: State, events: list[Event]) -> None:
 # -- applying actions ------------------------------------------------------------------
 
 
-def apply(plan: FloorPlan, state: State, seat: int, act: Any) -> list[Event]:
-    """Carry out a legal action and everything that follows from it."""
-    if isinstance(act, Post):
-        return _post(plan, state, act)
-    if isinstance(act, Enter):
-        return _enter(state, act)
-    if isinstance(act, MoveGuard):
-        return _move_guard(plan, state, act)
-    return _thief_turn(plan, state, act)
+def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
+    """Carry out a legal action and everything that follows from it (the rules
+    draw nothing at random after setup, so ``rng`` is unused)."""
+    plan = quayside_palace()
+    public: list[Event] = []
+    match action:
+        case Post():
+            return do_post(state, action)
+        case Enter():
+            return do_enter(state, action)
+        case MoveGuard():
+            return do_move_guard(plan, state, action)
+        case Walk():
+            mine = do_walk(plan, state, action)
+        case Hold():
+            mine = do_hold()
+        case Lift():
+            mine = do_lift(plan, state, public)
+        case Pick():
+            mine = do_pick(state)
+        case Cut():
+            mine = do_cut(plan, state)
+        case Escape():
+            mine = do_escape(state)
+        case _:
+            raise TypeError(f"not a Museum Job action: {action!r}")
+    return end_of_thief_action(plan, state, mine, public)
 
 
-def _post(plan: FloorPlan, state: State, act: Post) -> list[Event]:
+def do_post(state: State, act: Post) -> list[Event]:
     index = act.guard - 1
     state.guards[index] = state.turn_start[index] = parse_coord(act.at)
     state.guard_seats[index] = act.seat
+    state.trail.guards.append(state.guards[index])
     if -1 not in state.guards:
         state.phase = ENTRY
     return [
@@ -487,7 +529,7 @@ def _post(plan: FloorPlan, state: State, act: Post) -> list[Event]:
     ]
 
 
-def _enter(state: State, act: Enter) -> list[Event]:
+def do_enter(state: State, act: Enter) -> list[Event]:
     square = parse_coord(act.exit)
     state.entry = square
     state.thief = square
@@ -500,37 +542,46 @@ def _enter(state: State, act: Enter) -> list[Event]:
     ]
 
 
-def _thief_turn(plan: FloorPlan, state: State, act: Any) -> list[Event]:
-    mine: list[str] = []
-    public: list[Event] = []
-    escaped = False
-    if isinstance(act, Walk):
-        state.thief = parse_coord(act.to)
-        mine.append(f"You walk to {act.to}")
-        if act.then == THEN_CUT:
-            mine.append(_cut(plan, state))
-        elif act.then == THEN_ESCAPE:
-            escaped = True
-    elif isinstance(act, Hold):
-        mine.append("You hold still")
-    elif isinstance(act, Lift):
-        mine.append(_lift(plan, state, public))
-    elif isinstance(act, Pick):
-        state.open_exits.append(state.thief)
-        state.open_exits.sort()
-        mine.append(f"You pick the lock at {coord(state.thief)}: it is open")
-    elif isinstance(act, Cut):
-        mine.append(_cut(plan, state))
-    elif isinstance(act, Escape):
-        escaped = True
+# Each of the Thief's actions returns what the Thief reads of it ("" for nothing).
+
+
+def do_walk(plan: FloorPlan, state: State, act: Walk) -> str:
+    state.thief = parse_coord(act.to)
+    mine = f"You walk to {act.to}"
+    if act.then == THEN_CUT:
+        mine += f"; {do_cut(plan, state)}"
+    elif act.then == THEN_ESCAPE:
+        state.ended = "escape"
+    return mine
+
+
+def do_hold() -> str:
+    return "You hold still"
+
+
+def do_pick(state: State) -> str:
+    state.open_exits.append(state.thief)
+    state.open_exits.sort()
+    return f"You pick the lock at {coord(state.thief)}: it is open"
+
+
+def do_escape(state: State) -> str:
+    state.ended = "escape"
+    return ""
+
+
+def end_of_thief_action(
+    plan: FloorPlan, state: State, mine: str, public: list[Event]
+) -> list[Event]:
+    """What follows every Thief action: the route grows, the others read one
+    line, and unless the Thief escaped, step 2 of the round runs."""
     state.route.append(state.thief)
     events = [
-        Event.private([THIEF_SEAT], "; ".join(mine) if mine else "You take a turn", "turn"),
+        Event.private([THIEF_SEAT], mine or "You take a turn", "turn"),
         Event.others([THIEF_SEAT], state.players, THIEF_TURN, "turn"),
         *public,
     ]
-    if escaped:
-        state.ended = "escape"
+    if state.ended == "escape":
         state.phase = OVER
         value = satchel_value(plan, state)
         events.append(
@@ -547,7 +598,7 @@ def _thief_turn(plan: FloorPlan, state: State, act: Any) -> list[Event]:
     return events
 
 
-def _cut(plan: FloorPlan, state: State) -> str:
+def do_cut(plan: FloorPlan, state: State) -> str:
     here = state.thief
     cam = plan.camera_at(here)
     if cam is not None:
@@ -559,7 +610,7 @@ def _cut(plan: FloorPlan, state: State) -> str:
     return f"you cut the {wing} breaker: its cameras are blind"
 
 
-def _lift(plan: FloorPlan, state: State, public: list[Event]) -> str:
+def do_lift(plan: FloorPlan, state: State, public: list[Event]) -> str:
     case = plan.case_at(state.thief)
     assert case is not None
     state.taken[case.index] = state.round
@@ -581,9 +632,10 @@ def _lift(plan: FloorPlan, state: State, public: list[Event]) -> str:
     return text
 
 
-def _move_guard(plan: FloorPlan, state: State, act: MoveGuard) -> list[Event]:
+def do_move_guard(plan: FloorPlan, state: State, act: MoveGuard) -> list[Event]:
     index = act.guard - 1
     to = parse_coord(act.to)
+    state.trail.guards.append(to)
     stays = state.guards[index] == to
     state.guards[index] = to
     verb = "stays at" if stays else "moves to"
@@ -600,3 +652,28 @@ def _move_guard(plan: FloorPlan, state: State, act: MoveGuard) -> list[Event]:
     if state.turn == GUARDS:
         end_round(state, events)
     return events
+
+
+# -- the end ----------------------------------------------------------------------------
+
+
+def outcome(state: State) -> Outcome | None:
+    """Who won once the heist is over: the Thief by escaping, Security by a
+    catch or at dawn."""
+    if state.phase != OVER:
+        return None
+    value = satchel_value(quayside_palace(), state)
+    figures = {"rounds": state.round, "satchel": value, "dawn": state.dawn}
+    if state.ended == "escape":
+        return Outcome(
+            "Thief",
+            (THIEF_SEAT,),
+            "escape",
+            f"The Thief escaped in round {state.round} with a satchel worth {value}",
+            figures,
+        )
+    if state.ended == "catch":
+        summary = f"Security caught the Thief in round {state.round}"
+    else:
+        summary = "Dawn broke with the Thief still inside"
+    return Outcome("Security", tuple(security_seats(state)), state.ended, summary, figures)

@@ -11,6 +11,8 @@ chooses to show it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 #: Rounds in a night; the dawn track starts here.
@@ -46,6 +48,24 @@ class Evidence:
     round: int
     since: int = 0
     how: str = ""
+
+
+@attrs.define
+class Trail:
+    """What Security's checks covered, round by round (public, never shown).
+
+    The resample hook reads it to know which squares were seen empty, and which
+    guard stood where; it is worked out from the actions, so it is left out of
+    the state's snapshot (see :func:`snapshot`) and digests of older logs hold.
+    """
+
+    #: Where each post and each guard move put its guard, in order.
+    guards: list[int] = attrs.field(factory=list)
+    #: Per round (index round - 1): bit mask of the squares where the Thief would
+    #: have been Spotted at one of that round's checks.
+    watched: list[int] = attrs.field(factory=list)
+    #: Per round: whether the monitors were read at one of that round's checks.
+    monitored: list[bool] = attrs.field(factory=list)
 
 
 @attrs.define
@@ -85,3 +105,11 @@ class State:
     #: Cut cameras (number) and breakers (wing) -> the round of the cut.
     cut_cameras: dict[int, int] = attrs.field(factory=dict)
     cut_breakers: dict[str, int] = attrs.field(factory=dict)
+    # -- derived, for the resample hook ---------------------------------------------
+    trail: Trail = attrs.field(factory=Trail)
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    """The state as JSON-ready data for digests, without ``trail`` (derived from
+    the actions; logs recorded before it existed keep their digests)."""
+    return attrs.asdict(state, filter=lambda field, _: field.name != "trail")

@@ -14,8 +14,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from .floorplan import COLUMNS, HEIGHT, WIDTH, FloorPlan, coord
-from .rules import guards_of, satchel, satchel_value, walk_range, walk_targets
+from .floorplan import COLUMNS, HEIGHT, WIDTH, FloorPlan, coord, quayside_palace
+from .rules import THIEF_SEAT, guards_of, satchel, satchel_value, walk_range, walk_targets
 from .sight import office_manned
 from .state import ENTRY, ESCAPE_VALUE, OVER, POSTING, SECURITY, THIEF, State
 
@@ -210,13 +210,14 @@ def thief_section(plan: FloorPlan, state: State) -> dict[str, Any]:
     return out
 
 
-def view(plan: FloorPlan, state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: a spectator)."""
+    plan = quayside_palace()
     out = public_view(plan, state)
     if seat is None:
         out["you"] = {"role": "spectator"}
         return out
-    if seat == 1:
+    if seat == THIEF_SEAT:
         out["you"] = {"seat": 1, "role": "Thief"}
         mine = thief_section(plan, state)
         if state.phase == THIEF:
@@ -228,3 +229,22 @@ def view(plan: FloorPlan, state: State, seat: int | None) -> dict[str, Any]:
         return out
     out["you"] = {"seat": seat, "role": "Security", "guards": guards_of(state, seat)}
     return out
+
+
+def seat_label(state: State, seat: int) -> str:
+    """How ``seat`` is named to every seat: its side, and the guards it runs.
+
+    Built from public facts only (guard assignments are made in the open)."""
+    if seat == THIEF_SEAT:
+        return "Thief"
+    guards = guards_of(state, seat)
+    if not guards:
+        return f"Security {seat}"
+    listed = ", ".join(map(str, guards))
+    return f"Security {seat} (guard{'s' if len(guards) > 1 else ''} {listed})"
+
+
+def has_secrets(state: State, seat: int) -> bool:
+    """Whether ``seat`` knows something others do not: only the Thief, and only
+    until the heist ends (then everything is public)."""
+    return seat == THIEF_SEAT and state.phase != OVER

@@ -43,7 +43,7 @@ def scenario(
     round: int = 1,
     taken: dict[str, int] | None = None,
 ) -> State:
-    state = rules.setup(PLAN, players, Rng(1))
+    state = rules.setup(players, {}, Rng(1))
     state.display = list(DISPLAY)
     state.guards = [sq(g) for g in guards]
     state.turn_start = list(state.guards)
@@ -62,8 +62,8 @@ def scenario(
 
 def thief(state: State, act: Any) -> list[Event]:
     assert state.phase == THIEF, state.phase
-    assert act in rules.legal_actions(PLAN, state, 1), f"{act} is not legal here"
-    return rules.apply(PLAN, state, 1, act)
+    assert act in rules.legal_actions(state, 1), f"{act} is not legal here"
+    return rules.apply(state, 1, act, Rng(0))
 
 
 def guard(state: State, number: int, to: str) -> list[Event]:
@@ -71,8 +71,8 @@ def guard(state: State, number: int, to: str) -> list[Event]:
     assert state.turn == number - 1, f"it is guard {state.turn + 1}'s move"
     seat = rules.awaiting(state)[0]
     act = MoveGuard(number, to)
-    assert act in rules.legal_actions(PLAN, state, seat), f"{act} is not legal here"
-    return rules.apply(PLAN, state, seat, act)
+    assert act in rules.legal_actions(state, seat), f"{act} is not legal here"
+    return rules.apply(state, seat, act, Rng(0))
 
 
 def stay_all(state: State) -> list[Event]:

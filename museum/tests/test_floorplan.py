@@ -96,7 +96,7 @@ def test_cameras_cover_straight_lines_of_at_most_five_and_not_their_own_square()
 
 @pytest.mark.parametrize("text", ["K0", "U3", "K15", "7K", "", "KK"])
 def test_bad_coordinates_are_refused_with_a_reason(text):
-    with pytest.raises(ValueError, match="square|off the map"):
+    with pytest.raises(ValueError, match=r"square|off the map"):
         parse_coord(text)
 
 

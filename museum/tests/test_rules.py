@@ -7,6 +7,7 @@ fail. The positions are on the Quayside Palace (see ``scenario.py``).
 from __future__ import annotations
 
 import pytest
+from scenario import PLAN, case_index, guard, kinds, scenario, sq, stay_all, texts, thief
 
 from gameweave_core import Match, Rng
 from gameweave_core.runner import play_out
@@ -24,13 +25,11 @@ from gameweave_museum.actions import (
 )
 from gameweave_museum.state import ENTRY, OVER, SECURITY, THIEF
 
-from scenario import PLAN, case_index, guard, kinds, scenario, sq, stay_all, texts, thief
-
 TITLE = MuseumJob()
 
 
 def walks(state) -> set[str]:
-    return {a.to for a in rules.legal_actions(PLAN, state, 1) if isinstance(a, Walk)}
+    return {a.to for a in rules.legal_actions(state, 1) if isinstance(a, Walk)}
 
 
 # -- the table and setup -------------------------------------------------------------
@@ -39,7 +38,7 @@ def walks(state) -> set[str]:
 def test_crowns_go_into_the_vault_cases_and_the_rest_are_dealt():
     deals = set()
     for seed in range(12):
-        state = rules.setup(PLAN, 2, Rng(seed))
+        state = rules.setup(2, {}, Rng(seed))
         vault = [state.display[c.index] for c in PLAN.cases if c.vault]
         assert [PLAN.collection[a].name for a in vault] == [
             "Crown of the Estuary",
@@ -202,7 +201,7 @@ def test_walk_then_cut_cuts_the_camera_arrived_at():
 
 def test_cut_on_arrival_is_offered_only_at_a_camera_or_breaker():
     state = scenario(thief="A12")
-    cuts = {a.to for a in rules.legal_actions(PLAN, state, 1) if getattr(a, "then", "") == "cut"}
+    cuts = {a.to for a in rules.legal_actions(state, 1) if getattr(a, "then", "") == "cut"}
     assert cuts == {"E12", "A10"}  # camera 6, and the West breaker by B11
 
 
@@ -214,13 +213,13 @@ def test_hold_stays_put():
 
 def test_lift_needs_the_thief_on_a_case_with_its_artifact():
     state = scenario(thief="H13")
-    assert Lift() not in rules.legal_actions(PLAN, state, 1)
+    assert Lift() not in rules.legal_actions(state, 1)
     state = scenario(thief="G13")
     thief(state, Lift())
     assert rules.satchel_value(PLAN, state) == 3
     assert state.taken == {case_index("G13"): 1}
     stay_all(state)
-    assert Lift() not in rules.legal_actions(PLAN, state, 1), "the case is empty now"
+    assert Lift() not in rules.legal_actions(state, 1), "the case is empty now"
 
 
 def test_lift_is_not_offered_together_with_a_walk():
@@ -235,7 +234,7 @@ def test_pick_opens_a_locked_exit_the_thief_stands_on():
     thief(state, Pick())
     assert sq("J14") in state.open_exits
     stay_all(state)
-    assert Pick() not in rules.legal_actions(PLAN, state, 1), "already open"
+    assert Pick() not in rules.legal_actions(state, 1), "already open"
 
 
 def test_cut_while_standing_on_a_breaker_blinds_its_wing():
@@ -250,12 +249,12 @@ def test_a_cut_camera_cannot_be_cut_again():
     state = scenario(thief="E12")
     thief(state, Cut())
     stay_all(state)
-    assert Cut() not in rules.legal_actions(PLAN, state, 1)
+    assert Cut() not in rules.legal_actions(state, 1)
 
 
 def test_escape_needs_an_open_exit_and_a_satchel_worth_four():
     state = scenario(thief="D14", entry="D14", taken={"G13": 1})  # worth 3
-    assert Escape() not in rules.legal_actions(PLAN, state, 1)
+    assert Escape() not in rules.legal_actions(state, 1)
     state = scenario(thief="D14", entry="D14", taken={"G13": 1, "D1": 1})  # worth 4
     thief(state, Escape())
     assert state.phase == OVER and TITLE.outcome(state).winners == (1,)
@@ -263,8 +262,8 @@ def test_escape_needs_an_open_exit_and_a_satchel_worth_four():
 
 def test_escape_is_refused_through_a_locked_exit():
     state = scenario(thief="J14", entry="D14", taken={"G13": 1, "D1": 1})
-    assert Escape() not in rules.legal_actions(PLAN, state, 1)
-    assert "not standing on an open exit" in rules.explain_illegal(PLAN, state, 1, Escape())
+    assert Escape() not in rules.legal_actions(state, 1)
+    assert "not standing on an open exit" in rules.explain_illegal(state, 1, Escape())
 
 
 def test_walk_then_escape_leaves_through_the_open_exit_arrived_at():
@@ -454,7 +453,7 @@ def test_crowns_are_heavy():
 def test_a_guard_moves_up_to_three_steps_and_walls_block():
     state = scenario(thief="A14", guards=("K12", "B7", "S7"))
     thief(state, Hold())
-    moves = {a.to for a in rules.legal_actions(PLAN, state, 2)}
+    moves = {a.to for a in rules.legal_actions(state, 2)}
     assert {"K12", "N12", "H12", "K14", "J13"} <= moves
     assert "O12" not in moves, "four steps"
     assert "K10" not in moves, "behind the wall K11: four steps round by J11"
@@ -463,7 +462,7 @@ def test_a_guard_moves_up_to_three_steps_and_walls_block():
 def test_staying_put_is_a_legal_guard_move():
     state = scenario(guards=("K12", "B7", "S7"))
     thief(state, Hold())
-    assert MoveGuard(1, "K12") in rules.legal_actions(PLAN, state, 2)
+    assert MoveGuard(1, "K12") in rules.legal_actions(state, 2)
 
 
 def test_a_guard_ending_on_the_thief_catches_them():
@@ -485,8 +484,8 @@ def test_walking_through_the_thiefs_square_catches_nobody():
 def test_two_guards_never_end_on_one_square():
     state = scenario(guards=("K12", "L12", "S7"))
     thief(state, Hold())
-    assert MoveGuard(1, "L12") not in rules.legal_actions(PLAN, state, 2)
-    assert MoveGuard(1, "M12") in rules.legal_actions(PLAN, state, 2), "but they pass each other"
+    assert MoveGuard(1, "L12") not in rules.legal_actions(state, 2)
+    assert MoveGuard(1, "M12") in rules.legal_actions(state, 2), "but they pass each other"
 
 
 def test_a_guard_who_sees_the_thief_after_moving_spots_them():
@@ -693,8 +692,8 @@ def test_ruling_a_relocked_exit_can_be_picked_again():
 
 def test_ruling_a_walk_must_leave_the_square():
     state = scenario(thief="A14")
-    assert Walk("A14") not in rules.legal_actions(PLAN, state, 1)
-    assert "already there" in rules.explain_illegal(PLAN, state, 1, Walk("A14"))
+    assert Walk("A14") not in rules.legal_actions(state, 1)
+    assert "already there" in rules.explain_illegal(state, 1, Walk("A14"))
 
 
 def test_ruling_escape_takes_nothing_off_the_board():
@@ -718,7 +717,7 @@ def test_ruling_escape_takes_nothing_off_the_board():
 )
 def test_illegal_thief_actions_say_why_in_one_line(act, words):
     state = scenario(thief="A14")
-    reason = rules.explain_illegal(PLAN, state, 1, act)
+    reason = rules.explain_illegal(state, 1, act)
     assert words in reason and "\n" not in reason
 
 
@@ -732,7 +731,7 @@ def test_illegal_guard_moves_say_why_without_mentioning_the_thief():
         MoveGuard(1, "P12"): "more than 3 steps",
     }
     for act, words in cases.items():
-        reason = rules.explain_illegal(PLAN, state, 2, act)
+        reason = rules.explain_illegal(state, 2, act)
         assert words in reason and "L12" not in reason and "Thief" not in reason
 
 

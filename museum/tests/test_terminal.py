@@ -19,7 +19,9 @@ def test_every_legal_action_reads_back_from_its_description():
     for step in match.steps():
         for seat in step.awaiting:
             for act in step.legal_actions(seat):
-                assert TITLE.parse_action(TITLE.describe_action(act), step.legal_actions(seat)) == act
+                assert (
+                    TITLE.parse_action(TITLE.describe_action(act), step.legal_actions(seat)) == act
+                )
 
 
 @pytest.mark.parametrize(
