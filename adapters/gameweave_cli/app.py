@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
+import attrs
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -22,10 +23,12 @@ from rich.text import Text
 from gameweave_core import (
     DigestMismatch,
     GameweaveError,
+    IllegalAction,
     LogError,
     Match,
     MatchLog,
     Registry,
+    TitleError,
     default_registry,
     seat_bots,
 )
@@ -50,6 +53,39 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(wanted: bool) -> None:
+    """``gameweave --version``: Gameweave's version and every installed title's."""
+    if not wanted:
+        return
+    from gameweave_core import __version__
+
+    typer.echo(f"gameweave {__version__}")
+    reg = registry()
+    entries = reg.entries()
+    if not entries:
+        typer.echo("no titles installed")
+    for e in entries:
+        source = f"{e.distribution} {e.distribution_version}".strip()
+        typer.echo(f"{e.title.name} {e.title.version} ({e.title.display_name}), from {source}")
+    raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print Gameweave's version and each installed title's (rules version, "
+            "distribution and its version), then exit.",
+            callback=_print_version,
+            is_eager=True,
+        ),
+    ] = False,
+) -> None:
+    """Play, replay and simulate Gameweave titles: turn-based games with hidden information."""
 
 
 def fail(message: object, code: int = 1) -> NoReturn:
@@ -126,8 +162,10 @@ def games(
                 "max_players": e.title.max_players,
                 "version": e.title.version,
                 "distribution": e.distribution,
-                # The options --option takes, with their defaults.
-                "options": dict(e.title.default_config),
+                # The options players choose, with their defaults; test-only ones
+                # (which fix hidden information) are not offered, though --option
+                # still takes them.
+                "options": e.title.offered_options(),
             }
             for e in entries
         ]
@@ -135,7 +173,10 @@ def games(
         return
     console = make_console()
     if not entries:
-        console.print("No titles are installed.")
+        console.print(
+            "No titles are installed. Install one with pip, e.g. "
+            "'pip install gameweave-museum', then run 'gameweave games' again."
+        )
         return
     table = Table("Name", "Title", "Players", "Rules", "From", title="Installed titles")
     for e in entries:
@@ -221,18 +262,47 @@ def play(
         raise typer.Exit(code)
 
 
-def _resume(path: Path, title: str | None, players: int | None, seed: int | None) -> Match:
-    if players is not None or seed is not None:
-        fail("--players and --seed come from the log when resuming; leave them out", 2)
+def load_log(path: Path) -> MatchLog:
+    """Read a log or exit 2 with one line: a file that cannot be read or parsed,
+    however pathological (deeply nested arrays, enormous integers), is bad input."""
     try:
-        log = MatchLog.load(path)
+        return MatchLog.load(path)
     except LogError as exc:
         fail(exc, 2)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        # The core bounds what it parses; this is the CLI's own guard.
+        fail(f"{path}: cannot be read as a log ({describe_error(exc)})", 2)
+
+
+def _resume(path: Path, title: str | None, players: int | None, seed: int | None) -> Match:
+    """The match saved in ``path``, once every digest in it has been checked."""
+    if players is not None or seed is not None:
+        fail("--players and --seed come from the log when resuming; leave them out", 2)
+    log = load_log(path)
     if title is not None and title != log.title:
         fail(f"{path} is a game of {log.title!r}, not {title!r}", 2)
-    usable, _ = replaying.usable_actions(log)
+    reg = registry()
     try:
-        return replaying.rebuild(log, str(path), usable)
+        entry = reg.entry(log.title)
+    except GameweaveError as exc:
+        fail(f"{path}: {exc}", 2)
+    refusal = replaying.resume_refusal(log, entry, str(path))
+    if refusal is not None:
+        fail(refusal, 2)
+    usable, _ = replaying.usable_actions(log)
+    # A log is continued only if the installed rules reach every recorded state:
+    # otherwise resuming would rewrite a tampered log into one that verifies.
+    missing = replaying.unverifiable(log, usable)
+    if missing is not None:
+        fail(
+            f"{path}: action {missing} has no digest, so the log cannot be verified; "
+            "--resume continues only a log that verifies",
+            2,
+        )
+    try:
+        return replaying.rebuild(log, str(path), usable, verify=True, registry=reg)
+    except DigestMismatch as exc:
+        fail(f"{exc}; --resume continues only a log that verifies", 1)
     except LogError as exc:
         fail(exc, 1 if exc.index is not None else 2)
 
@@ -260,24 +330,58 @@ def replay(
     as_json: Annotated[bool, typer.Option("--json", help="Print view and history as JSON.")] = (
         False
     ),
+    state: Annotated[
+        bool,
+        typer.Option(
+            "--state",
+            help="Print the whole state (the title's snapshot, every secret included) as "
+            "JSON; with --json, add it as 'state'. For maintainers.",
+        ),
+    ] = False,
+    show_traceback: Annotated[
+        bool,
+        typer.Option("--traceback", help="When the title raises, print its full traceback."),
+    ] = False,
+    debug: Annotated[
+        bool,
+        typer.Option(
+            "--pdb",
+            help="With --verify: open the debugger where the title raises. With --to N: "
+            "stop before action N+1 with match, state and next_action in scope.",
+        ),
+    ] = False,
+    diff: Annotated[
+        Path | None,
+        typer.Option(
+            "--diff",
+            help="Another log of the same title: show the first step where the two differ "
+            "(action or digest) and both whole states there as a diff.",
+        ),
+    ] = None,
 ) -> None:
     """Rebuild a match from its log and show it as one seat sees it.
 
     Exit codes: 0 fine, 1 the log no longer replays (an action is refused, raises,
-    or reaches a different state), 2 the log cannot be read.
+    or reaches a different state) or, with --diff, the logs differ, 2 the command
+    line is wrong or a log cannot be read.
     """
-    registry()
-    if verify and (step or to is not None or as_ != "spectator"):
-        fail("--verify checks the whole log; --to, --as and --step do not go with it", 2)
-    if step and as_json:
-        fail("--step is interactive; leave out --json", 2)
+    reg = registry()
+    _check_replay_options(to, as_, step, verify, as_json, state, debug, show_traceback, diff)
     source = str(log)
+    record = load_log(log)
+    if diff is not None:
+        _diff(record, source, load_log(diff), str(diff), reg)
+        return
     try:
-        record = MatchLog.load(log)
-    except LogError as exc:
-        fail(exc, 2)
+        entry = reg.entry(record.title)
+    except GameweaveError as exc:
+        fail(f"{source}: {exc}", 2)
+    note = replaying.version_note(record, entry, source)
+    if note is not None:
+        print(f"note: {note}", file=sys.stderr)
+    failure = _Failure(show_traceback, debug)
     if verify:
-        _verify(record, source, as_json)
+        _verify(record, source, as_json, failure, reg)
         return
     try:
         seat = replaying.parse_seat(as_, record.players)
@@ -289,36 +393,162 @@ def replay(
         fail(f"--to {to}: {log} has actions 0 to {total}", 2)
     upto = usable if to is None else to
     try:
-        match = replaying.rebuild(record, source, max(upto, usable) if step else upto)
+        # A log of other rules is checked as far as it is shown.
+        match = replaying.rebuild(
+            record,
+            source,
+            max(upto, usable) if step else upto,
+            verify=note is not None,
+            registry=reg,
+        )
     except LogError as exc:
-        fail(exc, 1 if exc.index is not None else 2)
+        failure.report(exc)
+    if debug:
+        _break_before(match, record, source, failure)
+        return
     console = make_console()
     if step:
         replaying.step_through(console, match, seat, upto, input)
     elif as_json:
         data = replaying.payload(match, seat, total, source)
+        if state:
+            data["state"] = replaying.state_data(match)
         if recorded_error is not None:
             data["recorded_error"] = {"action": total, "error": recorded_error}
         typer.echo(json.dumps(data, indent=2))
+    elif state:
+        typer.echo(replaying.state_json(match))
     else:
         replaying.show(console, match, seat, total)
     if recorded_error is not None and match.step == usable and not as_json:
-        console.print(
+        # --state prints JSON on stdout: keep it clean for jq and friends.
+        out = make_console(stderr=True) if state else console
+        out.print(
             Text(
                 f"Action {total} made the title raise when this log was saved "
-                f"({recorded_error}); re-apply it with: gameweave replay {log} --verify",
+                f"({recorded_error}); re-apply it with: gameweave replay {log} --verify "
+                "(add --traceback or --pdb to see where)",
                 style="yellow",
             )
         )
 
 
-def _verify(record: MatchLog, source: str, as_json: bool) -> None:
+def _check_replay_options(
+    to: int | None,
+    as_: str,
+    step: bool,
+    verify: bool,
+    as_json: bool,
+    state: bool,
+    debug: bool,
+    show_traceback: bool,
+    diff: Path | None,
+) -> None:
+    """One usage line for options that do not go together."""
+
+    def given(pairs: list[tuple[str, bool]]) -> str:
+        return ", ".join(name for name, on in pairs if on)
+
+    if diff is not None:
+        extra = given(
+            [
+                ("--to", to is not None),
+                ("--as", as_ != "spectator"),
+                ("--step", step),
+                ("--verify", verify),
+                ("--json", as_json),
+                ("--state", state),
+                ("--pdb", debug),
+                ("--traceback", show_traceback),
+            ]
+        )
+        if extra:
+            fail(f"--diff compares two whole logs; leave out {extra}", 2)
+    if verify:
+        extra = given(
+            [
+                ("--to", to is not None),
+                ("--as", as_ != "spectator"),
+                ("--step", step),
+                ("--state", state),
+            ]
+        )
+        if extra:
+            fail(f"--verify checks the whole log; leave out {extra}", 2)
+    if step and (as_json or state or debug):
+        fail(
+            f"--step is interactive; leave out {given([('--json', as_json), ('--state', state), ('--pdb', debug)])}",
+            2,
+        )
+    if debug and not verify and to is None:
+        fail(
+            "--pdb needs --verify (stop where the title raises) or --to N (stop before action N+1)",
+            2,
+        )
+    if debug and (as_json or state):
+        fail("--pdb is interactive; leave out --json and --state", 2)
+    if state and as_ != "spectator" and not as_json:
+        fail(
+            "--state prints the whole state, not a seat's view; leave out --as (or add --json for both)",
+            2,
+        )
+
+
+@attrs.frozen
+class _Failure:
+    """How a replay that fails is reported: one line, after the title's traceback
+    (``--traceback``) or a post-mortem debugger session (``--pdb``) if asked."""
+
+    show_traceback: bool
+    debug: bool
+
+    def report(self, exc: LogError) -> NoReturn:
+        cause = replaying.title_exception(exc)
+        if cause is not None and self.show_traceback:
+            sys.stderr.write(replaying.format_traceback(cause))
+        if cause is not None and self.debug:
+            replaying.post_mortem(cause)
+        code = 1 if exc.index is not None else 2
+        if isinstance(exc, DigestMismatch):
+            fail(f"verify failed at action {exc.index}: {exc}", code)
+        if cause is not None and not (self.show_traceback or self.debug):
+            fail(f"{exc} (see where with --traceback or --pdb)", code)
+        fail(exc, code)
+
+
+def _break_before(match: Match, record: MatchLog, source: str, failure: _Failure) -> None:
+    """``--to N --pdb``: the debugger before action N+1, which continuing applies."""
+    step = match.step
+    entry = record.actions[step] if step < len(record.actions) else None
+    seat = entry.seat if entry is not None else None
+    next_action: Any = None
+    if entry is not None:
+        try:
+            next_action = match.title.codec.from_json(entry.action)
+        except GameweaveError:
+            next_action = entry.action  # submit refuses it with the reason
     try:
-        match = replaying.verify(record, source)
-    except DigestMismatch as exc:
-        fail(f"verify failed at action {exc.index}: {exc}", 1)
+        replaying.break_before(match, seat, next_action)
+    except TitleError as exc:
+        wrapped = LogError(source, str(exc), step + 1)
+        wrapped.__cause__ = exc.__cause__ or exc
+        failure.report(wrapped)
+    except IllegalAction as exc:
+        fail(LogError(source, f"refused: {exc}", step + 1), 1)
+    if entry is not None:
+        typer.echo(f"{source}: action {step + 1} applied; the match is at step {match.step}")
+
+
+def _verify(record: MatchLog, source: str, as_json: bool, failure: _Failure, reg: Registry) -> None:
+    try:
+        match = replaying.verify(record, source, reg)
     except LogError as exc:
-        fail(exc, 1 if exc.index is not None else 2)
+        if isinstance(exc, DigestMismatch) and failure.debug:
+            error(
+                f"action {exc.index} raised nothing but reached another state: stop before "
+                f"it with --to {(exc.index or 1) - 1} --pdb"
+            )
+        failure.report(exc)
     checked = sum(1 for e in record.actions if e.digest is not None)
     if as_json:
         out = {"log": source, "verified": True, "actions": match.step, "checked": checked}
@@ -328,6 +558,66 @@ def _verify(record: MatchLog, source: str, as_json: bool) -> None:
             f"{source}: verified; {match.step} actions of {record.title} replay to "
             f"the recorded state ({checked} digests checked)"
         )
+
+
+def _diff(a: MatchLog, a_source: str, b: MatchLog, b_source: str, reg: Registry) -> None:
+    """``replay A --diff B``: the first step where two logs of one title part."""
+    if a.title != b.title:
+        fail(
+            f"{a_source} is a game of {a.title!r} and {b_source} of {b.title!r}; "
+            "--diff compares two logs of one title",
+            2,
+        )
+    if a.title_version != b.title_version:
+        print(
+            f"note: {a_source} was recorded with {a.title} {a.title_version}, {b_source} "
+            f"with {b.title_version}",
+            file=sys.stderr,
+        )
+    try:
+        found = replaying.first_difference(a, b, a_source, b_source, reg)
+    except LogError as exc:
+        fail(exc, 1 if exc.index is not None else 2)
+    if isinstance(found, replaying.Agreement):
+        if found.a_steps == found.b_steps:
+            typer.echo(
+                f"{a_source} and {b_source} agree: the same {found.a_steps} actions reach "
+                "the same states"
+            )
+            return
+        longer, more = (
+            (a_source, found.a_steps)
+            if found.a_steps > found.b_steps
+            else (b_source, found.b_steps)
+        )
+        shared = min(found.a_steps, found.b_steps)
+        typer.echo(
+            f"{a_source} and {b_source} agree on their first {shared} actions; "
+            f"{longer} goes on to action {more}"
+        )
+        raise typer.Exit(1)
+    lines = [
+        f"{a_source} and {b_source} first differ at step {found.step}: " + "; ".join(found.reasons)
+    ]
+    width = max(len(a_source), len(b_source))
+    for name, entry, match in (
+        (a_source, found.a_entry, found.a),
+        (b_source, found.b_entry, found.b),
+    ):
+        if entry is not None:
+            now = match.digest()
+            digest = f"digest {entry.digest}" if entry.digest else "no digest recorded"
+            if entry.digest != now:
+                digest += f"; the installed rules reach {now}"
+            lines.append(
+                f"  {name:<{width}}  action {entry.index}, {replaying.describe_entry(match, entry)}"
+                f"  ({digest})"
+            )
+    lines.append(f"The whole state after step {found.step} (- {a_source}, + {b_source}):")
+    diff_lines = replaying.state_diff(found, a_source, b_source)
+    lines.extend(diff_lines or ["  (the snapshots are equal; only the recorded digests differ)"])
+    typer.echo("\n".join(lines))
+    raise typer.Exit(1)
 
 
 # -- simulate -------------------------------------------------------------------
@@ -438,7 +728,7 @@ def simulate_command(
     for failed in result.failures:
         path = logs[failed.index]
         error(f"game {failed.index} (seed {failed.seed}) failed: {failed.error}")
-        error(f"reproduce with: gameweave replay {path} --verify")
+        error(f"reproduce with: gameweave replay {path} --verify (add --traceback or --pdb)")
     if result.failures:
         raise typer.Exit(1)
 

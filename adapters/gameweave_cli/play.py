@@ -91,10 +91,31 @@ def default_log_path(title: str, seed: int) -> Path:
     return LOG_DIR / f"{title}-{stamp}-{seed}.toml"
 
 
+class NotReplayable(Exception):
+    """The match's log would not replay to the state the match is in (the title
+    is not deterministic), so no log is written: a saved log must reproduce the
+    game, or it misleads whoever replays it."""
+
+
+def replayable_log_text(match: Match) -> str:
+    """The match's log as TOML, or :class:`NotReplayable` (one line) when a fresh
+    replay of the match does not reach the state it is in."""
+    try:
+        return match.to_log().to_toml()
+    except GameweaveError as exc:
+        # to_log replays the match: a title that raises, refuses an action or ends
+        # elsewhere on the same seed and actions is not deterministic.
+        raise NotReplayable(f"the log was not saved, as it would not replay: {exc}") from exc
+    except Exception:
+        # The title's snapshot itself failed: the actions alone still reproduce it.
+        return log_text(match)
+
+
 def save_log(match: Match, path: Path) -> Path:
-    """Write the match's log to ``path`` (creating its folder) and return it."""
+    """Write the match's log to ``path`` (creating its folder) and return it;
+    :class:`NotReplayable` if the log would not replay."""
+    text = replayable_log_text(match)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = log_text(match)
     # Write beside it, then rename: a crash mid-write never truncates a saved game.
     partial = path.with_name(f".{path.name}.partial")
     partial.write_text(text, encoding="utf-8")
@@ -149,6 +170,8 @@ class Session:
         # Whose screen is on the terminal now.
         self.shown: int | None = None
         self.autosave_failed = False
+        #: The step of the last log this session wrote (None: none yet).
+        self.saved_step: int | None = None
 
     # -- running ---------------------------------------------------------------
 
@@ -169,11 +192,25 @@ class Session:
                 return self._crashed(exc)
             return self._saved(0, f"Log saved to {self.log_path}")
 
+    def _save(self) -> None:
+        """Write the log (OSError or NotReplayable if it cannot be)."""
+        save_log(self.match, self.log_path)
+        self.saved_step = self.match.step
+
+    def _unsaved(self, exc: NotReplayable) -> str:
+        """Why the log was not written, and what an earlier save still holds."""
+        if self.saved_step is None:
+            return str(exc)
+        return f"{exc}; {self.log_path} holds the game as saved at step {self.saved_step}"
+
     def _saved(self, code: int, *lines: str) -> int:
         try:
-            save_log(self.match, self.log_path)
+            self._save()
         except OSError as exc:
             print(f"error: cannot write the log {self.log_path}: {exc}", file=sys.stderr)
+            return 1
+        except NotReplayable as exc:
+            print(f"error: {self._unsaved(exc)}", file=sys.stderr)
             return 1
         with contextlib.suppress(OSError):  # a hung-up terminal cannot be written to
             for line in lines:
@@ -182,22 +219,33 @@ class Session:
 
     def _crashed(self, exc: Exception) -> int:
         try:
-            save_log(self.match, self.log_path)
+            self._save()
             saved = f"the log is saved in {self.log_path}"
+        except NotReplayable as again:
+            print(f"error: {describe_error(exc)} ({self._unsaved(again)})", file=sys.stderr)
+            return 1
         except Exception as again:  # the report below must still be printed
             saved = f"the log could not be saved either ({type(again).__name__}: {again})"
         print(f"error: {describe_error(exc)} ({saved})", file=sys.stderr)
-        print(f"reproduce with: gameweave replay {self.log_path} --verify", file=sys.stderr)
+        print(
+            f"reproduce with: gameweave replay {self.log_path} --verify "
+            "(add --traceback or --pdb to see where)",
+            file=sys.stderr,
+        )
         return 1
 
     def _autosave(self) -> None:
         """Keep the log current while a person thinks: even a killed terminal
         loses nothing but the move being typed."""
         try:
-            save_log(self.match, self.log_path)
+            self._save()
         except OSError as exc:
             if not self.autosave_failed:
                 self._refuse(f"cannot write the log {self.log_path}: {exc}")
+            self.autosave_failed = True
+        except NotReplayable as exc:
+            if not self.autosave_failed:
+                self.console.print(Text(f"Warning: {self._unsaved(exc)}", style="red"))
             self.autosave_failed = True
 
     def _bots_move(self) -> None:
@@ -325,9 +373,11 @@ class Session:
                 print_menu(self.console, menu(match, seat))
             elif word == "save":
                 try:
-                    save_log(match, self.log_path)
+                    self._save()
                 except OSError as exc:
                     self._refuse(f"cannot write {self.log_path}: {exc}")
+                except NotReplayable as exc:
+                    self._refuse(self._unsaved(exc))
                 else:
                     self.console.print(Text(f"Saved to {self.log_path}"))
             elif word in ("quit", "exit"):

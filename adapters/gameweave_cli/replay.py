@@ -1,15 +1,22 @@
-"""Rebuilding a match from its log: show it, step through it, verify it."""
+"""Rebuilding a match from its log: show it, step through it, verify it, debug it,
+compare it with another log."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+import json
+import traceback
+from collections.abc import Callable, Mapping
 from typing import Any
 
+import attrs
 from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from gameweave_core import LogError, Match, MatchLog
+from gameweave_core import GameweaveError, IllegalAction, LogError, Match, MatchLog, TitleError
+from gameweave_core.log import LogEntry
+from gameweave_core.registry import Registry, TitleEntry
 
 from .render import outcome_text, print_history, render_view, seat_name
 
@@ -35,19 +42,26 @@ def parse_seat(text: str, players: int) -> int | None:
     return seat
 
 
-def rebuild(log: MatchLog, source: str, upto: int, *, verify: bool = False) -> Match:
+def rebuild(
+    log: MatchLog,
+    source: str,
+    upto: int,
+    *,
+    verify: bool = False,
+    registry: Registry | None = None,
+) -> Match:
     """The match after ``upto`` actions (raises :class:`LogError` naming the action)."""
-    return Match.from_log(log, upto=upto, verify=verify, source=source)
+    return Match.from_log(log, upto=upto, verify=verify, source=source, registry=registry)
 
 
-def verify(log: MatchLog, source: str) -> Match:
+def verify(log: MatchLog, source: str, registry: Registry | None = None) -> Match:
     """Re-apply every action, comparing digests; raises at the first divergence.
 
     An action recorded as having made the title raise is re-applied too: if it
     still raises, the replay fails there, which is the reproduction a maintainer
     wants.
     """
-    match = Match.from_log(log, verify=True, source=source)
+    match = Match.from_log(log, verify=True, source=source, registry=registry)
     if match.step != len(log.actions):  # pragma: no cover - from_log applies all
         raise LogError(source, "not every action was replayed")
     return match
@@ -123,3 +137,222 @@ def step_through(
             continue
         step = target
         current = full.at(step)
+
+
+# -- versions --------------------------------------------------------------------
+
+
+def _recorded(log: MatchLog) -> str:
+    source = f"{log.distribution} {log.distribution_version}".strip()
+    return f"{log.title} {log.title_version} from {source}"
+
+
+def _installed(entry: TitleEntry) -> str:
+    source = f"{entry.distribution} {entry.distribution_version}".strip()
+    return f"{entry.title.name} {entry.title.version} from {source}"
+
+
+def version_note(log: MatchLog, entry: TitleEntry, source: str) -> str | None:
+    """What ``replay`` says first when ``log`` was recorded with other rules or
+    another distribution than the installed ones, or ``None`` when they match."""
+    title = entry.title
+    if log.title_version != title.version:
+        return (
+            f"{source} was recorded with {log.title} {log.title_version}, installed "
+            f"{title.version}: the rules changed; verifying…"
+        )
+    if (log.distribution, log.distribution_version) != (
+        entry.distribution,
+        entry.distribution_version,
+    ):
+        return (
+            f"{source} was recorded with {_recorded(log)}; installed: {_installed(entry)}; "
+            "verifying…"
+        )
+    return None
+
+
+def resume_refusal(log: MatchLog, entry: TitleEntry, source: str) -> str | None:
+    """Why ``play --resume`` refuses ``log`` (recorded with another title version or
+    distribution than the installed one), or ``None``."""
+    same_rules = log.title_version == entry.title.version
+    same_source = (log.distribution, log.distribution_version) == (
+        entry.distribution,
+        entry.distribution_version,
+    )
+    if same_rules and same_source:
+        return None
+    return (
+        f"{source} was recorded with {_recorded(log)}; installed: {_installed(entry)}; "
+        "a game is resumed only with the rules and distribution it started with "
+        f"(replay it with: gameweave replay {source})"
+    )
+
+
+def unverifiable(log: MatchLog, upto: int) -> int | None:
+    """The index of the first of the first ``upto`` actions that carries no digest."""
+    for e in log.actions[:upto]:
+        if e.digest is None:
+            return e.index
+    return None
+
+
+# -- tracebacks and the debugger ------------------------------------------------
+
+
+def title_exception(exc: BaseException) -> BaseException | None:
+    """The title's own exception behind a replay error (its ``__cause__`` chain),
+    or ``None`` when nothing raised (a refused action, a different digest)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc.__cause__
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if not isinstance(current, GameweaveError):
+            return current
+        current = current.__cause__
+    return None
+
+
+def format_traceback(exc: BaseException) -> str:
+    """The full traceback of ``exc``, as Python prints it."""
+    return "".join(traceback.format_exception(exc))
+
+
+def post_mortem(exc: BaseException) -> None:
+    """Open the debugger where ``exc`` was raised (pdb's post-mortem)."""
+    import pdb
+
+    pdb.post_mortem(exc.__traceback__)
+
+
+def break_before(match: Match, seat: int | None, next_action: Any) -> None:
+    """Stop in the debugger before ``next_action`` of ``seat`` is applied.
+
+    The debugger stops in this function, whose locals are ``match`` (the match),
+    ``state`` (the title's snapshot of the whole state) and ``next_action``
+    (``None`` at the end of the log). ``continue`` applies the action; ``step``
+    on the submit line walks into the title's rules.
+    """
+    import pdb
+
+    state = match.snapshot()  # noqa: F841  (for the person at the debugger)
+    pdb.Pdb().set_trace()
+    if next_action is not None and seat is not None:
+        match.submit(seat, next_action)
+
+
+# -- the whole state --------------------------------------------------------------
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return repr(value)
+
+
+def state_json(match: Match) -> str:
+    """The title's snapshot of the whole state as indented, key-sorted JSON."""
+    return json.dumps(match.snapshot(), indent=2, sort_keys=True, default=_json_default)
+
+
+def state_data(match: Match) -> Any:
+    """The snapshot as plain JSON data (sets and the like turned into lists)."""
+    return json.loads(json.dumps(match.snapshot(), default=_json_default))
+
+
+# -- comparing two logs ------------------------------------------------------------
+
+
+@attrs.frozen
+class Difference:
+    """Where two logs of one title first part: the step, why, and both matches
+    as they stand after that step."""
+
+    step: int
+    reasons: tuple[str, ...]
+    a: Match
+    b: Match
+    a_entry: LogEntry | None = None
+    b_entry: LogEntry | None = None
+
+
+@attrs.frozen
+class Agreement:
+    """Two logs that agree on every step they share (``a_steps``/``b_steps`` long)."""
+
+    a_steps: int
+    b_steps: int
+
+
+def first_difference(
+    a: MatchLog, b: MatchLog, a_source: str, b_source: str, registry: Registry
+) -> Difference | Agreement:
+    """The first step at which ``a`` and ``b`` differ in header, seat, action or
+    digest (recorded, or reached by the installed rules), replaying both side by
+    side; raises :class:`LogError` if either log cannot be replayed that far."""
+    a_match = Match.from_log(a, upto=0, registry=registry, source=a_source)
+    b_match = Match.from_log(b, upto=0, registry=registry, source=b_source)
+    if a_match.digest() != b_match.digest():
+        header = [
+            f"{name}: {a_value!r} vs {b_value!r}"
+            for name, a_value, b_value in (
+                ("players", a.players, b.players),
+                ("seed", a.seed, b.seed),
+                ("options", a_match.config, b_match.config),
+            )
+            if a_value != b_value
+        ]
+        why = "; ".join(header) or "the same header sets up different states"
+        return Difference(0, (f"the matches start apart ({why})",), a_match, b_match)
+    a_usable, _ = usable_actions(a)
+    b_usable, _ = usable_actions(b)
+    for ea, eb in zip(a.actions[:a_usable], b.actions[:b_usable], strict=False):
+        reasons = []
+        if (ea.seat, ea.action) != (eb.seat, eb.action):
+            reasons.append("the actions differ")
+        _apply(a_match, ea, a_source)
+        _apply(b_match, eb, b_source)
+        if ea.digest is not None and eb.digest is not None and ea.digest != eb.digest:
+            reasons.append("the recorded digests differ")
+        if a_match.digest() != b_match.digest():
+            reasons.append("the installed rules reach different states")
+        if reasons:
+            return Difference(ea.index, tuple(reasons), a_match, b_match, ea, eb)
+    return Agreement(a_usable, b_usable)
+
+
+def _apply(match: Match, entry: LogEntry, source: str) -> None:
+    try:
+        match.submit(entry.seat, entry.action)
+    except TitleError as exc:
+        raise LogError(source, str(exc), entry.index) from (exc.__cause__ or exc)
+    except IllegalAction as exc:
+        raise LogError(source, f"refused: {exc}", entry.index) from exc
+
+
+def describe_entry(match: Match, entry: LogEntry) -> str:
+    """``seat 2: bid 3`` (the title's label for the action, else its JSON)."""
+    title = match.title
+    try:
+        label = title.describe_action(title.codec.from_json(entry.action))
+    except Exception:
+        label = json.dumps(entry.action, sort_keys=True)
+    return f"seat {entry.seat}: {label}"
+
+
+def state_diff(difference: Difference, a_name: str, b_name: str) -> list[str]:
+    """Both matches' whole states at the difference, as a unified diff of JSON."""
+    step = difference.step
+    return list(
+        difflib.unified_diff(
+            state_json(difference.a).splitlines(),
+            state_json(difference.b).splitlines(),
+            fromfile=f"{a_name} (step {step})",
+            tofile=f"{b_name} (step {step})",
+            lineterm="",
+        )
+    )

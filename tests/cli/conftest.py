@@ -51,6 +51,30 @@ def child_env(plugin_dir: Path) -> dict[str, str]:
     return env
 
 
+@pytest.fixture(scope="session")
+def buggy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder on which the titles of ``buggy.py`` look installed (distribution
+    gameweave-buggy 1.0.0, entry point ``buggy``)."""
+    from . import buggy
+
+    folder = tmp_path_factory.mktemp("buggy-site")
+    return make_dist(folder, "gameweave-buggy", {"buggy": buggy.__name__})
+
+
+@pytest.fixture
+def buggy_env(child_env: dict[str, str], buggy_dir: Path) -> dict[str, str]:
+    """Environment of a ``gameweave`` subprocess that sees Sealed Bids and the
+    planted-bug titles."""
+    from . import buggy
+
+    # The folder the test package is imported from (``cli.buggy`` -> tests/).
+    package_root = Path(buggy.__file__).parents[buggy.__name__.count(".")]
+    env = dict(child_env)
+    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(buggy_dir), str(package_root)])
+    env[ENV_LOAD_PLUGINS] = "sealedbid,buggy"
+    return env
+
+
 @pytest.fixture
 def installed(monkeypatch: pytest.MonkeyPatch, plugin_dir: Path) -> Iterator[Any]:
     """Sealed Bids installed for this process; yields the default registry.
@@ -153,9 +177,11 @@ class ThreeFails(SealedBid):
         return super().setup(players, config, rng)
 
 
-def add_titles(registry: Any, *titles: Title[Any]) -> None:
+def add_titles(
+    registry: Any, *titles: Title[Any], distribution: str = "gameweave-tests", version: str = "0"
+) -> None:
     for title in titles:
-        registry.add_title(title, "gameweave-tests", "0")
+        registry.add_title(title, distribution, version)
 
 
 def first_lot(title: Title[Any], seed: int) -> int:
