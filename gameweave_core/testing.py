@@ -11,13 +11,14 @@ pytest then runs every ``test_*`` method below against the title: random legal
 play always ends and never raises; a saved log replays to the same digests at
 every step; views, legal actions and logs round-trip through JSON and TOML; junk,
 out-of-turn and illegal actions are refused with a one-line reason and change
-nothing; every bot plays whole games from its seat's observation alone; and, when
-the title declares them, pairs of matches indistinguishable to some seats give
-those seats identical views, legal actions and history at every step.
+nothing; every bot plays whole games from its seat's observation alone; setup,
+apply and every bot are deterministic (a failure names the culprit); and secrets
+are kept: from the title's resample hook the kit builds twin matches that a seat
+cannot tell apart and compares every surface the seat receives (see
+:func:`check_resampled_twins`), plus any twins the test class declares.
 
-The functions are usable on their own too, for titles tested another way.
-Requires the ``dev`` extra (pytest and hypothesis).
-"""
+The functions are usable on their own too, for titles tested another way. The kit
+needs pytest and hypothesis only (the ``testing`` extra)."""
 
 from __future__ import annotations
 

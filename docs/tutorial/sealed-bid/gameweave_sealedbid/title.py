@@ -18,7 +18,7 @@ from .actions import ACTIONS, Bid
 from .bots import BOTS
 from .state import LOTS, START_COINS, State
 
-# Names other code imported from this module before the title was split up.
+# Re-exported: tests and other plugins import these names from here.
 __all__ = ["LOTS", "START_COINS", "Bid", "SealedBid", "State"]
 
 
