@@ -50,6 +50,7 @@ class Match:
         *,
         distribution: str = "unknown",
         distribution_version: str = "",
+        generator: int | None = None,
     ) -> None:
         self.title = title
         self.players = players
@@ -59,7 +60,9 @@ class Match:
         self.seed = fresh_seed() if seed is None else seed
         self.distribution = distribution
         self.distribution_version = distribution_version
-        self._rng = Rng(self.seed)
+        self._rng = Rng(self.seed, generator)
+        #: The random generator's number (see :mod:`gameweave_core.rng`), kept in logs.
+        self.generator = self._rng.generator
         self._state: Any = title.setup(players, self.config, self._rng)
         self._log: list[tuple[int, Any]] = []
         #: (step, the events that step produced), for the steps that produced any.
@@ -82,8 +85,12 @@ class Match:
         config: Mapping[str, Any] | None = None,
         *,
         registry: Registry | None = None,
+        generator: int | None = None,
     ) -> Match:
-        """A new match of an installed title (by name) or of a title object."""
+        """A new match of an installed title (by name) or of a title object.
+
+        ``generator`` picks the random generator (default: the current one); only
+        replays of old logs need another."""
         from .registry import default_registry
 
         reg = registry if registry is not None else default_registry()
@@ -95,6 +102,7 @@ class Match:
             config,
             distribution=entry.distribution,
             distribution_version=entry.distribution_version,
+            generator=generator,
         )
 
     # -- reading ---------------------------------------------------------------
@@ -354,7 +362,7 @@ class Match:
         # A title raised mid-apply and may have left its state half-changed;
         # the log is the truth, so replay it.
         actions = list(self._log)
-        self._rng = Rng(self.seed)
+        self._rng = Rng(self.seed, self.generator)
         self._state = self.title.setup(self.players, self.config, self._rng)
         self._log, self._events = [], []
         self._lines = {}
@@ -379,6 +387,7 @@ class Match:
             self.config,
             distribution=self.distribution,
             distribution_version=self.distribution_version,
+            generator=self.generator,
         )
 
     def at(self, step: int) -> Match:
@@ -426,6 +435,7 @@ class Match:
             title_version=self.title.version,
             players=self.players,
             seed=self.seed,
+            generator=self.generator,
             distribution=self.distribution,
             distribution_version=self.distribution_version,
             config=dict(self.config),
@@ -467,6 +477,7 @@ class Match:
                 log.config,
                 distribution=log.distribution,
                 distribution_version=log.distribution_version,
+                generator=log.generator,
             )
         except Exception as exc:
             # The title's own exception stays the cause: `replay --traceback` prints it.

@@ -65,10 +65,8 @@ def test_null_is_not_a_string():
 
 
 def test_rng_is_reproducible_and_forks_independently():
+    # Recorded sequences of each generator are in test_rng_vectors.py.
     a, b = Rng(42), Rng(42)
-    # Recorded: CPython's integer-seeded sequences are stable, and logs rely on it.
-    recorded = Rng(42)
-    assert [recorded.randint(1, 6) for _ in range(8)] == [6, 1, 1, 6, 3, 2, 2, 2]
     assert [a.randint(1, 6) for _ in range(20)] == [b.randint(1, 6) for _ in range(20)]
     deck_a, deck_b = list(range(52)), list(range(52))
     Rng(7).shuffle(deck_a)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -130,3 +131,114 @@ def test_a_missing_file_is_one_line(tmp_path, sealed_registry):
 def test_logs_round_trip_through_toml(seed, players, config):
     log = random_match(SealedBid(), players, seed, config).to_log()
     assert MatchLog.from_toml(log.to_toml()) == log
+
+
+# -- the random generator --------------------------------------------------------------
+
+
+def test_a_log_records_its_generator_and_replays_with_it(sealed_registry):
+    from gameweave_core.rng import GENERATOR
+
+    match = play_out(
+        Match.create("sealedbid", 3, seed=4, registry=sealed_registry, generator=GENERATOR),
+        registry=sealed_registry,
+    )
+    text = match.to_log().to_toml()
+    assert f"\ngenerator = {GENERATOR}\n" in text
+    again = Match.from_log(MatchLog.from_toml(text), verify=True, registry=sealed_registry)
+    assert again.generator == GENERATOR and again.digest() == match.digest()
+
+
+def test_a_log_without_a_generator_replays_with_the_legacy_one(sealed_registry):
+    from gameweave_core.rng import GENERATOR, LEGACY_GENERATOR
+
+    legacy = play_out(
+        Match.create("sealedbid", 3, seed=4, registry=sealed_registry, generator=LEGACY_GENERATOR),
+        registry=sealed_registry,
+    )
+    text = legacy.to_log().to_toml()
+    assert "generator" not in text  # written exactly as before the field existed
+    log = MatchLog.from_toml(text)
+    assert log.generator == LEGACY_GENERATOR
+    Match.from_log(log, verify=True, registry=sealed_registry)
+    # Read with the other generator, the same actions reach other states.
+    other = attrs.evolve(log, generator=GENERATOR)
+    with pytest.raises(LogError):
+        Match.from_log(other, verify=True, registry=sealed_registry)
+
+
+def test_an_unknown_generator_is_one_line(played: Match):
+    text = played.to_log().to_toml().replace("seed = 4\n", "seed = 4\ngenerator = 9\n")
+    with pytest.raises(LogError) as caught:
+        MatchLog.from_toml(text, "x.toml")
+    assert str(caught.value) == (
+        "x.toml: unknown random generator 9: this Gameweave knows 1, 2 "
+        "(a newer Gameweave may have written it)"
+    )
+
+
+# -- hostile logs ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tail", "says"),
+    [
+        ("x = " + "[" * 5000 + "]" * 5000, "too deeply nested (more than 50 levels)"),
+        ("x = " + "[" * 5000, "too deeply nested (more than 50 levels)"),
+        ("x = " + "{ a = " * 5000 + "1" + " }" * 5000, "too deeply nested (more than 50 levels)"),
+        ("x = " + "7" * 5000, "an integer with more than 100 digits"),
+        ("x = " + "7_" * 2000 + "7", "an integer with more than 100 digits"),
+    ],
+)
+def test_pathological_toml_is_refused_in_one_line_before_parsing(played, tmp_path, tail, says):
+    path = tmp_path / "evil.toml"
+    path.write_text(played.to_log().to_toml() + "\n" + tail + "\n")
+    with pytest.raises(LogError) as caught:
+        MatchLog.load(path)
+    assert str(caught.value) == f"{path}: {says}"
+
+
+def test_brackets_and_digits_inside_strings_and_comments_are_not_counted(played: Match):
+    log = played.to_log()
+    text = log.to_toml().replace(
+        'title = "sealedbid"\n',
+        'title = "sealedbid"\n# ' + "[" * 80 + "9" * 200 + "\n",
+    )
+    assert MatchLog.from_toml(text) == log
+    failed = attrs.evolve(
+        log, actions=[*log.actions[:-1], attrs.evolve(log.actions[-1], error="[" * 80 + "9" * 200)]
+    )
+    assert MatchLog.from_toml(failed.to_toml()) == failed
+
+
+def test_an_oversized_log_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    from gameweave_core import log as log_module
+
+    monkeypatch.setattr(log_module, "MAX_LOG_CHARS", 1000)
+    path = tmp_path / "big.toml"
+    path.write_text("format = 1\n" + "# padding\n" * 200)
+    with pytest.raises(
+        LogError, match=r"big.toml: too large \(2,011 bytes; a log may have at most 1,000\)"
+    ):
+        MatchLog.load(path)
+    with pytest.raises(LogError, match=r"too large \(2,011 characters"):
+        MatchLog.from_toml(path.read_text())
+
+
+# -- compatibility -----------------------------------------------------------------------
+
+
+def test_compatibility_says_what_changed_since_the_recording(played: Match, sealed_registry):
+    entry = sealed_registry.entry("sealedbid")
+    log = played.to_log()
+    assert log.compatibility(entry) is None
+    newer = attrs.evolve(entry, title=type("Newer", (SealedBid,), {"version": "99"})())
+    assert log.compatibility(newer) == (
+        f"recorded with sealedbid {log.title_version} (gameweave-sealedbid 1.0.0), "
+        "installed sealedbid 99 (gameweave-sealedbid 1.0.0): the rules changed"
+    )
+    moved = attrs.evolve(entry, distribution="gameweave-auctions", distribution_version="2.0")
+    assert log.compatibility(moved) == (
+        f"recorded with sealedbid {log.title_version} (gameweave-sealedbid 1.0.0), "
+        f"installed sealedbid {log.title_version} (gameweave-auctions 2.0): another distribution"
+    )
