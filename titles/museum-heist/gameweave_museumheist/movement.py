@@ -1,0 +1,60 @@
+"""Where a piece may go: steps, chains of jumps, Secret Passages, and "closer".
+
+Pure functions of the board. A move is judged only by where it ends: it must end
+strictly closer to the Artwork (straight-line distance) than where it began, even
+if a jump on the way took it further off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from .board import DIRECTIONS, NEIGHBOURS, PASSAGE_SET, PASSAGES, distance2, step
+
+
+def landings(start: int, occupied: Collection[int], artwork: int) -> set[int]:
+    """Squares a piece on ``start`` reaches by one step or a chain of jumps.
+
+    ``occupied`` holds the squares of the other pieces. A step goes to any vacant
+    neighbour; a jump goes over an adjacent piece to the vacant square just beyond
+    it, in any of the 8 directions, and jumps may follow one another. A piece that
+    reaches the Artwork stops there (the project's ruling).
+    """
+    found = {n for n in NEIGHBOURS[start] if n not in occupied}
+    frontier = [start]
+    jumped: set[int] = {start}
+    while frontier:
+        here = frontier.pop()
+        for d in DIRECTIONS:
+            over = step(here, d)
+            if over is None or over not in occupied:
+                continue
+            land = step(here, d, 2)
+            if land is None or land in occupied or land in jumped:
+                continue
+            jumped.add(land)
+            found.add(land)
+            if land != artwork:
+                frontier.append(land)
+    found.discard(start)
+    return found
+
+
+def destinations(
+    start: int, occupied: Collection[int], artwork: int, rested: bool = False
+) -> set[int]:
+    """Every square the piece on ``start`` may end its move on.
+
+    A step or jump chain that lands on a Secret Passage may end there or go on to
+    any other vacant passage (that ends the move); a piece that began the round on
+    the passage it still stands on (``rested``) may take the passage as its whole
+    move. Only squares strictly closer to the Artwork than ``start`` count.
+    """
+    if artwork < 0:
+        return set()
+    ends = landings(start, occupied, artwork)
+    vacant_passages = [p for p in PASSAGES if p not in occupied and p != start]
+    if any(e in PASSAGE_SET for e in ends) or (rested and start in PASSAGE_SET):
+        ends.update(vacant_passages)
+    before = distance2(start, artwork)
+    return {e for e in ends if distance2(e, artwork) < before}

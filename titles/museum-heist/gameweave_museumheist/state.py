@@ -1,0 +1,76 @@
+"""The state of a Museum Heist match, and its phases.
+
+Every list indexed by seat holds seat 1 at index 0. A character is a key of
+:data:`~gameweave_museumheist.board.CHARACTERS`; ``""`` stands for "none yet"
+(the state is snapshotted to JSON and views travel through TOML, which has no null).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+#: The player to the right of the last winner places the Artwork (rounds 2 on).
+PLACE = "place"
+#: Every player secretly picks a character, all at the same time.
+CHOOSE = "choose"
+#: Turns go clockwise: move a piece, challenge or swap.
+PLAY = "play"
+#: Someone has the tokens they need.
+OVER = "over"
+
+#: Artwork tokens in the box.
+ARTWORK_TOKENS = 9
+#: Swap tokens each player gets for the whole game.
+SWAPS_EACH = 2
+
+
+def tokens_to_win(players: int) -> int:
+    """Tokens that win the game: 3, or 4 in a two-player game."""
+    return 4 if players == 2 else 3
+
+
+@attrs.define
+class RoundEnd:
+    """How the last round ended, as every seat was told."""
+
+    round: int
+    winner: int
+    how: str  # "artwork", "challenge" or "last"
+    revealed: dict[int, str] = attrs.field(factory=dict)
+
+
+@attrs.define
+class State:
+    """A whole match: the board, every seat's secrets, and the round in progress."""
+
+    players: int
+    #: Square of each character's piece, in ``CHARACTERS`` order.
+    pieces: list[int]
+    #: Square of the Artwork token, -1 while it waits to be placed.
+    artwork: int
+    phase: str
+    round: int = 1
+    #: The seat whose turn it is (PLAY), or who places the Artwork (PLACE).
+    turn: int = 1
+    #: The seat that starts this round's turns.
+    starter: int = 1
+    #: Each seat's character for this round ("" until chosen).
+    chosen: list[str] = attrs.field(factory=list)
+    tokens: list[int] = attrs.field(factory=list)
+    swaps: list[int] = attrs.field(factory=list)
+    #: Seats out of this round (a wrong challenge).
+    out: list[bool] = attrs.field(factory=list)
+    #: Seats whose card this round every seat has seen.
+    public: list[int] = attrs.field(factory=list)
+    #: ``shown[v]``: seats whose card seat ``v + 1`` alone was shown this round.
+    shown: list[list[int]] = attrs.field(factory=list)
+    #: ``ruled_out[s]``: characters everyone knows seat ``s + 1`` is not, this round.
+    ruled_out: list[list[str]] = attrs.field(factory=list)
+    #: Characters whose piece began the round on a passage and has not moved since.
+    rested: list[str] = attrs.field(factory=list)
+    #: This round's moves, as everyone saw them: (seat, character, from, to).
+    moves: list[tuple[int, str, int, int]] = attrs.field(factory=list)
+    #: Artwork tokens still in the box.
+    supply: int = ARTWORK_TOKENS
+    last: RoundEnd | None = None
+    winner: int = 0

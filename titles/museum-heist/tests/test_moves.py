@@ -1,0 +1,152 @@
+"""Moving a piece: "Direct move", jumps, "Moving through Secret Passages", and the
+"Remember" paragraph (a move must end closer to the Artwork, measured geometrically).
+"""
+
+from __future__ import annotations
+
+from gameweave_museumheist import rules
+from gameweave_museumheist.actions import Move, Swap
+from gameweave_museumheist.board import CHARACTERS, parse_coord
+from helpers import act, ends, position
+
+
+def test_a_step_goes_to_a_vacant_neighbour_closer_to_the_artwork() -> None:
+    # "Pieces can move into any vacant adjacent space (orthogonal or diagonal) ...
+    # provided that the move brings the piece closer to the Artwork token."
+    state = position({"guard": "E3"}, "E5")
+    assert ends(state, "guard") == {"D4", "E4", "F4"}
+
+
+def test_closer_is_measured_geometrically_so_a_diagonal_is_longer() -> None:
+    # "a diagonal distance to the Artwork token is considered greater than an orthogonal
+    # distance": from E3 (2 below E5) to D3 keeps two steps to go but is further away.
+    state = position({"guard": "E3"}, "E5")
+    assert "D3" not in ends(state, "guard")
+    refusal = rules.explain_illegal(state, 1, Move("guard", "D3"))
+    assert refusal is not None and "closer to the Artwork" in refusal
+    # One up and one across (D4, distance^2 2) beats two up (E3, distance^2 4).
+    state = position({"guard": "D4"}, "E5")
+    assert "E3" not in ends(state, "guard")
+
+
+def test_a_step_onto_an_occupied_square_is_not_a_move() -> None:
+    state = position({"guard": "E3", "granny": "E4", "boy": "D4"}, "E6")
+    assert "E4" not in ends(state, "guard") and "D4" not in ends(state, "guard")
+    assert "F4" in ends(state, "guard")
+
+
+def test_a_jump_goes_over_an_adjacent_piece_to_the_vacant_square_beyond() -> None:
+    # "OR jump over an adjacent piece in any direction (orthogonal or diagonal) to a
+    # vacant space"
+    state = position({"guard": "E2", "schoolgirl": "E3"}, "E7")
+    assert "E4" in ends(state, "guard")
+    state = position({"guard": "E2", "schoolgirl": "F3"}, "H5")
+    assert "G4" in ends(state, "guard")
+
+
+def test_no_jump_onto_an_occupied_square_or_over_a_gap() -> None:
+    state = position({"guard": "E2", "schoolgirl": "E3", "granny": "E4"}, "E7")
+    assert "E4" not in ends(state, "guard") and "E5" not in ends(state, "guard")
+    state = position({"guard": "E2", "schoolgirl": "E4"}, "E7")
+    assert ends(state, "guard") == {"D3", "E3", "F3"}
+
+
+def test_jumps_chain_in_different_directions() -> None:
+    # "Several such jumps may be made in succession even if they are in different
+    # directions": E2 over E3 to E4, then over F5 to G6.
+    state = position({"guard": "E2", "schoolgirl": "E3", "granny": "F5"}, "E7")
+    assert {"E4", "G6"} <= ends(state, "guard")
+    act(state, 1, Move("guard", "G6"))
+    assert state.pieces[CHARACTERS.index("guard")] == parse_coord("G6")
+
+
+def test_a_chain_may_pass_further_away_if_it_ends_closer() -> None:
+    # "the move is allowed even if sections of the movement may have temporarily
+    # brought the piece further away": C5 over D4 to E3 (further), then over D3 to C3.
+    state = position({"guard": "C5", "schoolgirl": "D4", "granny": "D3"}, "A3")
+    got = ends(state, "guard")
+    assert "C3" in got and "E3" not in got
+
+
+def test_a_step_onto_a_passage_may_go_on_to_another_vacant_passage() -> None:
+    # "When landing a Character piece on a Secret Passage, the player may immediately
+    # move the piece to any other vacant Secret Passage space", and it must end closer;
+    # the rulebook's example: one step left onto a passage, an occupied passage is out,
+    # a passage further away is out.
+    state = position({"guard": "C2", "granny": "G7"}, "E6")
+    got = ends(state, "guard")
+    assert "B7" in got  # via B2, closer
+    assert "G7" not in got  # occupied by the Granny
+    assert "G2" not in got  # as far as C2: not closer
+    assert "B2" not in got  # the passage itself is further than C2
+    state = position({"guard": "C2"}, "E6")
+    assert "G7" in ends(state, "guard")
+
+
+def test_stopping_on_a_passage_without_using_it_is_allowed() -> None:
+    # "Players may choose not to use the Secret Passage"
+    state = position({"guard": "C1"}, "B4")
+    assert "B2" in ends(state, "guard")
+
+
+def test_a_jump_chain_may_end_with_a_passage_move() -> None:
+    # "a jump or a series or jumps may end with a Secret Passage move": D2 over C2 lands
+    # on the passage B2 and goes on to G7; without the Schoolgirl on C2 it cannot.
+    state = position({"guard": "D2", "schoolgirl": "C2"}, "F6")
+    assert "G7" in ends(state, "guard")
+    state = position({"guard": "D2"}, "F6")
+    assert "G7" not in ends(state, "guard")
+
+
+def test_a_piece_that_begins_the_round_on_a_passage_may_use_it_as_its_move() -> None:
+    # "If a Character piece begins a round on a Secret Passage, it may use the Secret
+    # Passage as a move for their turn"
+    state = position({"guard": "B2"}, "G6")
+    assert "G7" in ends(state, "guard")
+    act(state, 1, Move("guard", "G7"))
+    assert state.pieces[CHARACTERS.index("guard")] == parse_coord("G7")
+
+
+def test_the_passage_privilege_is_lost_once_the_piece_moves_or_is_swapped() -> None:
+    # Ruling: the privilege belongs to a piece still on the passage it began the round on.
+    state = position({"guard": "B2", "boy": "D4"}, "G6")
+    act(state, 1, Swap("guard", "boy"))
+    act(state, 2, Swap("guard", "boy"))
+    assert state.pieces[CHARACTERS.index("guard")] == parse_coord("B2")
+    assert "G7" not in ends(state, "guard")
+
+
+def test_a_piece_arriving_on_a_passage_mid_round_cannot_later_hop_without_moving() -> None:
+    state = position({"guard": "C1"}, "F7")
+    assert {"B2", "G7"} <= ends(state, "guard")
+    act(state, 1, Move("guard", "B2"))  # could have hopped on; chose to stop
+    assert "G7" not in ends(state, "guard")
+
+
+def test_a_piece_on_the_artwork_cannot_move() -> None:
+    state = position({"guard": "E4"}, "E5", chosen=["artist", "duchess"])
+    act(state, 1, Move("guard", "E5"))
+    assert ends(state, "guard") == set()
+    refusal = rules.explain_illegal(state, 2, Move("guard", "E6"))
+    assert refusal == "The Guard is on the Artwork and cannot get any closer"
+
+
+def test_a_piece_stops_on_reaching_the_artwork() -> None:
+    # Ruling: a jump chain ends on the Artwork; it cannot jump on from there.
+    state = position({"guard": "E2", "schoolgirl": "E3", "granny": "E5"}, "E4")
+    got = ends(state, "guard")
+    assert "E4" in got and "E6" not in got
+
+
+def test_any_player_may_move_any_piece() -> None:
+    # "Move any Character piece in any direction"
+    state = position(
+        {
+            c: sq
+            for c, sq in zip(CHARACTERS, ["B3", "C3", "D3", "E3", "F3", "G3", "H3"], strict=True)
+        },
+        "E6",
+        chosen=["artist", "duchess"],
+    )
+    moved = {a.piece for a in rules.legal_actions(state, 1) if isinstance(a, Move)}
+    assert moved == set(CHARACTERS)
