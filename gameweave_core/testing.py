@@ -639,6 +639,10 @@ class TitleConformance:
     config: ClassVar[Mapping[str, Any]] = {}
     #: Hypothesis examples per check; raise it for a deeper run.
     examples: ClassVar[int] = 20
+    #: Random matches the automatic twins are drawn from (``None``: a quarter of
+    #: ``examples``, at least 3); each gives twins at 3 steps for every seat and the
+    #: spectator.
+    twin_examples: ClassVar[int | None] = None
 
     def registry(self) -> Registry:
         """The registry bots are looked up in: the installed one if it holds this
@@ -781,7 +785,7 @@ class TitleConformance:
         strategy = self.twins()
         stats = TwinStats()
 
-        @_kit(max(2, self.examples // 4), shrink=False)
+        @_kit(self.twin_examples or max(3, self.examples // 4), shrink=False)
         @given(players=self._players(), seed=seeds)
         def automatic(players: int, seed: int) -> None:
             check_secrets_checked(title, players, seed, self.config, has_twins=strategy is not None)
