@@ -836,6 +836,13 @@ def serve(
             "the server, at several milliseconds an action"
         ),
     ] = False,
+    dev: Annotated[
+        bool,
+        typer.Option(
+            help="Development mode: clients may choose a match's seed and test-only "
+            "options, so whoever creates a match may know its secrets"
+        ),
+    ] = False,
 ) -> None:
     """Host matches for browsers on this machine (the HTTP adapter)."""
     try:
@@ -848,6 +855,8 @@ def serve(
         options["access_log"] = access_log
     if fsync:
         options["fsync"] = True
+    if dev:
+        options["dev"] = True
     run_server(host=host, port=port, **options)
 
 

@@ -171,6 +171,9 @@ def test_tokens_are_stored_hashed(client: Any) -> None:
         (b'{"title": "sealedbid", "players": 2, "bots": ["2"]}', 400, ['"bots"']),
         (b'{"title": "sealedbid", "players": 2, "bots": {"two": null}}', 400, ['"bots"']),
         (b'{"title": "sealedbid", "players": 2, "bots": {"2": 7}}', 400, ['"bots"']),
+        # "²".isdigit() is true, yet int("²") fails: a seat number is ASCII digits.
+        (b'{"title": "sealedbid", "players": 2, "bots": {"\\u00b2": "random"}}', 400, ['"bots"']),
+        (b'{"title": "sealedbid", "players": 2, "bots": {"\\u0662": null}}', 400, ['"bots"']),
         (b'{"title": "sealedbid", "players": 2, "bots": [3]}', 422, ["seat 3"]),
         (b'{"title": "sealedbid", "players": 2, "bots": {"2": "genius"}}', 422, ["genius"]),
         (b'{"title": "sealedbid", "players": 2, "colour": "red"}', 400, ["colour"]),
@@ -400,6 +403,22 @@ def test_replay_shows_any_step_as_any_seat(client: Any, sealed_registry: Registr
 
 
 @pytest.mark.parametrize(
+    ("log", "words"),
+    [
+        ("format = 1\nx = " + "[" * 5000 + "]" * 5000, ["nested"]),
+        ("format = 1\nx = " + "{a = " * 3000 + "1" + "}" * 3000, ["nested"]),
+        ("format = 1\nseed = " + "9" * 5000, ["digits"]),
+        ("format = 1\nseed = 0x" + "f" * 5000, []),
+    ],
+)
+def test_replay_refuses_pathological_toml_in_one_line(
+    client: Any, log: str, words: list[str]
+) -> None:
+    message = refused(client.post("/api/replay", json={"log": log}), 400, *words)
+    assert len(message) < 300
+
+
+@pytest.mark.parametrize(
     ("body", "words"),
     [
         ({}, ['"log"']),
@@ -538,6 +557,38 @@ def test_bots_owed_a_turn_take_it_after_a_restart(
             assert payload["version"] == 3 and payload["awaiting"] == [1]
             assert payload["view"]["sealed"] == [2]
             assert len(second.app.state.store.load(mid).actions) == 3
+
+
+def test_a_log_that_would_not_replay_is_not_given_out(tmp_path: Path) -> None:
+    """A title that is not deterministic (here its state's fingerprint changes each
+    time it is taken) cannot give a log that replays: the server says so instead."""
+    import random
+    import warnings
+
+    from gameweave_core import Registry
+    from gameweave_sealedbid.title import SealedBid
+
+    class Flaky(SealedBid):
+        name = "flaky"
+
+        def snapshot(self, state: Any) -> Any:
+            return {"state": super().snapshot(state), "noise": random.random()}
+
+    reg = Registry()
+    reg.add_title(Flaky(), "test", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+        with TestClient(create_app(tmp_path / "f.sqlite3", reg)) as c:
+            created = c.post("/api/matches", json={"title": "flaky", "players": 2, "bots": [2]})
+            mid, tok = created.json()["id"], token(created.json(), 1)
+            while "outcome" not in (now := read(c, mid)):
+                assert (
+                    act(c, mid, tok, now["version"], {"type": "bid", "coins": 0}).status_code == 200
+                )
+            message = refused(c.get(f"/api/matches/{mid}/log"), 500, "does not replay", "flaky")
+            assert mid in message
 
 
 def test_a_failing_describe_action_still_gives_buttons(tmp_path: Path) -> None:

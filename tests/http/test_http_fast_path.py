@@ -22,6 +22,7 @@ from gameweave_core import Registry
 from gameweave_http import server
 from gameweave_http.app import App, create_app
 from gameweave_http.hub import ApiError
+from gameweave_http.routes import HOT
 from gameweave_http.wire import parse_json, read_token
 
 with warnings.catch_warnings():
@@ -344,3 +345,78 @@ def test_reads_and_submissions_skip_starlettes_stack(
         finally:
             logging.getLogger("gameweave_http.access").setLevel(logging.NOTSET)
     assert reached == ["GET /api/titles", "GET /api/titles"]
+
+
+# -- one route table, no middleware the fast path would skip ------------------------------
+
+
+def test_both_roads_route_by_one_table(clients: tuple[Any, Any, Any]) -> None:
+    """The fast path takes a request exactly when Starlette's router would give it
+    a hot route, with the same path parameters."""
+    from starlette.routing import Match as Found
+
+    app = clients[0]
+    assert app.routes[: len(HOT)] == [h.route for h in HOT]
+    paths = [
+        "/api/matches/abc",
+        "/api/matches/abc/actions",
+        "/api/matches/a%20b",
+        "/api/matches/é",
+        "/api/matches/",
+        "/api/matches/abc/",
+        "/api/matches/a/b",
+        "/api/matches/a/b/actions",
+        "/api/matches//actions",
+        "/api/matches/abc/events",
+        "/api/matches/abc/log",
+        "/api/matches",
+        "/api/titles",
+        "/",
+    ]
+    for method in ("GET", "POST", "HEAD", "PUT"):
+        for path in paths:
+            scope = {"type": "http", "method": method, "path": path, "root_path": ""}
+            # Starlette's router: the first route matching path and method.
+            first = next((m for r in app.routes if (m := r.matches(scope))[0] == Found.FULL), None)
+            endpoint = first[1]["endpoint"] if first else None
+            hot = next((h for h in HOT if h.route.endpoint is endpoint), None)
+            probe = dict(scope)
+            taken = app.hot_route(probe)
+            if hot is not None and method == hot.method:
+                assert first is not None and taken is hot.fast, (method, path)
+                assert probe["path_params"] == first[1]["path_params"], (method, path)
+            else:
+                assert taken is None, (method, path)
+
+
+def test_middleware_the_fast_path_would_skip_stops_the_app(
+    tmp_path: Path, sealed_registry: Registry
+) -> None:
+    from starlette.middleware import Middleware
+    from starlette.middleware.gzip import GZipMiddleware
+
+    from gameweave_http.errors import on_error
+    from gameweave_http.fastpath import FAST_PATH_COVERS
+    from gameweave_http.routes import ROUTES
+
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry)
+    try:
+        # What Starlette runs around its router is exactly what the fast path covers.
+        layer: Any = app.middleware_stack
+        found = []
+        while layer is not app.router:
+            found.append(type(layer))
+            layer = layer.app
+        assert tuple(found) == FAST_PATH_COVERS
+        with pytest.raises(RuntimeError, match="GZipMiddleware would be skipped by the fast path"):
+            app.add_middleware(GZipMiddleware)
+    finally:
+        app.state.store.close()
+    handlers = {Exception: on_error}
+    with pytest.raises(RuntimeError, match="GZipMiddleware would be skipped"):
+        App(hot=HOT, routes=ROUTES, middleware=[Middleware(GZipMiddleware)])
+    # Added behind the app's back, it stops the app when Starlette builds its stack.
+    bare = App(hot=HOT, routes=ROUTES, exception_handlers=handlers)
+    bare.user_middleware.append(Middleware(GZipMiddleware))
+    with pytest.raises(RuntimeError, match="skipped by the fast path"):
+        bare.build_middleware_stack()
