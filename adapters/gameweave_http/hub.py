@@ -231,6 +231,10 @@ class Hub:
             live.lock.release()
 
     def _payload(self, live: LiveMatch, seat: int | None) -> dict[str, Any]:
+        """``Match.payload(seat)`` (what the conformance kit checks for leaks) plus
+        fields that hold no state of the match: its id, the bot seats (fixed at
+        creation), a label per legal action (``describe_action`` of that action
+        alone) and a failed bot's notice. Every read, reply and event is this."""
         match = live.match
         out = match.payload(seat)
         out["match"] = live.id
