@@ -639,8 +639,8 @@ class TitleConformance:
     config: ClassVar[Mapping[str, Any]] = {}
     #: Hypothesis examples per check; raise it for a deeper run.
     examples: ClassVar[int] = 20
-    #: Random matches the automatic twins are drawn from (``None``: a quarter of
-    #: ``examples``, at least 3); each gives twins at 3 steps for every seat and the
+    #: Random matches the automatic twins are drawn from (``None``: half of
+    #: ``examples``, at least 4); each gives twins at 3 steps for every seat and the
     #: spectator.
     twin_examples: ClassVar[int | None] = None
 
@@ -785,7 +785,7 @@ class TitleConformance:
         strategy = self.twins()
         stats = TwinStats()
 
-        @_kit(self.twin_examples or max(3, self.examples // 4), shrink=False)
+        @_kit(self.twin_examples or max(4, self.examples // 2), shrink=False)
         @given(players=self._players(), seed=seeds)
         def automatic(players: int, seed: int) -> None:
             check_secrets_checked(title, players, seed, self.config, has_twins=strategy is not None)
