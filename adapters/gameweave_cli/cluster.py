@@ -24,10 +24,10 @@ from typing import Any
 
 import attrs
 
-from gameweave_core import GameweaveError, default_registry
+from gameweave_core import default_registry
 from gameweave_core.registry import TitleEntry
 
-from .simulate import describe_error
+from .simulate import RunStopped, describe_error
 
 #: What to run when Dask is missing.
 INSTALL = "pip install 'gameweave[dask]'"
@@ -36,7 +36,7 @@ INSTALL = "pip install 'gameweave[dask]'"
 TIMEOUT = 30.0
 
 
-class ClusterError(GameweaveError):
+class ClusterError(RunStopped):
     """The cluster cannot run the simulation (said in one line)."""
 
 
@@ -75,6 +75,26 @@ def installed_titles() -> dict[str, TitleStamp] | str:
         return {e.title.name: TitleStamp.of(e) for e in default_registry().entries()}
     except Exception as exc:  # reported, with the worker's address, by the client
         return describe_error(exc)
+
+
+#: This process's answer to :func:`installed_titles` (a worker's titles do not change).
+_installed: list[dict[str, TitleStamp] | str] = []
+
+
+def checked_call(wanted: TitleStamp, fn: Callable[..., Any], /, *args: Any) -> Any:
+    """Run on a worker: ``fn(*args)`` if the worker has the build of the title
+    ``wanted`` describes, else :class:`ClusterError`, which stops the run. This
+    catches workers that join after :func:`open_cluster` checked the others."""
+    if not _installed:
+        _installed.append(installed_titles())
+    try:
+        from distributed import get_worker
+
+        worker = str(get_worker().address)
+    except (ImportError, ValueError):  # not on a Dask worker: a plain executor
+        worker = f"pid {os.getpid()}"
+    check_workers({worker: _installed[0]}, wanted)
+    return fn(*args)
 
 
 def check_workers(found: Mapping[str, dict[str, TitleStamp] | str], wanted: TitleStamp) -> None:
@@ -127,8 +147,9 @@ class ClusterExecutor(Executor):
     """An executor on a Dask cluster; shutting it down closes the connection (and
     the local cluster, if it started one)."""
 
-    def __init__(self, client: Any, cluster: Any = None) -> None:
+    def __init__(self, client: Any, wanted: TitleStamp, cluster: Any = None) -> None:
         self.client = client
+        self.wanted = wanted
         self.cluster = cluster
         # pure=False: two batches never share a result by accident of their keys.
         self._inner: Executor = client.get_executor(pure=False)
@@ -139,7 +160,10 @@ class ClusterExecutor(Executor):
         return max(1, int(sum(self.client.nthreads().values())))
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        return self._inner.submit(fn, *args, **kwargs)
+        if kwargs:
+            raise TypeError("ClusterExecutor.submit takes positional arguments only")
+        # Every task checks its worker's build of the title first (see checked_call).
+        return self._inner.submit(checked_call, self.wanted, fn, *args)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         # The run has collected every future it wants by now; on an interrupt the
@@ -188,11 +212,12 @@ def open_cluster(text: str, entry: TitleEntry, *, timeout: float = TIMEOUT) -> C
             client.wait_for_workers(1, timeout=timeout)
         except TimeoutError as exc:
             raise ClusterError(f"no worker has joined {where} within {timeout:g} s") from exc
-        check_workers(client.run(installed_titles), TitleStamp.of(entry))
+        wanted = TitleStamp.of(entry)
+        check_workers(client.run(installed_titles), wanted)
     except BaseException:
         if client is not None:
             client.close()
         if cluster is not None:
             cluster.close()
         raise
-    return ClusterExecutor(client, cluster)
+    return ClusterExecutor(client, wanted, cluster)

@@ -22,10 +22,23 @@ from typing import Any
 
 import attrs
 
-from gameweave_core import Match, MatchLog, default_registry, derive_seed, run_bots, seat_bots
+from gameweave_core import (
+    GameweaveError,
+    Match,
+    MatchLog,
+    default_registry,
+    derive_seed,
+    run_bots,
+    seat_bots,
+)
 from gameweave_core.log import LogEntry
 
 from .stats import wilson
+
+
+class RunStopped(GameweaveError):
+    """Raised by a batch to stop the whole run rather than fail its games (for
+    instance: the worker has another build of the title)."""
 
 
 @attrs.frozen
@@ -487,6 +500,8 @@ def simulate(
             chunk = pending.pop(future)
             try:
                 report = future.result()
+            except RunStopped:
+                raise
             except Exception as exc:
                 # The worker itself died (or the task could not be sent): the
                 # games are lost but the run still reports them, with logs that

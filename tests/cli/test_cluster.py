@@ -102,15 +102,16 @@ class Cluster:
             return dict(client.run(os.getpid))
 
     def stop(self) -> None:
+        """Workers first, then the scheduler; a process that outlasts a short grace
+        after SIGTERM is killed."""
         for proc in reversed(self.procs):
             if proc.poll() is None:
                 proc.terminate()
-        for proc in self.procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(timeout=10)
 
 
 @pytest.fixture
@@ -256,6 +257,23 @@ def test_a_worker_with_another_version_is_refused_in_one_line(start_cluster, chi
         f"{ours.describe()}: install the same on every worker\n"
     )
     assert not (tmp_path / "gameweave-logs").exists()
+
+
+@pytest.mark.slow
+def test_a_worker_that_joins_late_without_the_title_stops_the_run(start_cluster, installed):
+    cluster = start_cluster()
+    cluster.add_worker("w1")
+    cluster.wait_for_workers(1)
+    executor = clustering.open_cluster(cluster.address, installed.entry("sealedbid"), timeout=LIMIT)
+    with executor:
+        # It joins after the check at the start: its first task refuses to play.
+        late = cluster.add_worker("bare", env=dict(cluster.env, GAMEWEAVE_LOAD_PLUGINS=""))
+        executor.client.wait_for_workers(2, timeout=LIMIT)
+        pids = executor.client.run(os.getpid)
+        bare = next(address for address, pid in pids.items() if pid == late.pid)
+        with pytest.raises(clustering.ClusterError) as caught:
+            simulate("sealedbid", 3000, 2, 1, {}, executor, batch=10, window=8)
+    assert str(caught.value).startswith(f"worker {bare} does not have sealedbid (it has: none)")
 
 
 def default_entry() -> Any:
