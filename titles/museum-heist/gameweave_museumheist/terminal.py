@@ -149,6 +149,12 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
         facts.append("chosen: " + (", ".join(f"Seat {s}" for s in view["chosen"]) or "nobody"))
     if facts:
         out.append(" · ".join(facts)[:79])
+    if view["moves"]:
+        recent = view["moves"][-2:]
+        out.append(
+            "moves: "
+            + "; ".join(f"S{m['seat']} {LETTERS[m['piece']]} {m['from']}→{m['to']}" for m in recent)
+        )
     last = view.get("last")
     if "winner" in view:
         out.append(f"[bold]Seat {view['winner']} wins the game[/]")
