@@ -193,7 +193,7 @@ def test_the_unmodified_tutorial_title_passes(check: str) -> None:
 
 def test_a_title_with_secrets_and_no_way_to_check_them_fails() -> None:
     class NoHook(SealedBid):
-        resample = Title.resample  # type: ignore[assignment]  # as if never written
+        resample = Title.resample  # as if never written
 
     assert not NoHook().can_resample
     message = kit_failure(NoHook(), "test_secrets_are_kept")
@@ -247,15 +247,16 @@ def leaky(base: type[Title[Any]], kind: str, secret: Callable[[Any], Any]) -> Ti
         reason = base.explain_illegal(self, state, seat, action) or "not now"
         return f"{reason} [{secret(state)}]"
 
-    methods: dict[str, Any] = {
+    leaks: dict[str, dict[str, Any]] = {
         "view": {"view": view},
         "public line": {"apply": apply_line},
         "later-round line": {"apply": apply_later},
         "event data": {"apply": apply_data},
         "seat label": {"seat_label": seat_label},
         "refusal reason": {"explain_illegal": explain_illegal},
-    }[kind]
-    return type(f"Leaky{base.__name__}", (base,), methods)()
+    }
+    wrapped: type[Title[Any]] = type(f"Leaky{base.__name__}", (base,), leaks[kind])
+    return wrapped()
 
 
 LEAKS = {
