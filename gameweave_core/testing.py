@@ -43,6 +43,7 @@ from .rng import MAX_SEED, Rng, derive_seed
 from .runner import play_out
 from .title import Title
 
+#: Every seed a match may have, as a hypothesis strategy: ``@given(seed=seeds)``.
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
 
 #: Arbitrary JSON, the raw material of junk actions.
@@ -77,7 +78,8 @@ def random_match(
 
 
 def snapshot_for(match: Match, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` receives: its view, legal actions and history."""
+    """The heart of what ``seat`` receives: its view, legal actions and history
+    (:func:`surfaces` gathers everything)."""
     return {
         "view": match.view(seat),
         "legal": match.legal_json(seat) if seat is not None else [],
@@ -86,6 +88,7 @@ def snapshot_for(match: Match, seat: int | None) -> dict[str, Any]:
 
 
 def observers(match: Match) -> list[int | None]:
+    """Every seat of ``match`` in order, then ``None`` for a spectator."""
     return [*range(1, match.players + 1), None]
 
 
