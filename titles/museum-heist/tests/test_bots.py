@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from gameweave_museumheist import MuseumHeist, rules, views
+from gameweave_museumheist.actions import Challenge, Move
+from gameweave_museumheist.bots import HeuristicBot, beliefs
 from helpers import position
 
 from gameweave_core import Match, Rng, play_out
 from gameweave_core.bots import Observation
-from gameweave_museumheist import MuseumHeist, rules, views
-from gameweave_museumheist.actions import Challenge, Move
-from gameweave_museumheist.bots import HeuristicBot, beliefs
 
 TITLE = MuseumHeist()
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from rich.console import Console
-
-from gameweave_core import Match, play_out
 from gameweave_museumheist import MuseumHeist
 from gameweave_museumheist.actions import Challenge, Choose, Move, Place, Swap
 from gameweave_museumheist.terminal import describe_action, parse_action, render_text
+from rich.console import Console
+
+from gameweave_core import Match, play_out
 
 TITLE = MuseumHeist()
 

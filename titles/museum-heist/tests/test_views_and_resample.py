@@ -5,13 +5,13 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from helpers import act, position
-
-from gameweave_core import Match, Rng
 from gameweave_museumheist import MuseumHeist, views
 from gameweave_museumheist.actions import Challenge, Choose, Move
 from gameweave_museumheist.board import CHARACTERS
 from gameweave_museumheist.resample import resample
+from helpers import act, position
+
+from gameweave_core import Match, Rng
 
 TITLE = MuseumHeist()
 
@@ -74,7 +74,7 @@ def test_resample_keeps_what_the_seat_knows_and_redraws_the_rest() -> None:
 def test_resample_is_deterministic_and_leaves_unchosen_seats_alone() -> None:
     match = Match(TITLE, 3, 8)
     match.submit(2, Choose("granny"))
-    state = match._state  # noqa: SLF001
+    state = match._state
     a = resample(state, 1, Rng(4))
     b = resample(state, 1, Rng(4))
     assert a == b
