@@ -475,23 +475,15 @@ def _check_replay_options(
         )
         if extra:
             fail(f"--verify checks the whole log; leave out {extra}", 2)
-    if step and (as_json or state or debug):
-        fail(
-            f"--step is interactive; leave out {given([('--json', as_json), ('--state', state), ('--pdb', debug)])}",
-            2,
-        )
+    extra = given([("--json", as_json), ("--state", state), ("--pdb", debug)])
+    if step and extra:
+        fail(f"--step is interactive; leave out {extra}", 2)
     if debug and not verify and to is None:
-        fail(
-            "--pdb needs --verify (stop where the title raises) or --to N (stop before action N+1)",
-            2,
-        )
+        fail("--pdb needs --verify (stop where the title raises) or --to N (stop before N+1)", 2)
     if debug and (as_json or state):
         fail("--pdb is interactive; leave out --json and --state", 2)
     if state and as_ != "spectator" and not as_json:
-        fail(
-            "--state prints the whole state, not a seat's view; leave out --as (or add --json for both)",
-            2,
-        )
+        fail("--state prints the whole state, not a seat's view; leave out --as (or add --json)", 2)
 
 
 @attrs.frozen
