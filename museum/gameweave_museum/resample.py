@@ -24,9 +24,9 @@ How a history is drawn:
    Thief was caught cutting. A crown that came off without the alarm means the
    North breaker was cut before it; one with the alarm means it was not. Each
    such fact is an *obligation* with a list of ways to meet it (a round and
-   squares); one way is drawn at random among those still possible, pinned, and
-   the sets of step 1 worked out again, forward and backward, so what is left
-   always has a consistent route.
+   squares); the ways still possible are tried in a random order, and the first
+   that leaves a consistent route (the sets of step 1 worked out again, forward
+   and backward, with it pinned) is kept.
 3. **The route.** The last square is drawn among the possible ones, then each
    earlier one among the possible squares from which the next is a legal walk.
 4. **What nobody saw.** Where the route allows it, the Thief may also have made
@@ -79,6 +79,16 @@ def resample(state: State, seat: int | None, rng: Rng) -> State:
     redrawn from ``rng`` (see the module docstring); ``state`` is not changed."""
     if seat == THIEF_SEAT or state.phase in (POSTING, ENTRY, OVER):
         return copy.deepcopy(state)
+    drawn = draw(state, rng)
+    return copy.deepcopy(state) if drawn is None else drawn[1]
+
+
+def draw(state: State, rng: Rng) -> tuple[list[Any], State] | None:
+    """A Thief history Security cannot tell from the real one: the Thief's actions
+    (the entry first, then one a round) and the state they lead to with the real
+    guard moves; ``None`` if no draw of :data:`ATTEMPTS` agreed with the evidence.
+
+    ``state`` must be in the Thief's or the Security turn."""
     plan = quayside_palace()
     facts = Facts.read(plan, state)
     want = public_part(state)
@@ -88,8 +98,8 @@ def resample(state: State, seat: int | None, rng: Rng) -> State:
             continue
         candidate = replay(plan, state, actions)
         if candidate is not None and public_part(candidate) == want:
-            return candidate
-    return copy.deepcopy(state)
+            return actions, candidate
+    return None
 
 
 def public_part(state: State) -> tuple[Any, ...]:
@@ -193,6 +203,7 @@ class Facts:
     monitored: list[bool]  # per round (index round - 1)
     latest_spotted: bool  # whether the Thief was seen in the latest round
     crown_rounds: list[int]  # rounds a crown was lifted (publicly)
+    emptied: set[int]  # squares of the cases whose theft has come to light
     dark: set[str]  # wings found dark and not yet reset
     dead: set[int]  # cameras found dead and not yet repaired
 
@@ -303,6 +314,7 @@ class Facts:
             monitored=list(trail.monitored),
             latest_spotted=rounds in spotted_rounds,
             crown_rounds=crown_rounds,
+            emptied={plan.cases[c].square for c in state.revealed},
             dark=set(state.dark_wings),
             dead=set(state.dead_cameras),
         )
@@ -360,18 +372,22 @@ def draw_history(plan: FloorPlan, facts: Facts, rng: Rng, extras: bool) -> list[
         return None
     for ways in facts.obligations:
         possible = [w for w in ways if _fits(w, forward, backward, slots)]
-        if not possible:
-            return None
-        way = rng.choice(possible)
-        allowed[way.round] &= 1 << way.square
-        if way.action == "pick":
-            allowed[way.round - 1] &= 1 << way.square
-        if way.not_entry:
-            allowed[0] &= ~(1 << way.square)
-        if way.action:
-            slots[way.round] = (way.action, way.square)
-        forward, backward = sweep(b, facts, allowed)
-        if not forward[-1]:
+        rng.shuffle(possible)
+        for way in possible:
+            pinned = list(allowed)
+            pinned[way.round] &= 1 << way.square
+            if way.action == "pick":
+                pinned[way.round - 1] &= 1 << way.square
+            if way.not_entry:
+                pinned[0] &= ~(1 << way.square)
+            swept = sweep(b, facts, pinned)
+            # Only the entry rule can leave no route (the pins alone always fit).
+            if swept[0][-1]:
+                allowed, (forward, backward) = pinned, swept
+                if way.action:
+                    slots[way.round] = (way.action, way.square)
+                break
+        else:
             return None
     route = [rng.choice(squares_of(forward[-1]))]
     for r in range(facts.rounds, 0, -1):
@@ -423,6 +439,7 @@ def _actions(
             elif (
                 stays
                 and case is not None
+                and here not in facts.emptied
                 and r == facts.rounds >= 2
                 and not facts.latest_spotted
                 and (not case.vault or north in cut)
