@@ -351,11 +351,14 @@ def _spine(
     return match, list(pool.values())
 
 
-def _around(base: Match, state: Any) -> Match:
+def _around(base: Match, state: Any, rng: Rng | None = None) -> Match:
     """``base`` replayed to its current step (same log, history and generator state),
-    with ``state`` in place of its own: a twin match, which cannot be saved as a log."""
+    with ``state`` in place of its own and, if given, ``rng`` as its generator from
+    now on: a twin match, which cannot be saved as a log."""
     twin = base.at(base.step)
     twin._state = state
+    if rng is not None:
+        twin._rng = rng
     twin._awaiting = None
     twin._legal.clear()
     return twin
@@ -375,18 +378,18 @@ def check_resampled_twins(
 
     A random legal match is played; at ``forks`` random steps, for every seat and
     the spectator, ``resample`` draws a state that seat cannot tell from the real one
-    and the kit builds a twin match around it (same log, history and generator
-    state). The seat's view must be equal in both (else the view shows something the
-    seat has not observed, or resample changed something it knows). Then both
-    matches are driven on for up to ``drive`` steps: the seat itself plays the same
-    action in both; another seat plays the same action, or a third of the time any
-    action legal in the twin (what it does may be its secret). After each step,
-    while the seat's views are equal, every other surface it receives (see
-    :func:`surfaces`; ``probes`` sampled illegal or out-of-turn actions for the
-    refusals) must be equal too; once its views differ the seat has legitimately told
-    the worlds apart and that twin ends. The resample hook must also leave its input
-    untouched and give
-    the same state from the same generator.
+    and the kit builds a twin match around it: the same log and history, and the
+    same generator state or, for half the twins, a generator of its own (so chance
+    drawn later differs too). The seat's view must be equal in both (else the view
+    shows something the seat has not observed, or resample changed something it
+    knows). Then both matches are driven on for up to ``drive`` steps: the seat
+    itself plays the same action in both; another seat plays the same action, or a
+    third of the time any action legal in the twin (what it does may be its secret).
+    After each step, while the seat's views are equal, every other surface it
+    receives (see :func:`surfaces`; ``probes`` sampled illegal or out-of-turn actions
+    for the refusals) must be equal too; once its views differ the seat has
+    legitimately told the worlds apart and that twin ends. The resample hook must
+    also leave its input untouched and give the same state from the same generator.
     """
     spine, pool = _spine(title, players, seed, config)
     rng = Rng(derive_seed(seed, "twins"))
@@ -435,7 +438,13 @@ def _one_twin(
         f"one generator gave different states ({difference(title.snapshot(drawn), again)})"
     )
     stats.redrawn += title.snapshot(drawn) != before
-    twin = _around(real, drawn)
+    # Half the twins go on with the real match's generator state, so later chance
+    # agrees and the worlds stay alike for longer; the other half with a generator
+    # of their own, so chance drawn after the fork (a hidden card dealt, dice
+    # re-rolled out of sight) differs too, and a leak of it can show.
+    fresh = rng.random() < 0.5
+    own = Rng(derive_seed(rng.seed, "generator"), real.generator) if fresh else None
+    twin = _around(real, drawn, own)
     last = ""
     while True:
         shown = rng.sample(pool, min(probes, len(pool))) if seat is not None else []
