@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.convertors import Convertor
+from starlette.convertors import Convertor, StringConvertor
 from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.requests import ClientDisconnect
@@ -108,6 +108,8 @@ class HotRoute:
         regex, _, convertors = compile_path(path)
         self.regex: re.Pattern[str] = regex
         self.convertors: dict[str, Convertor[Any]] = convertors
+        # Text parameters are kept as matched: nothing to convert on every request.
+        self.converts = any(type(c) is not StringConvertor for c in convertors.values())
         # On the fast path the route adds the safety headers itself (see App).
         self.fast = JsonRoute(handle, reads_body, SAFETY_HEADERS)
 
@@ -118,7 +120,11 @@ class HotRoute:
         found = self.regex.match(path)
         if found is None:
             return None
-        return {k: self.convertors[k].convert(v) for k, v in found.groupdict().items()}
+        params = found.groupdict()
+        if self.converts:
+            for key, convertor in self.convertors.items():
+                params[key] = convertor.convert(params[key])
+        return params
 
 
 class App(Starlette):
