@@ -161,11 +161,17 @@ def _cells(view: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
     seen = view.get("last_seen")
     if seen:
         cells[seen["at"]] = ("? ", "bold yellow")
-    for g in view["guards"]:
-        cells[g["at"]] = (f"G{g['number']}", "bold white on red")
     thief = view.get("thief") or view.get("reveal")
     if thief and "at" in thief:
         cells[thief["at"]] = ("@ ", "bold magenta")
+    for g in view["guards"]:
+        # Drawn after the Thief: a guard on the Thief's square has caught them, and
+        # the catch is the guard's (magenta under it shows the Thief is there too).
+        caught = thief is not None and thief.get("at") == g["at"]
+        cells[g["at"]] = (
+            f"G{g['number']}",
+            "bold white on magenta" if caught else "bold white on red",
+        )
     return cells
 
 
@@ -200,9 +206,11 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
     you = view["you"]
     dawn = view["dawn"]
     track = "[yellow]" + "●" * dawn + "[/][grey35]" + "○" * (18 - dawn) + "[/]"
+    guards = you.get("guards") or []
+    runs = f" (guard{'s' if len(guards) > 1 else ''} {', '.join(map(str, guards))})"
     out = [
         f"[bold]The Museum Job[/] — {view['board']['name']} — you are "
-        f"[bold]{you['role']}[/]" + (f" (guards {you['guards']})" if you.get("guards") else ""),
+        f"[bold]{you['role']}[/]" + (runs if guards else ""),
         f"Round {view['round']}   Dawn {track} {dawn}   {view['phase_text']}"
         + (f" — guard {view['guard_to_move']} to move" if view.get("guard_to_move") else ""),
         "",

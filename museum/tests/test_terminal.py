@@ -88,3 +88,31 @@ def test_the_finished_heist_is_drawn_for_everyone():
     play_out(match)
     screen = TITLE.render_text(match.view(None), None)
     assert "The heist is over" in screen and "route" in screen
+
+
+@pytest.mark.parametrize(("players", "header"), [(2, "(guards 1, 2, 3)"), (4, "(guard 1)")])
+def test_the_header_names_the_guards_a_security_seat_runs(players, header):
+    match = Match(TITLE, players, 3)
+    while match.awaiting and match.step < 4:
+        seat = match.awaiting[0]
+        match.submit(seat, match.legal_actions(seat)[0])
+    first = TITLE.render_text(match.view(2), 2).splitlines()[0]
+    assert first.endswith(f"you are [bold]Security[/] {header}"), first
+    assert "[" not in first.replace("[bold]", "").replace("[/]", "")
+
+
+def test_the_catching_guard_is_drawn_on_the_thiefs_square():
+    match = Match(TITLE, 2, 3)
+    for guard, post in ((1, "J4"), (2, "B7"), (3, "K12")):
+        match.submit(2, next(a for a in match.legal_actions(2) if (a.guard, a.at) == (guard, post)))
+    match.submit(1, Enter("J14"))
+    match.submit(1, Walk("K14"))
+    assert match.view(1)["thief"]["at"] == "K14"
+    match.submit(2, MoveGuard(1, "J4"))
+    match.submit(2, MoveGuard(2, "B7"))
+    match.submit(2, MoveGuard(3, "K14"))
+    assert match.view(None)["ended"] == "catch"
+    for seat in (1, 2, None):
+        drawn = render_map(match.view(seat), seat)
+        assert "[bold white on magenta]G3[/]" in drawn, seat
+        assert "[bold magenta]@ [/]" not in drawn, "the Thief is under the guard"
