@@ -42,8 +42,8 @@ LEGACY_GENERATOR: Final = 1
 GENERATOR: Final = 2
 #: Every generator this Gameweave can replay.
 GENERATORS: Final = (LEGACY_GENERATOR, GENERATOR)
-#: The generator of new matches.
-DEFAULT_GENERATOR: Final = LEGACY_GENERATOR
+#: The generator of new matches (and of ``Rng(seed)``: bots, simulations).
+DEFAULT_GENERATOR: Final = GENERATOR
 
 #: Sixteen 32-bit little-endian words out of one 64-byte block.
 _WORDS: Final = struct.Struct("<16I").unpack

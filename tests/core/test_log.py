@@ -168,7 +168,8 @@ def test_a_log_without_a_generator_replays_with_the_legacy_one(sealed_registry):
 
 
 def test_an_unknown_generator_is_one_line(played: Match):
-    text = played.to_log().to_toml().replace("seed = 4\n", "seed = 4\ngenerator = 9\n")
+    lines = [ln for ln in played.to_log().to_toml().splitlines() if not ln.startswith("generator")]
+    text = "\n".join(lines).replace("seed = 4\n", "seed = 4\ngenerator = 9\n")
     with pytest.raises(LogError) as caught:
         MatchLog.from_toml(text, "x.toml")
     assert str(caught.value) == (
