@@ -373,14 +373,15 @@ def check_resampled_twins(
     forks: int = 3,
     drive: int = 40,
     probes: int = 3,
+    own_generators: float = 0.5,
 ) -> TwinStats:
     """Automatic twins: secrecy checked from the title's :meth:`~Title.resample` hook.
 
     A random legal match is played; at ``forks`` random steps, for every seat and
     the spectator, ``resample`` draws a state that seat cannot tell from the real one
     and the kit builds a twin match around it: the same log and history, and the
-    same generator state or, for half the twins, a generator of its own (so chance
-    drawn later differs too). The seat's view must be equal in both (else the view
+    same generator state or, for a share ``own_generators`` of the twins, a generator
+    of its own (so chance drawn later differs too). The seat's view must be equal in both (else the view
     shows something the seat has not observed, or resample changed something it
     knows). Then both matches are driven on for up to ``drive`` steps: the seat
     itself plays the same action in both; another seat plays the same action, or a
@@ -406,6 +407,7 @@ def check_resampled_twins(
                     pool,
                     drive,
                     probes,
+                    own_generators,
                 )
             )
     return stats
@@ -419,6 +421,7 @@ def _one_twin(
     pool: list[Any],
     drive: int,
     probes: int,
+    own_generators: float,
 ) -> TwinStats:
     title = spine.title
     who = _who(seat)
@@ -442,7 +445,7 @@ def _one_twin(
     # agrees and the worlds stay alike for longer; the other half with a generator
     # of their own, so chance drawn after the fork (a hidden card dealt, dice
     # re-rolled out of sight) differs too, and a leak of it can show.
-    fresh = rng.random() < 0.5
+    fresh = rng.random() < own_generators
     own = Rng(derive_seed(rng.seed, "generator"), real.generator) if fresh else None
     twin = _around(real, drawn, own)
     last = ""

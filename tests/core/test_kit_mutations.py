@@ -20,9 +20,11 @@ global ``random`` in ``apply``                        lots to come reshuffled wi
 global ``random`` in a bot                            the thrifty bot bids with ``random``
 ====================================================  =========================================
 
-Each leak is also injected into both shipped titles (The Museum Job: the Thief's
-square; The House Job: the bottom card of the deck, which nobody has seen). Those
-run once the title has its resample hook and skip, saying so, until then.
+The same nine bugs, in a Liar's Dice title like the issue's (dice re-rolled during
+play), are in test_kit_liarsdice.py. Each leak is also injected into both shipped
+titles (The Museum Job: the Thief's square; The House Job: the bottom card of the
+deck, which nobody has seen). Those run once the title has its resample hook and
+skip, saying so, until then.
 """
 
 from __future__ import annotations
