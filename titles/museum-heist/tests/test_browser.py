@@ -1,0 +1,223 @@
+"""Museum Heist in Chromium (Debian's, driven by Playwright): a match made through
+the HTTP API, played by clicking cards, pieces and squares; a wrong challenge's card
+reaches the challenger's page only; the page fits a 390 px phone. Screenshots go to
+test-output/screenshots/ at the repository root."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from gameweave_core import Registry
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[3]
+SHOTS = ROOT / "test-output" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+class Server:
+    """The Gameweave server with only Museum Heist, on a free loopback port."""
+
+    def __init__(self, db: Path) -> None:
+        import uvicorn
+        from gameweave_museumheist import plugin
+
+        from gameweave_http.app import create_app
+
+        registry = Registry()
+        registry.add_plugin(plugin, "museumheist", "gameweave", "test")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        self.url = f"http://127.0.0.1:{port}"
+        config = uvicorn.Config(
+            create_app(db, registry),
+            host="127.0.0.1",
+            port=port,
+            access_log=False,
+            log_level="warning",
+            timeout_graceful_shutdown=1,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (make browser-deps)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    with Server(tmp_path / "heist.sqlite3") as s:
+        yield s
+
+
+@pytest.fixture
+def shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+def create(server: Server, players: int, bots: list[int]) -> dict[str, Any]:
+    reply = httpx.post(
+        server.url + "/api/matches",
+        json={"title": "museumheist", "players": players, "bots": bots},
+    )
+    assert reply.status_code == 201, reply.text
+    return dict(reply.json())
+
+
+def open_seat(browser: Any, url: str, errors: list[str], width: int = 1280) -> Any:
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(10_000)
+    page.goto(url)
+    page.wait_for_selector(".mh-board")
+    assert page.get_attribute("body", "data-renderer") == "museumheist"
+    return page
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute("body", "data-version"))
+
+
+def after(page: Any, before: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+
+
+def test_a_round_played_by_clicking_cards_pieces_and_squares(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    errors: list[str] = []
+    made = create(server, 2, [2])
+    page = open_seat(browser, made["seats"][0]["url"], errors)
+    # Seven pieces and the Artwork on the board, seven cards to choose from.
+    assert page.locator(".mh-piece").count() == 7
+    assert page.locator(".mh-artwork").count() == 1
+    assert page.locator(".mh-choose .mh-card").count() == 7
+    page.screenshot(path=str(shots / "museumheist-choose.png"), full_page=True)
+    before = version(page)
+    page.click(".mh-choose .mh-card[data-character='artist']")
+    after(page, before)
+    page.wait_for_selector(".mh-piece.movable")  # the bot chose too; seat 1 starts
+    assert "The Artist" in page.inner_text(".mh-you")
+    assert page.locator(".mh-known").count() == 0  # nobody's card is shown to seat 1
+    # Click a piece: its legal ends are outlined; click one to move there.
+    piece = page.locator(".mh-piece.movable").first
+    name = piece.get_attribute("data-piece")
+    piece.click()
+    page.wait_for_selector(".mh-piece.selected")
+    targets = page.locator(".mh-square.target")
+    assert targets.count() >= 1
+    legal = page.evaluate(
+        "fetch(location.pathname.replace('/play/', '/api/matches/'), {headers: {'X-Seat-Token':"
+        " new URLSearchParams(location.hash.slice(1)).get('token')}}).then(r => r.json())"
+        ".then(p => p.legal)"
+    )
+    ends = {a["to"] for a in legal if a["type"] == "move" and a["piece"] == name}
+    outlined = {targets.nth(i).get_attribute("data-square") for i in range(targets.count())}
+    assert outlined == ends
+    page.screenshot(path=str(shots / "museumheist-move.png"), full_page=True)
+    square = targets.first.get_attribute("data-square")
+    before = version(page)
+    targets.first.click()
+    after(page, before)
+    assert f"moves {name_of(name)}" in page.inner_text(".mh-history")
+    assert square in page.inner_text(".mh-history")
+    assert errors == []
+
+
+def name_of(character: str | None) -> str:
+    return {
+        "artist": "The Artist",
+        "duchess": "The Duchess",
+        "tourist": "The Tourist",
+        "schoolgirl": "The School Girl",
+        "guard": "The Guard",
+        "granny": "The Granny",
+        "boy": "The Little Boy",
+    }[character or ""]
+
+
+def test_a_wrong_challenge_shows_the_card_to_the_challenger_only(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    errors: list[str] = []
+    made = create(server, 3, [])
+    pages = [open_seat(browser, seat["url"], errors) for seat in made["seats"]]
+    for step, (page, character) in enumerate(
+        zip(pages, ("artist", "duchess", "guard"), strict=True)
+    ):
+        # A page posts with the step it has drawn; the server refuses a stale one (409),
+        # so each page waits until it has seen the choices made before its own.
+        page.wait_for_function(f"Number(document.body.dataset.version) >= {step}")
+        page.click(f".mh-choose .mh-card[data-character='{character}']")
+    pages[0].wait_for_selector(".mh-challenges")
+    before = version(pages[0])
+    pages[0].click(".mh-challenge[data-seat='2'][data-character='boy']")  # seat 2 is the Duchess
+    after(pages[0], before)
+    pages[0].wait_for_selector(".mh-known[data-seat='2']")
+    assert "The Duchess" in pages[0].inner_text(".mh-known[data-seat='2']")
+    assert "Seat 2 shows you The Duchess" in pages[0].inner_text(".mh-history")
+    for page in pages[1:]:
+        page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+        assert page.locator(".mh-known").count() == 0
+        assert "shows you" not in page.inner_text(".mh-history")
+        assert "not B" in page.inner_text(".mh-seat[data-seat='2']")  # the public deduction
+    assert "Duchess" not in pages[2].inner_text(".mh")
+    pages[0].screenshot(path=str(shots / "museumheist-private-reveal.png"), full_page=True)
+    assert errors == []
+
+
+def test_museum_heist_on_a_phone_width_screen(browser: Any, server: Server, shots: Path) -> None:
+    errors: list[str] = []
+    made = create(server, 3, [2, 3])
+    phone = open_seat(browser, made["seats"][0]["url"], errors, width=390)
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, f"the page scrolls sideways ({width}px)"
+    box = phone.locator(".mh-board").bounding_box()
+    assert box is not None and 300 <= box["width"] <= 390
+    phone.click(".mh-choose .mh-card[data-character='granny']")
+    phone.wait_for_selector(".mh-piece.movable")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 400
+    phone.screenshot(path=str(shots / "museumheist-phone.png"), full_page=True)
+    assert errors == []
