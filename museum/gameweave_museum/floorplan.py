@@ -77,6 +77,8 @@ class Camera:
     square: int
     wing: str
     coverage: frozenset[int]
+    #: ``coverage`` as a bit mask (bit n: square n).
+    coverage_bits: int = 0
 
 
 @attrs.frozen
@@ -103,6 +105,8 @@ class FloorPlan:
     neighbours: tuple[tuple[int, ...], ...]
     #: What a guard on each square sees (its own square included).
     sight: tuple[frozenset[int], ...]
+    #: ``sight`` as bit masks (bit n: square n), for the record of what was seen.
+    sight_bits: tuple[int, ...]
 
     by_square: dict[int, Case | Camera | Exit | str] = attrs.field(factory=dict)
     #: Walking distance between any two floor squares (walls block; nothing else).
@@ -188,6 +192,11 @@ def sightline(start: int, walls: frozenset[int], limit: int = WIDTH + HEIGHT) ->
     return frozenset(seen)
 
 
+def bits(squares: Iterable[int]) -> int:
+    """``squares`` as a bit mask: bit n set for square n."""
+    return sum(1 << sq for sq in set(squares))
+
+
 def load(text: str) -> FloorPlan:
     """Build a floor plan from the TOML text of a map file."""
     data = tomllib.loads(text)
@@ -245,8 +254,9 @@ def load(text: str) -> FloorPlan:
     sight = tuple(
         frozenset() if sq in walls else sightline(sq, walls) | {sq} for sq in range(WIDTH * HEIGHT)
     )
+    coverage = {n: sightline(sq, walls, CAMERA_RANGE) for n, (sq, _) in cameras.items()}
     camera_list = tuple(
-        Camera(n, sq, wing, sightline(sq, walls, CAMERA_RANGE))
+        Camera(n, sq, wing, coverage[n], bits(coverage[n]))
         for n, (sq, wing) in sorted(cameras.items())
     )
     by_square: dict[int, Case | Camera | Exit | str] = {}
@@ -271,6 +281,7 @@ def load(text: str) -> FloorPlan:
         ),
         neighbours=neighbours,
         sight=sight,
+        sight_bits=tuple(bits(seen) for seen in sight),
         by_square=by_square,
         dist=tuple(
             {} if sq in walls else _bfs(neighbours, sq, WIDTH * HEIGHT, set())

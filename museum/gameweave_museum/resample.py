@@ -128,7 +128,7 @@ def public_part(state: State) -> tuple[Any, ...]:
 
 
 @attrs.frozen
-class Bits:
+class Masks:
     """Masks of the floor plan for walking a set of squares one step."""
 
     floor: int
@@ -138,9 +138,9 @@ class Bits:
 
 
 @cache
-def bits(plan: FloorPlan) -> Bits:
+def masks(plan: FloorPlan) -> Masks:
     squares = range(len(plan.neighbours))
-    return Bits(
+    return Masks(
         floor=sum(1 << sq for sq in plan.floor),
         not_first_column=sum(1 << sq for sq in squares if sq % WIDTH != 0),
         not_last_column=sum(1 << sq for sq in squares if sq % WIDTH != WIDTH - 1),
@@ -148,7 +148,7 @@ def bits(plan: FloorPlan) -> Bits:
     )
 
 
-def spread(b: Bits, squares: int, steps: int, open_squares: int) -> int:
+def spread(b: Masks, squares: int, steps: int, open_squares: int) -> int:
     """Every square within ``steps`` walking steps of ``squares``, stepping only
     onto ``open_squares`` (the floor without walls and guards)."""
     for _ in range(steps):
@@ -209,7 +209,7 @@ class Facts:
 
     @classmethod
     def read(cls, plan: FloorPlan, state: State) -> Facts:
-        b = bits(plan)
+        b = masks(plan)
         rounds = len(state.route) - 1
         trail = state.trail
         # Guard squares at each Thief turn, and the squares guards checked each round.
@@ -335,7 +335,7 @@ def _north_ok(k: int, reset: int, crowns: list[int], alarms: set[int], since: in
 # -- drawing a history ---------------------------------------------------------------
 
 
-def sweep(b: Bits, facts: Facts, allowed: list[int]) -> tuple[list[int], list[int]]:
+def sweep(b: Masks, facts: Facts, allowed: list[int]) -> tuple[list[int], list[int]]:
     """Per round, the squares some route reaches by then (forward) and the squares
     from which a route goes on to the present (backward); a square in both lies
     on a route consistent with everything."""
@@ -364,7 +364,7 @@ def draw_history(plan: FloorPlan, facts: Facts, rng: Rng, extras: bool) -> list[
     """The Thief's actions (the entry first, then one per round) of a history
     drawn as the module docstring says, or ``None`` if this draw ran into a
     corner."""
-    b = bits(plan)
+    b = masks(plan)
     allowed = list(facts.allowed)
     slots: dict[int, tuple[str, int]] = dict(facts.actions)
     forward, backward = sweep(b, facts, allowed)

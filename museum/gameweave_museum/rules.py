@@ -34,7 +34,7 @@ from .actions import (
     Walk,
 )
 from .floorplan import FloorPlan, coord, parse_coord, quayside_palace
-from .sight import camera_working, coverage_mask, guard_sees, office_manned, sight_mask
+from .sight import camera_working, guard_sees, office_manned
 from .state import (
     DAWN,
     ENTRY,
@@ -304,8 +304,9 @@ def watched(state: State, squares: int, monitors: bool = False) -> None:
     while len(trail.watched) < state.round:
         trail.watched.append(0)
         trail.monitored.append(False)
-    trail.watched[state.round - 1] |= squares
-    trail.monitored[state.round - 1] |= monitors
+    trail.watched[-1] |= squares
+    if monitors:
+        trail.monitored[-1] = True
 
 
 def spot(state: State, how: str, events: list[Event]) -> None:
@@ -371,9 +372,11 @@ def check_monitors(plan: FloorPlan, state: State, events: list[Event]) -> None:
     if not office_manned(plan, state):
         return
     working = [cam for cam in plan.cameras if camera_working(state, cam)]
-    watched(state, 0, monitors=True)
+    covered = 0
     for cam in working:
-        watched(state, coverage_mask(plan, cam))
+        covered |= cam.coverage_bits
+    watched(state, covered, monitors=True)
+    for cam in working:
         state.confirmed[f"camera {cam.number}"] = state.round
         if state.thief in cam.coverage:
             spot(state, f"camera {cam.number}", events)
@@ -411,10 +414,12 @@ def end_thief_turn(plan: FloorPlan, state: State, events: list[Event]) -> None:
     for case_index, taken in list(state.taken.items()):
         if taken < state.round:
             bring_to_light(plan, state, case_index, events)
+    seen = 0
     for i, g in enumerate(state.guards):
-        watched(state, sight_mask(plan, g))
+        seen |= plan.sight_bits[g]
         if guard_sees(plan, g, state.thief):
             spot(state, f"guard {i + 1}", events)
+    watched(state, seen)
     check_monitors(plan, state, events)
 
 
@@ -422,7 +427,7 @@ def guard_checks(plan: FloorPlan, state: State, index: int, events: list[Event])
     """What a guard does after its move, in the rulebook's order."""
     here = state.guards[index]
     number = index + 1
-    watched(state, sight_mask(plan, here))
+    watched(state, plan.sight_bits[here])
     if guard_sees(plan, here, state.thief):
         spot(state, f"guard {number}", events)
     if here in state.open_exits:
