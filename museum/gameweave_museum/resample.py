@@ -64,7 +64,7 @@ from gameweave_core import Rng
 from .actions import THEN_CUT, Cut, Enter, Hold, Lift, MoveGuard, Pick, Post, Walk
 from .floorplan import WIDTH, FloorPlan, coord, parse_coord, quayside_palace
 from .rules import THIEF_SEAT, apply, can_cut, walk_targets
-from .state import DAWN, ENTRY, GUARDS, HEAVY_WALK, OVER, POSTING, WALK, State
+from .state import DAWN, ENTRY, GUARDS, HEAVY_WALK, OVER, POSTING, THIEF, WALK, State
 
 #: Draws tried before the real state is copied instead.
 ATTEMPTS = 8
@@ -90,6 +90,12 @@ def draw(state: State, rng: Rng) -> tuple[list[Any], State] | None:
 
     ``state`` must be in the Thief's or the Security turn."""
     plan = quayside_palace()
+    rounds = len(state.route) - 1
+    if len(state.trail.guards) != GUARDS * (rounds + (state.phase == THIEF)) + state.turn:
+        raise ValueError(
+            "this state has no trail of Security's checks (it was not reached by the "
+            "rules from setup), so no history can be drawn for it"
+        )
     facts = Facts.read(plan, state)
     want = public_part(state)
     for attempt in range(ATTEMPTS):

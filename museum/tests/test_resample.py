@@ -13,6 +13,9 @@ from __future__ import annotations
 import copy
 from functools import cache
 
+import pytest
+from scenario import scenario
+
 from gameweave_core import Match, Rng, derive_seed
 from gameweave_museum import MuseumJob, resample, rules, views
 from gameweave_museum.actions import Cut, Enter, Hold, Lift, MoveGuard, Pick, Walk
@@ -203,3 +206,12 @@ def test_the_replay_legality_check_agrees_with_the_rules():
                 assert resample.thief_may(PLAN, state, act) == (act in legal), act
                 compared += 1
     assert compared > 5000
+
+
+def test_a_state_not_reached_by_the_rules_is_refused_in_one_line():
+    state = scenario()  # built by hand: no trail of Security's checks
+    with pytest.raises(ValueError, match="no trail of Security's checks") as caught:
+        TITLE.resample(state, 2, Rng(1))
+    assert "\n" not in str(caught.value)
+    copied = TITLE.resample(state, 1, Rng(1))  # the Thief sees it all: a copy
+    assert copied is not state and TITLE.snapshot(copied) == TITLE.snapshot(state)
