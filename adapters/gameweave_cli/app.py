@@ -545,6 +545,12 @@ def _verify(record: MatchLog, source: str, as_json: bool, failure: _Failure, reg
     if as_json:
         out = {"log": source, "verified": True, "actions": match.step, "checked": checked}
         typer.echo(json.dumps({**out, "digest": match.digest()}))
+    elif checked < match.step:
+        # A log without digests replays but proves nothing about the states.
+        typer.echo(
+            f"{source}: replayed {match.step} actions of {record.title}, but only {checked} "
+            "carry a digest: the others were applied, not compared"
+        )
     else:
         typer.echo(
             f"{source}: verified; {match.step} actions of {record.title} replay to "

@@ -358,6 +358,15 @@ def test_resume_refuses_a_log_without_digests(saved_game, runner):
     assert saved_game.read_text() == stripped
 
 
+def test_verify_does_not_call_a_log_without_digests_verified(saved_game, runner):
+    steps = len(MatchLog.load(saved_game).actions)
+    rewrite(saved_game, lambda e: attrs.evolve(e, digest=None) if e.index > 1 else e)
+    result = invoke(runner, "replay", saved_game, "--verify")
+    assert result.exit_code == 0, result.output
+    assert "verified" not in result.stdout
+    assert f"replayed {steps} actions of sealedbid, but only 1 carry a digest" in result.stdout
+
+
 def test_resume_still_continues_a_log_that_verifies(saved_game, runner):
     result = invoke(runner, "play", "--resume", saved_game, input="bid 1\n" * 5)
     assert result.exit_code == 0, result.output
