@@ -46,8 +46,10 @@ plays, which no one knows; the closest neutral choice is uniform over consistent
 histories. This draw is not exactly uniform: step 3 chooses each square
 uniformly among those possible given the next one (not weighted by how many
 routes pass through it), obligations are met by a uniformly drawn way, and the
-hidden extras of step 4 each have probability 1/2. A cut camera inside a wing
-already found dark is never added as a hidden extra.
+hidden extras of step 4 each have probability 1/2. Hidden cuts are drawn only
+after the monitors were last read (a camera in a wing already dark could also
+have been cut under the monitors' eyes, unseen: such cuts are not drawn), and a
+hidden lift only in a round the Thief was not seen.
 """
 
 from __future__ import annotations
@@ -202,7 +204,6 @@ class Facts:
     allowed: list[int]  # per round 0..rounds: squares the Thief may have stood on
     blocked: list[int]  # per round 1..rounds (index round): guards at the Thief's turn
     walk: list[int]  # per round (index round): how far the Thief could walk
-    pins: dict[int, int]  # round -> the square the evidence puts the Thief on
     actions: dict[int, tuple[str, int]]  # round -> action the evidence fixes
     obligations: list[list[Way]]
     checked: dict[int, list[int]]  # square -> rounds a guard stood on it at a check
@@ -210,8 +211,6 @@ class Facts:
     latest_spotted: bool  # whether the Thief was seen in the latest round
     crown_rounds: list[int]  # rounds a crown was lifted (publicly)
     emptied: set[int]  # squares of the cases whose theft has come to light
-    dark: set[str]  # wings found dark and not yet reset
-    dead: set[int]  # cameras found dead and not yet repaired
 
     @classmethod
     def read(cls, plan: FloorPlan, state: State) -> Facts:
@@ -313,7 +312,6 @@ class Facts:
             allowed=allowed,
             blocked=blocked,
             walk=walk,
-            pins=pins,
             actions=actions,
             obligations=obligations,
             checked=checked,
@@ -321,8 +319,6 @@ class Facts:
             latest_spotted=rounds in spotted_rounds,
             crown_rounds=crown_rounds,
             emptied={plan.cases[c].square for c in state.revealed},
-            dark=set(state.dark_wings),
-            dead=set(state.dead_cameras),
         )
 
 
