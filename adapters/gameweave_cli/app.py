@@ -846,7 +846,11 @@ def serve(
     try:
         from gameweave_http.server import serve as run_server
     except ImportError as exc:
-        fail(f"the HTTP server is not available (gameweave_http.server.serve): {exc}", 1)
+        # The server's dependencies are an extra: the core and the CLI run without them.
+        fail(
+            f"the HTTP server needs its dependencies ({exc}): pip install 'gameweave[http]'",
+            1,
+        )
     # Options left out keep the server's own defaults.
     options: dict[str, Any] = {} if db is None else {"db": db}
     if access_log is not None:
