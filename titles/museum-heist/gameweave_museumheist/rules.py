@@ -321,6 +321,7 @@ def land_own(state: State, seat: int, character: str) -> list[Event]:
 def do_challenge(state: State, seat: int, target: int, character: str) -> list[Event]:
     actual = state.chosen[target - 1]
     said = f"{label(seat)} says {label(target)} is {NAMES[character]}"
+    state.challenges.append((seat, target, character, actual == character))
     if actual == character:
         state.public.append(target)
         revealed = {target: actual}
@@ -366,7 +367,13 @@ def do_swap(state: State, seat: int, first: str, second: str) -> list[Event]:
 def end_round(state: State, winner: int, how: str, revealed: dict[int, str]) -> list[Event]:
     """Give ``winner`` the Artwork token; end the game or set up the next round."""
     state.tokens[winner - 1] += 1
-    state.last = RoundEnd(state.round, winner, how, dict(revealed))
+    # What each seat was shown alone stays in its view after the round (its history
+    # says so too), so the reset below takes nothing from a seat it has seen.
+    shown = [{s: state.chosen[s - 1] for s in seen} for seen in state.shown]
+    ruled = {s: list(r) for s, r in enumerate(state.ruled_out, start=1) if r}
+    state.last = RoundEnd(
+        state.round, winner, how, dict(revealed), shown, list(state.challenges), ruled
+    )
     events = [
         Event.public(
             f"{label(winner)} collects the Artwork of round {state.round} "
@@ -394,6 +401,7 @@ def end_round(state: State, winner: int, how: str, revealed: dict[int, str]) -> 
     state.ruled_out = [[] for _ in range(state.players)]
     state.rested = []
     state.moves = []
+    state.challenges = []
     events.append(
         Event.public(
             f"Round {state.round}: {label(state.turn)} places the Artwork", "next", seat=state.turn

@@ -37,6 +37,11 @@ class RoundEnd:
     winner: int
     how: str  # "artwork", "challenge" or "last"
     revealed: dict[int, str] = attrs.field(factory=dict)
+    #: ``shown[v]``: the cards seat ``v + 1`` alone was shown in that round.
+    shown: list[dict[int, str]] = attrs.field(factory=list)
+    #: The round's challenges and public deductions, as they stood at its end.
+    challenges: list[tuple[int, int, str, bool]] = attrs.field(factory=list)
+    ruled_out: dict[int, list[str]] = attrs.field(factory=dict)
 
 
 @attrs.define
@@ -70,6 +75,8 @@ class State:
     rested: list[str] = attrs.field(factory=list)
     #: This round's moves, as everyone saw them: (seat, character, from, to).
     moves: list[tuple[int, str, int, int]] = attrs.field(factory=list)
+    #: This round's challenges, as everyone saw them: (challenger, seat, named, right).
+    challenges: list[tuple[int, int, str, bool]] = attrs.field(factory=list)
     #: Artwork tokens still in the box.
     supply: int = ARTWORK_TOKENS
     last: RoundEnd | None = None

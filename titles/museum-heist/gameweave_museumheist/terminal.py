@@ -160,8 +160,10 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
         out.append(f"[bold]Seat {view['winner']} wins the game[/]")
     elif last:
         shown = ", ".join(f"Seat {s} {_name(c)}" for s, c in last["revealed"].items())
+        seen = ", ".join(f"S{s} {LETTERS[c]}" for s, c in last.get("shown_to_you", {}).items())
         out.append(
             f"Round {last['round']} went to Seat {last['winner']} ({last['how']})"
             + (f": {shown}" if shown else "")
+            + (f"; shown to you: {seen}" if seen else "")
         )
     return "\n".join(line if len(line) < 200 else line[:200] for line in out)

@@ -35,6 +35,14 @@ def known_cards(state: State, seat: int | None) -> dict[str, str]:
     return {str(s): state.chosen[s - 1] for s in sorted(set(seats))}
 
 
+def challenges_view(challenges: list[tuple[int, int, str, bool]]) -> list[dict[str, Any]]:
+    """Challenges as everyone saw them: who named what for whom, and whether rightly."""
+    return [
+        {"by": by, "seat": target, "named": named, "right": right}
+        for by, target, named, right in challenges
+    ]
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """All ``seat`` (``None``: a spectator) may know."""
     out: dict[str, Any] = {
@@ -57,6 +65,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "moves": [
             {"seat": s, "piece": c, "from": coord(a), "to": coord(b)} for s, c, a, b in state.moves
         ],
+        "challenges": challenges_view(state.challenges),
     }
     if state.artwork >= 0:
         out["artwork"] = coord(state.artwork)
@@ -73,7 +82,13 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "winner": state.last.winner,
             "how": state.last.how,
             "revealed": {str(s): c for s, c in state.last.revealed.items()},
+            "challenges": challenges_view(state.last.challenges),
+            "ruled_out": {str(s): list(r) for s, r in state.last.ruled_out.items()},
         }
+        if seat is not None and state.last.shown[seat - 1]:
+            out["last"]["shown_to_you"] = {
+                str(s): c for s, c in sorted(state.last.shown[seat - 1].items())
+            }
     if state.phase == OVER:
         out["winner"] = state.winner
     return out

@@ -15,27 +15,29 @@ from gameweave_core import Match, play_out
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
-#: Three players, typed by hand. Round 1: the Tourist takes the passage it began on,
-#: a swap, and two Tourists so the other one collects (rule 1b). Round 2: seat 3
-#: places the Artwork, two wrong challenges (each card shown to the challenger alone)
-#: leave seat 2 the last with a secret identity. Round 3: seat 1 is to place.
+#: Three players, typed by hand. Round 1: the Granny steps onto the passage B7 and
+#: goes on to G2, and a swap; then the Guard jumps the Granny onto the Artwork, and as
+#: two players chose the Guard the other one collects (rule 1b). Round 2: seat 2
+#: places the Artwork; two wrong challenges (each card shown to the challenger alone)
+#: leave seat 1 the last with a secret identity. Round 3: seat 3 is to place.
 HAND = [
-    (1, "choose tourist"),
-    (2, "choose guard"),
-    (3, "choose tourist"),
-    (1, "move tourist G7"),
-    (2, "move guard H7"),
-    (3, "move tourist H6"),
-    (1, "swap artist granny"),
-    (2, "move boy E2"),
-    (3, "move tourist H5"),
-    (3, "place D5"),
+    (1, "choose guard"),
+    (2, "choose artist"),
+    (3, "choose guard"),
+    (1, "move guard G5"),
+    (2, "move artist F1"),
+    (3, "swap artist boy"),
+    (1, "move guard G4"),
+    (2, "move granny G2"),
+    (3, "move guard G3"),
+    (1, "move guard G1"),
+    (2, "place E5"),
     (1, "choose artist"),
     (2, "choose duchess"),
     (3, "choose granny"),
-    (1, "challenge 2 tourist"),
-    (2, "move granny C5"),
-    (3, "challenge 2 granny"),
+    (3, "challenge 2 tourist"),
+    (1, "move artist C5"),
+    (2, "challenge 1 boy"),
 ]
 
 

@@ -18,6 +18,7 @@ TITLE = MuseumHeist()
 PUBLIC_KEYS = {
     "players", "round", "phase", "phase_text", "board", "pieces", "tokens", "swaps",
     "target", "supply", "starter", "chosen", "out", "known", "ruled_out", "rested", "moves",
+    "challenges",
 }  # fmt: skip
 
 
@@ -48,6 +49,23 @@ def test_a_card_shown_privately_is_in_that_seats_view_only() -> None:
     assert views.view(state, 1)["known"] == {"3": "guard"}
     assert views.view(state, 2)["known"] == {}
     assert views.view(state, None)["known"] == {}
+
+
+def test_a_card_shown_privately_stays_in_the_view_after_the_round() -> None:
+    # The round ends at once in a two-player game (rule 2b), but what the challenger
+    # was shown is still theirs to know.
+    state = position({"artist": "D4"}, "A1", players=2, chosen=["artist", "duchess"])
+    act(state, 1, Challenge(2, "boy"))
+    assert state.round == 2
+    assert views.view(state, 1)["last"]["shown_to_you"] == {"2": "duchess"}
+    for seat in (2, None):
+        assert "shown_to_you" not in views.view(state, seat)["last"]
+    assert views.view(state, 2)["last"]["revealed"] == {}
+    # What everyone saw of the round stays too: the challenge and what it ruled out.
+    for seat in (1, 2, None):
+        last = views.view(state, seat)["last"]
+        assert last["challenges"] == [{"by": 1, "seat": 2, "named": "boy", "right": False}]
+        assert last["ruled_out"] == {"2": ["boy"]}
 
 
 def test_resample_keeps_what_the_seat_knows_and_redraws_the_rest() -> None:

@@ -237,6 +237,8 @@ function factsPanel(view) {
   if (view.last) {
     const shown = Object.entries(view.last.revealed).map(([s, c]) => `Seat ${s} ${NAMES[c]}`).join(", ");
     facts.push(`Round ${view.last.round} went to Seat ${view.last.winner} (${view.last.how})${shown ? ": " + shown : ""}`);
+    const seen = Object.entries(view.last.shown_to_you || {}).map(([s, c]) => `Seat ${s} ${NAMES[c]}`).join(", ");
+    if (seen) facts.push(`Shown to you alone that round: ${seen}`);
   }
   if (view.winner) facts.push(`Seat ${view.winner} wins the game.`);
   if (!facts.length) return null;
