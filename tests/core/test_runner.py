@@ -81,3 +81,18 @@ def test_a_title_that_never_ends_is_stopped_at_the_limit():
     with pytest.raises(RuntimeError, match="did not end within 3 actions"):
         run_bots(match, seats(s1=Scripted(Bid(0)), s2=Scripted(Bid(0))), limit=3)
     assert match.step == 3
+
+
+def test_take_bot_turn_plays_one_turn_with_the_given_generator():
+    match = Match(SealedBid(), 2, seed=4)
+    drawn: list[int] = []
+
+    class Drawing:
+        def act(self, observation: Observation, rng: Rng) -> Any:
+            drawn.append(rng.randbelow(1000))
+            return observation.legal[0]
+
+    match.take_bot_turn(match.awaiting[0], Drawing(), Rng(77))
+    assert match.step == 1
+    assert drawn == [Rng(77).randbelow(1000)]  # the generator handed in, untouched before
+    assert match.actions()[0][1] == SealedBid().codec.to_json(match.at(0).legal_actions(1)[0])
