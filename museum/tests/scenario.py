@@ -13,7 +13,7 @@ from typing import Any
 from gameweave_core import Event, Rng
 from gameweave_museum import rules
 from gameweave_museum.actions import MoveGuard
-from gameweave_museum.floorplan import parse_coord, quayside_palace
+from gameweave_museum.floorplan import coord, parse_coord, quayside_palace
 from gameweave_museum.state import SECURITY, THIEF, State
 
 PLAN = quayside_palace()
@@ -79,7 +79,7 @@ def stay_all(state: State) -> list[Event]:
     """Every guard stays where it is (staying is a move)."""
     events = []
     for i in range(state.turn, 3):
-        events += guard(state, i + 1, rules.coord(state.guards[i]))
+        events += guard(state, i + 1, coord(state.guards[i]))
     return events
 
 

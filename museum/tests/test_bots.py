@@ -9,7 +9,7 @@ from gameweave_core.runner import play_out, run_bots, seat_bots
 from gameweave_museum.bots import SecurityBot, geometry
 
 
-def test_security_never_rules_out_the_square_the_thief_is_on():
+def test_security_never_rules_out_the_square_the_thief_is_on() -> None:
     """The belief is built from public evidence only, and must stay a superset of
     the truth: every square a guard or camera saw empty really was empty."""
     checks = 0
@@ -36,23 +36,25 @@ def _results(names: dict[int, str], players: int = 3, games: int = 30) -> Counte
     for i in range(games):
         match = Match.create("museum", players, derive_seed(4, f"vs:{i}"))
         play_out(match, names)
-        out[match.outcome().reason] += 1
+        result = match.outcome()
+        assert result is not None
+        out[result.reason] += 1
     return out
 
 
-def test_the_heuristic_thief_beats_random_security():
+def test_the_heuristic_thief_beats_random_security() -> None:
     results = _results({1: "heuristic", 2: "random", 3: "random"})
     assert results["escape"] >= 20, results
 
 
-def test_heuristic_security_hunts_down_a_random_thief():
+def test_heuristic_security_hunts_down_a_random_thief() -> None:
     # Random guards mostly run out the clock (4 catches in 30 with these seeds);
     # the heuristic guards find the Thief.
     results = _results({1: "random", 2: "heuristic", 3: "heuristic"})
     assert results["catch"] >= 25, results
 
 
-def test_a_bot_seat_can_be_left_to_a_person():
+def test_a_bot_seat_can_be_left_to_a_person() -> None:
     match = Match.create("museum", 3, 5)
     bots = seat_bots(match, {2: None, 3: None})
     taken = run_bots(match, bots)

@@ -38,7 +38,7 @@ def heuristic_game(players: int, seed: int) -> Match:
     return match
 
 
-def test_whole_drawn_histories_cannot_be_told_from_heuristic_games():
+def test_whole_drawn_histories_cannot_be_told_from_heuristic_games() -> None:
     twins = 0
     for players, seed in ((2, 11), (3, 12), (4, 13)):
         game = heuristic_game(players, seed)

@@ -17,7 +17,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 LOGS = sorted(GOLDEN.glob("museum-*.toml"))
 
 
-def test_there_are_golden_museum_games():
+def test_there_are_golden_museum_games() -> None:
     assert len(LOGS) >= 3
 
 

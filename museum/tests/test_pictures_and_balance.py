@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from gameweave_museum.pictures import floor_plan_svg
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def test_the_floor_plan_picture_is_svg_showing_every_feature():
+def test_the_floor_plan_picture_is_svg_showing_every_feature() -> None:
     plan = quayside_palace()
     root = ET.fromstring(floor_plan_svg())
     texts = [t.text for t in root.iter(f"{SVG}text")]
@@ -33,7 +34,7 @@ def test_the_floor_plan_picture_is_svg_showing_every_feature():
     assert texts.count("14") == 2, "row numbers on both side edges"
 
 
-def test_the_picture_is_the_same_every_time():
+def test_the_picture_is_the_same_every_time() -> None:
     assert floor_plan_svg() == floor_plan_svg()
 
 
@@ -41,12 +42,12 @@ def test_the_picture_is_the_same_every_time():
     ("wins", "games", "low", "high"),
     [(50, 100, 0.4038, 0.5962), (0, 10, 0.0, 0.2775), (2000, 2000, 0.9981, 1.0)],
 )
-def test_wilson_interval(wins, games, low, high):
+def test_wilson_interval(wins: Any, games: Any, low: Any, high: Any) -> None:
     got = wilson(wins, games)
     assert got == pytest.approx((low, high), abs=1e-4)
 
 
-def test_a_balance_game_ends_and_the_row_adds_up():
+def test_a_balance_game_ends_and_the_row_adds_up() -> None:
     reason, rounds = play_one((3, 1, 0))
     assert reason in ("escape", "catch", "dawn") and 1 <= rounds <= 18
     row = Summary(3, 4, {"escape": 1, "catch": 2, "dawn": 1}, 7.5).row()

@@ -61,7 +61,7 @@ def seats(match: Match) -> list[int | None]:
     return [*range(2, match.players + 1), None]
 
 
-def test_a_resampled_state_looks_the_same_to_the_seat_it_was_drawn_for():
+def test_a_resampled_state_looks_the_same_to_the_seat_it_was_drawn_for() -> None:
     checked = 0
     for match in games():
         for at in hidden_steps(match, every=3):
@@ -90,7 +90,7 @@ def test_a_resampled_state_looks_the_same_to_the_seat_it_was_drawn_for():
     assert checked > 300
 
 
-def test_every_draw_agrees_with_the_evidence_without_falling_back_to_the_truth():
+def test_every_draw_agrees_with_the_evidence_without_falling_back_to_the_truth() -> None:
     """``draw`` returns ``None`` only when no draw of ATTEMPTS agreed (then the hook
     copies the real state); in these games that never happens."""
     for match in games():
@@ -98,7 +98,7 @@ def test_every_draw_agrees_with_the_evidence_without_falling_back_to_the_truth()
             assert resample.draw(at._state, Rng(at.step)) is not None, f"step {at.step}"
 
 
-def test_a_drawn_history_replays_beside_the_real_match_to_the_same_views():
+def test_a_drawn_history_replays_beside_the_real_match_to_the_same_views() -> None:
     """The drawn Thief actions, played with the real guard moves, give Security and
     the spectator the same view and history as the real match at every step, and
     end in the very state the hook returned."""
@@ -125,17 +125,17 @@ def test_a_drawn_history_replays_beside_the_real_match_to_the_same_views():
     assert {"Lift", "Hold"} <= kinds and ("Cut" in kinds or "walk cut" in kinds), kinds
 
 
-def test_the_games_hold_the_evidence_the_obligations_are_about():
+def test_the_games_hold_the_evidence_the_obligations_are_about() -> None:
     """Otherwise the tests above would not exercise forced exits, found cuts and
     thefts."""
-    found = set()
+    found: set[str] = set()
     for match in games():
         found.update(ev.kind for ev in match._state.evidence)
     assert {"forced_exit", "empty_frame", "last_seen"} <= found, found
     assert found & {"cut_camera", "dark"}, found
 
 
-def test_draws_spread_over_the_squares_the_evidence_allows():
+def test_draws_spread_over_the_squares_the_evidence_allows() -> None:
     spread = 0
     for match in games():
         for at in hidden_steps(match, every=5):
@@ -158,14 +158,14 @@ def test_draws_spread_over_the_squares_the_evidence_allows():
     assert spread >= 20
 
 
-def test_before_any_check_every_exit_may_be_the_entry():
+def test_before_any_check_every_exit_may_be_the_entry() -> None:
     match = games()[0].at(4)  # three posts and the entry
     assert match._state.phase == THIEF and match._state.round == 1
     entries = {TITLE.resample(match._state, None, Rng(i)).entry for i in range(60)}
     assert entries == {e.square for e in PLAN.exits}
 
 
-def test_hidden_picks_and_cuts_are_drawn_where_nothing_saw_them():
+def test_hidden_picks_and_cuts_are_drawn_where_nothing_saw_them() -> None:
     """With nobody on the monitors and no guard coming by, a Thief who stood on a
     camera might have cut it, and one seen holding on a door might have picked
     it: some draws do, some do not."""
@@ -191,7 +191,7 @@ def test_hidden_picks_and_cuts_are_drawn_where_nothing_saw_them():
         assert d.route[1] == PLAN.cameras[6].square and d.route[3:] == [d.thief] * 2
 
 
-def test_the_replay_legality_check_agrees_with_the_rules():
+def test_the_replay_legality_check_agrees_with_the_rules() -> None:
     """``thief_may`` stands in for listing every legal action during the replay."""
     compared = 0
     for match in games()[:4]:
@@ -208,7 +208,7 @@ def test_the_replay_legality_check_agrees_with_the_rules():
     assert compared > 5000
 
 
-def test_a_state_not_reached_by_the_rules_is_refused_in_one_line():
+def test_a_state_not_reached_by_the_rules_is_refused_in_one_line() -> None:
     state = scenario()  # built by hand: no trail of Security's checks
     with pytest.raises(ValueError, match="no trail of Security's checks") as caught:
         TITLE.resample(state, 2, Rng(1))

@@ -6,10 +6,12 @@ fail. The positions are on the Quayside Palace (see ``scenario.py``).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from scenario import PLAN, case_index, guard, kinds, scenario, sq, stay_all, texts, thief
 
-from gameweave_core import Match, Rng
+from gameweave_core import Match, Outcome, Rng
 from gameweave_core.runner import play_out
 from gameweave_museum import MuseumJob, rules
 from gameweave_museum.actions import (
@@ -23,19 +25,21 @@ from gameweave_museum.actions import (
     Post,
     Walk,
 )
+from gameweave_museum.floorplan import coord
+from gameweave_museum.sight import camera_working
 from gameweave_museum.state import ENTRY, OVER, SECURITY, THIEF
 
 TITLE = MuseumJob()
 
 
-def walks(state) -> set[str]:
+def walks(state: Any) -> set[str]:
     return {a.to for a in rules.legal_actions(state, 1) if isinstance(a, Walk)}
 
 
 # -- the table and setup -------------------------------------------------------------
 
 
-def test_crowns_go_into_the_vault_cases_and_the_rest_are_dealt():
+def test_crowns_go_into_the_vault_cases_and_the_rest_are_dealt() -> None:
     deals = set()
     for seed in range(12):
         state = rules.setup(2, {}, Rng(seed))
@@ -50,7 +54,7 @@ def test_crowns_go_into_the_vault_cases_and_the_rest_are_dealt():
     assert len(deals) > 6, "the display cases must be shuffled by the match generator"
 
 
-def test_the_night_starts_with_dawn_at_18_everything_working_and_locked():
+def test_the_night_starts_with_dawn_at_18_everything_working_and_locked() -> None:
     match = Match(TITLE, 3, 5)
     view = match.view(None)
     assert view["dawn"] == 18 and view["round"] == 1
@@ -60,7 +64,7 @@ def test_the_night_starts_with_dawn_at_18_everything_working_and_locked():
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_lowest_security_seat_makes_the_setup_choices(players):
+def test_the_lowest_security_seat_makes_the_setup_choices(players: Any) -> None:
     match = Match(TITLE, players, 1)
     for guard_number in (1, 2, 3):
         assert match.awaiting == (2,)
@@ -78,44 +82,44 @@ def _post_all(players: int, seats: list[int]) -> Match:
     return match
 
 
-def test_with_one_security_player_they_run_all_three_guards():
+def test_with_one_security_player_they_run_all_three_guards() -> None:
     match = Match(TITLE, 2, 1)
     assert {a.seat for a in match.legal_actions(2)} == {2}
 
 
-def test_with_two_security_players_one_runs_two_and_the_other_one():
+def test_with_two_security_players_one_runs_two_and_the_other_one() -> None:
     match = _post_all(3, [2, 2])
     assert {a.seat for a in match.legal_actions(2)} == {3}, "seat 3 must get the last guard"
     match = _post_all(3, [3, 2])
     assert {a.seat for a in match.legal_actions(2)} == {2, 3}
 
 
-def test_with_three_security_players_each_runs_one():
+def test_with_three_security_players_each_runs_one() -> None:
     match = _post_all(4, [3])
     assert {a.seat for a in match.legal_actions(2)} == {2, 4}
     match.submit(2, next(a for a in match.legal_actions(2) if a.seat == 4))
     assert {a.seat for a in match.legal_actions(2)} == {2}
 
 
-def test_guards_go_on_free_posts_only():
+def test_guards_go_on_free_posts_only() -> None:
     match = Match(TITLE, 2, 1)
     first = match.legal_actions(2)[0]
     match.submit(2, first)
     assert first.at not in {a.at for a in match.legal_actions(2)}
-    assert {a.at for a in match.legal_actions(2)} < {rules.coord(p) for p in PLAN.posts}
+    assert {a.at for a in match.legal_actions(2)} < {coord(p) for p in PLAN.posts}
     taken = Post(2, first.at, 2)
-    assert "already posted" in TITLE.explain_illegal(match._state, 2, taken)
+    assert "already posted" in _reason(match._state, 2, taken)
 
 
-def test_the_thief_forces_one_exit_secretly_and_starts_there():
+def test_the_thief_forces_one_exit_secretly_and_starts_there() -> None:
     histories = set()
     for e in PLAN.exits:
         match = _post_all(2, [2, 2, 2])
         assert match._state.phase == ENTRY
-        match.submit(1, Enter(rules.coord(e.square)))
+        match.submit(1, Enter(coord(e.square)))
         mine = match.view(1)["thief"]
-        assert mine["at"] == mine["entry"] == rules.coord(e.square)
-        assert mine["open_exits"] == [rules.coord(e.square)]
+        assert mine["at"] == mine["entry"] == coord(e.square)
+        assert mine["open_exits"] == [coord(e.square)]
         histories.add((tuple(match.history(2)), tuple(match.history(None))))
         assert "thief" not in match.view(2)
     assert len(histories) == 1, "Security must be told nothing about the entry"
@@ -124,17 +128,17 @@ def test_the_thief_forces_one_exit_secretly_and_starts_there():
 # -- the round -------------------------------------------------------------------------
 
 
-def test_the_security_turn_awaits_the_seat_running_each_guard_in_order():
+def test_the_security_turn_awaits_the_seat_running_each_guard_in_order() -> None:
     state = scenario(players=4)
     thief(state, Hold())
     assert state.phase == SECURITY
     for number, seat in ((1, 2), (2, 3), (3, 4)):
         assert rules.awaiting(state) == (seat,)
-        guard(state, number, rules.coord(state.guards[number - 1]))
+        guard(state, number, coord(state.guards[number - 1]))
     assert state.phase == THIEF and rules.awaiting(state) == (1,)
 
 
-def test_dawn_falls_by_one_at_the_end_of_each_round():
+def test_dawn_falls_by_one_at_the_end_of_each_round() -> None:
     state = scenario()
     thief(state, Hold())
     assert state.dawn == 18
@@ -142,49 +146,49 @@ def test_dawn_falls_by_one_at_the_end_of_each_round():
     assert state.dawn == 17 and state.round == 2
 
 
-def test_dawn_breaking_after_round_18_is_a_hard_stop_and_security_wins():
+def test_dawn_breaking_after_round_18_is_a_hard_stop_and_security_wins() -> None:
     state = scenario(round=18)
     assert state.dawn == 1
     thief(state, Hold())
     stay_all(state)
     assert state.phase == OVER and state.ended == "dawn"
     assert rules.awaiting(state) == ()
-    assert TITLE.outcome(state).winners == (2,)
+    assert _outcome(state).winners == (2,)
 
 
 # -- the Thief's turn ------------------------------------------------------------------------
 
 
-def test_walk_reaches_up_to_four_steps_of_walking_distance():
+def test_walk_reaches_up_to_four_steps_of_walking_distance() -> None:
     state = scenario(thief="A14")
     reach = walks(state)
     assert "E14" in reach and "A12" in reach
     assert "F14" not in reach, "five steps away"
 
 
-def test_walking_distance_goes_around_walls():
+def test_walking_distance_goes_around_walls() -> None:
     state = scenario(thief="D6", guards=("J4", "S7", "K12"))
     # F6 is two squares away across the wall E6, but six steps of walking.
     assert "F6" not in walks(state)
     assert "F8" in walks(state)
 
 
-def test_carrying_anything_heavy_cuts_the_walk_to_two():
+def test_carrying_anything_heavy_cuts_the_walk_to_two() -> None:
     state = scenario(thief="A14", taken={"N13": 1})  # the Tapestry is heavy
     assert walks(state) == {"B14", "C14", "A13", "A12", "B13"}
 
 
-def test_light_artifacts_do_not_slow_the_thief():
+def test_light_artifacts_do_not_slow_the_thief() -> None:
     state = scenario(thief="A14", taken={"G13": 1})  # the Sapphire Compass is light
     assert "E14" in walks(state)
 
 
-def test_the_thief_never_walks_onto_a_guard():
+def test_the_thief_never_walks_onto_a_guard() -> None:
     state = scenario(thief="A12", guards=("C12", "B7", "S7"))
     assert "C12" not in walks(state)
 
 
-def test_the_thief_never_walks_through_a_guard():
+def test_the_thief_never_walks_through_a_guard() -> None:
     # The only way from the West wing's C8 into the Court within four steps is
     # the doorway E8; a guard standing in it closes the way.
     open_way = scenario(thief="C8", guards=("J4", "S7", "K12"))
@@ -193,25 +197,25 @@ def test_the_thief_never_walks_through_a_guard():
     assert "G8" not in walks(blocked) and "F8" not in walks(blocked)
 
 
-def test_walk_then_cut_cuts_the_camera_arrived_at():
+def test_walk_then_cut_cuts_the_camera_arrived_at() -> None:
     state = scenario(thief="A12", guards=("J4", "B7", "S7"))
     thief(state, Walk("E12", "cut"))
     assert state.thief == sq("E12") and state.cut_cameras == {6: 1}
 
 
-def test_cut_on_arrival_is_offered_only_at_a_camera_or_breaker():
+def test_cut_on_arrival_is_offered_only_at_a_camera_or_breaker() -> None:
     state = scenario(thief="A12")
     cuts = {a.to for a in rules.legal_actions(state, 1) if getattr(a, "then", "") == "cut"}
     assert cuts == {"E12", "A10"}  # camera 6, and the West breaker by B11
 
 
-def test_hold_stays_put():
+def test_hold_stays_put() -> None:
     state = scenario(thief="A14")
     thief(state, Hold())
     assert state.thief == sq("A14") and state.route[-1] == sq("A14")
 
 
-def test_lift_needs_the_thief_on_a_case_with_its_artifact():
+def test_lift_needs_the_thief_on_a_case_with_its_artifact() -> None:
     state = scenario(thief="H13")
     assert Lift() not in rules.legal_actions(state, 1)
     state = scenario(thief="G13")
@@ -222,14 +226,14 @@ def test_lift_needs_the_thief_on_a_case_with_its_artifact():
     assert Lift() not in rules.legal_actions(state, 1), "the case is empty now"
 
 
-def test_lift_is_not_offered_together_with_a_walk():
+def test_lift_is_not_offered_together_with_a_walk() -> None:
     # Lifting takes the whole turn on the square where the turn began.
     state = scenario(thief="H13")
     thief(state, Walk("G13"))
     assert state.taken == {}
 
 
-def test_pick_opens_a_locked_exit_the_thief_stands_on():
+def test_pick_opens_a_locked_exit_the_thief_stands_on() -> None:
     state = scenario(thief="J14", entry="D14")
     thief(state, Pick())
     assert sq("J14") in state.open_exits
@@ -237,42 +241,42 @@ def test_pick_opens_a_locked_exit_the_thief_stands_on():
     assert Pick() not in rules.legal_actions(state, 1), "already open"
 
 
-def test_cut_while_standing_on_a_breaker_blinds_its_wing():
+def test_cut_while_standing_on_a_breaker_blinds_its_wing() -> None:
     state = scenario(thief="T13", guards=("J4", "B7", "S7"))
     thief(state, Cut())
     assert state.cut_breakers == {"South": 1}
     cam7 = PLAN.cameras[6]
-    assert not rules.camera_working(state, cam7)
+    assert not camera_working(state, cam7)
 
 
-def test_a_cut_camera_cannot_be_cut_again():
+def test_a_cut_camera_cannot_be_cut_again() -> None:
     state = scenario(thief="E12")
     thief(state, Cut())
     stay_all(state)
     assert Cut() not in rules.legal_actions(state, 1)
 
 
-def test_escape_needs_an_open_exit_and_a_satchel_worth_four():
+def test_escape_needs_an_open_exit_and_a_satchel_worth_four() -> None:
     state = scenario(thief="D14", entry="D14", taken={"G13": 1})  # worth 3
     assert Escape() not in rules.legal_actions(state, 1)
     state = scenario(thief="D14", entry="D14", taken={"G13": 1, "D1": 1})  # worth 4
     thief(state, Escape())
-    assert state.phase == OVER and TITLE.outcome(state).winners == (1,)
+    assert state.phase == OVER and _outcome(state).winners == (1,)
 
 
-def test_escape_is_refused_through_a_locked_exit():
+def test_escape_is_refused_through_a_locked_exit() -> None:
     state = scenario(thief="J14", entry="D14", taken={"G13": 1, "D1": 1})
     assert Escape() not in rules.legal_actions(state, 1)
-    assert "not standing on an open exit" in rules.explain_illegal(state, 1, Escape())
+    assert "not standing on an open exit" in _reason(state, 1, Escape())
 
 
-def test_walk_then_escape_leaves_through_the_open_exit_arrived_at():
+def test_walk_then_escape_leaves_through_the_open_exit_arrived_at() -> None:
     state = scenario(thief="A14", entry="D14", taken={"G13": 1, "D1": 1})
     thief(state, Walk("D14", "escape"))
     assert state.ended == "escape"
 
 
-def test_escaping_ends_the_heist_before_anyone_looks():
+def test_escaping_ends_the_heist_before_anyone_looks() -> None:
     # A guard watches the river row, but the Thief is already gone.
     state = scenario(
         thief="C14", entry="D14", guards=("J4", "B7", "K14"), taken={"G13": 1, "D1": 1}
@@ -284,39 +288,39 @@ def test_escaping_ends_the_heist_before_anyone_looks():
 # -- end of the Thief's turn: sight ----------------------------------------------------------
 
 
-def test_a_guard_sees_the_thief_along_its_row():
+def test_a_guard_sees_the_thief_along_its_row() -> None:
     state = scenario(thief="A12", guards=("J4", "B7", "K12"))
     thief(state, Walk("C12"))
     [seen] = kinds(state, "last_seen")
     assert (seen.square, seen.round, seen.how) == (sq("C12"), 1, "guard 3")
 
 
-def test_a_guard_sees_along_its_column():
+def test_a_guard_sees_along_its_column() -> None:
     state = scenario(thief="K14", guards=("J4", "B7", "K12"))
     thief(state, Hold())
     assert [e.how for e in kinds(state, "last_seen")] == ["guard 3"]
 
 
-def test_guards_do_not_see_diagonally():
+def test_guards_do_not_see_diagonally() -> None:
     state = scenario(thief="J13", guards=("H4", "B7", "K12"))
     thief(state, Hold())
     assert kinds(state, "last_seen") == []
 
 
-def test_walls_stop_a_guards_sight():
+def test_walls_stop_a_guards_sight() -> None:
     # K12 looks north into the wall K11; the Court beyond is out of sight.
     state = scenario(thief="K10", guards=("J4", "B7", "K12"))
     thief(state, Hold())
     assert kinds(state, "last_seen") == []
 
 
-def test_spotted_is_a_photograph_not_a_catch():
+def test_spotted_is_a_photograph_not_a_catch() -> None:
     state = scenario(thief="A12", guards=("J4", "B7", "K12"))
     thief(state, Walk("C12"))
     assert state.phase == SECURITY and state.ended == ""
 
 
-def test_cameras_report_only_while_a_guard_is_in_the_office():
+def test_cameras_report_only_while_a_guard_is_in_the_office() -> None:
     state = scenario(thief="A12", guards=("J4", "B7", "S7"))
     thief(state, Walk("C12"))  # in camera 6's view
     assert kinds(state, "last_seen") == []
@@ -325,13 +329,13 @@ def test_cameras_report_only_while_a_guard_is_in_the_office():
     assert [e.how for e in kinds(state, "last_seen")] == ["camera 6"]
 
 
-def test_a_camera_never_sees_its_own_square():
+def test_a_camera_never_sees_its_own_square() -> None:
     state = scenario(thief="A12", guards=("J8", "B7", "S7"))
     thief(state, Walk("E12"))
     assert kinds(state, "last_seen") == []
 
 
-def test_a_camera_watches_five_squares_and_no_further():
+def test_a_camera_watches_five_squares_and_no_further() -> None:
     state = scenario(thief="J13", guards=("K8", "B7", "S7"))
     thief(state, Walk("J12"))  # five squares east of camera 6 (E12)
     assert [e.how for e in kinds(state, "last_seen")] == ["camera 6"]
@@ -341,7 +345,7 @@ def test_a_camera_watches_five_squares_and_no_further():
     assert sq("K12") not in PLAN.cameras[5].coverage
 
 
-def test_a_cut_camera_sees_nothing():
+def test_a_cut_camera_sees_nothing() -> None:
     state = scenario(thief="E12", guards=("J8", "B7", "S7"))
     state.cut_cameras[6] = 0
     state.dead_cameras.append(6)
@@ -349,7 +353,7 @@ def test_a_cut_camera_sees_nothing():
     assert kinds(state, "last_seen") == []
 
 
-def test_a_dark_wing_blinds_its_cameras():
+def test_a_dark_wing_blinds_its_cameras() -> None:
     state = scenario(thief="E12", guards=("J8", "B7", "S7"))
     state.cut_breakers["South"] = 0
     state.dark_wings.append("South")
@@ -360,7 +364,7 @@ def test_a_dark_wing_blinds_its_cameras():
 # -- thefts --------------------------------------------------------------------------------
 
 
-def test_lifting_is_silent_and_the_case_shows_the_artifact_for_the_round():
+def test_lifting_is_silent_and_the_case_shows_the_artifact_for_the_round() -> None:
     match_state = scenario(thief="G13", guards=("J4", "B7", "S7"))
     events = thief(match_state, Lift())
     assert texts(events, 2) == ["The Thief takes a turn"]
@@ -369,7 +373,7 @@ def test_lifting_is_silent_and_the_case_shows_the_artifact_for_the_round():
     assert placard["status"] == "on display"
 
 
-def test_a_theft_comes_off_at_the_end_of_the_thiefs_next_turn():
+def test_a_theft_comes_off_at_the_end_of_the_thiefs_next_turn() -> None:
     state = scenario(thief="G13", guards=("J4", "B7", "S7"), round=3)
     thief(state, Lift())
     stay_all(state)
@@ -380,7 +384,7 @@ def test_a_theft_comes_off_at_the_end_of_the_thiefs_next_turn():
     assert placard == {**placard, "status": "gone", "taken_round": 3}
 
 
-def test_an_empty_case_in_a_guards_sight_after_its_move_comes_to_light():
+def test_an_empty_case_in_a_guards_sight_after_its_move_comes_to_light() -> None:
     state = scenario(thief="N13", guards=("J4", "B7", "H14"), round=2)
     state.taken[case_index("G13")] = 2  # lifted this round; the Thief has moved on
     state.phase = SECURITY
@@ -392,7 +396,7 @@ def test_an_empty_case_in_a_guards_sight_after_its_move_comes_to_light():
     assert frame.square == sq("G13") and frame.round == 2
 
 
-def test_an_empty_case_a_working_camera_sees_comes_to_light_while_the_office_is_manned():
+def test_an_empty_case_a_working_camera_sees_comes_to_light_while_the_office_is_manned() -> None:
     state = scenario(thief="A14", guards=("J4", "J6", "S7"), round=4)
     state.taken[case_index("D1")] = 4  # camera 1 (D2) looks straight at D1
     state.phase = SECURITY
@@ -403,7 +407,7 @@ def test_an_empty_case_a_working_camera_sees_comes_to_light_while_the_office_is_
     assert (frame.square, frame.round) == (sq("D1"), 4)
 
 
-def test_the_satchel_never_loses_value():
+def test_the_satchel_never_loses_value() -> None:
     lifted = 0
     for seed in range(6):
         match = Match(TITLE, 2, seed)
@@ -420,7 +424,7 @@ def test_the_satchel_never_loses_value():
 # -- the vault ----------------------------------------------------------------------------
 
 
-def test_lifting_a_crown_with_the_north_wing_powered_sets_off_the_alarm():
+def test_lifting_a_crown_with_the_north_wing_powered_sets_off_the_alarm() -> None:
     state = scenario(thief="I1", guards=("J8", "B7", "S7"), round=5)
     events = thief(state, Lift())
     [alarm] = kinds(state, "alarm")
@@ -430,7 +434,7 @@ def test_lifting_a_crown_with_the_north_wing_powered_sets_off_the_alarm():
     assert any("alarm" in t for t in texts(events, 2))
 
 
-def test_with_the_north_breaker_cut_the_vault_is_quiet():
+def test_with_the_north_breaker_cut_the_vault_is_quiet() -> None:
     state = scenario(thief="I1", guards=("J4", "B7", "S7"), round=5)
     state.cut_breakers["North"] = 3
     thief(state, Lift())
@@ -440,7 +444,7 @@ def test_with_the_north_breaker_cut_the_vault_is_quiet():
     assert state.revealed == {case_index("I1"): 5}, "it comes off at the end of the next turn"
 
 
-def test_crowns_are_heavy():
+def test_crowns_are_heavy() -> None:
     state = scenario(thief="I1", guards=("J4", "B7", "S7"))
     state.cut_breakers["North"] = 1
     thief(state, Lift())
@@ -450,7 +454,7 @@ def test_crowns_are_heavy():
 # -- guards -------------------------------------------------------------------------------
 
 
-def test_a_guard_moves_up_to_three_steps_and_walls_block():
+def test_a_guard_moves_up_to_three_steps_and_walls_block() -> None:
     state = scenario(thief="A14", guards=("K12", "B7", "S7"))
     thief(state, Hold())
     moves = {a.to for a in rules.legal_actions(state, 2)}
@@ -459,21 +463,21 @@ def test_a_guard_moves_up_to_three_steps_and_walls_block():
     assert "K10" not in moves, "behind the wall K11: four steps round by J11"
 
 
-def test_staying_put_is_a_legal_guard_move():
+def test_staying_put_is_a_legal_guard_move() -> None:
     state = scenario(guards=("K12", "B7", "S7"))
     thief(state, Hold())
     assert MoveGuard(1, "K12") in rules.legal_actions(state, 2)
 
 
-def test_a_guard_ending_on_the_thief_catches_them():
+def test_a_guard_ending_on_the_thief_catches_them() -> None:
     state = scenario(thief="L14", guards=("K12", "B7", "S7"))
     thief(state, Hold())
     guard(state, 1, "L14")
     assert state.phase == OVER and state.ended == "catch"
-    assert TITLE.outcome(state).winners == (2,)
+    assert _outcome(state).winners == (2,)
 
 
-def test_walking_through_the_thiefs_square_catches_nobody():
+def test_walking_through_the_thiefs_square_catches_nobody() -> None:
     # From M12 to M14 the only 2-step way is through M13, where the Thief stands.
     state = scenario(thief="M13", guards=("M12", "B7", "S7"))
     thief(state, Hold())
@@ -481,21 +485,21 @@ def test_walking_through_the_thiefs_square_catches_nobody():
     assert state.ended == ""
 
 
-def test_two_guards_never_end_on_one_square():
+def test_two_guards_never_end_on_one_square() -> None:
     state = scenario(guards=("K12", "L12", "S7"))
     thief(state, Hold())
     assert MoveGuard(1, "L12") not in rules.legal_actions(state, 2)
     assert MoveGuard(1, "M12") in rules.legal_actions(state, 2), "but they pass each other"
 
 
-def test_a_guard_who_sees_the_thief_after_moving_spots_them():
+def test_a_guard_who_sees_the_thief_after_moving_spots_them() -> None:
     state = scenario(thief="A14", guards=("K12", "B7", "S7"))
     thief(state, Hold())
     guard(state, 1, "K14")
     assert [e.how for e in kinds(state, "last_seen")] == ["guard 1"]
 
 
-def test_a_guard_on_an_open_exit_locks_it_and_leaves_a_forced_exit_marker():
+def test_a_guard_on_an_open_exit_locks_it_and_leaves_a_forced_exit_marker() -> None:
     state = scenario(thief="A12", guards=("K12", "B7", "S7"), entry="J14", round=2)
     thief(state, Hold())
     guard(state, 1, "J14")
@@ -504,14 +508,14 @@ def test_a_guard_on_an_open_exit_locks_it_and_leaves_a_forced_exit_marker():
     assert (marker.square, marker.round) == (sq("J14"), 2)
 
 
-def test_a_guard_on_a_locked_exit_finds_nothing():
+def test_a_guard_on_a_locked_exit_finds_nothing() -> None:
     state = scenario(thief="A12", guards=("K12", "B7", "S7"), entry="D14")
     thief(state, Hold())
     guard(state, 1, "J14")
     assert kinds(state, "forced_exit") == []
 
 
-def test_a_guard_on_a_cut_breaker_resets_it_and_the_cut_goes_on_the_map():
+def test_a_guard_on_a_cut_breaker_resets_it_and_the_cut_goes_on_the_map() -> None:
     state = scenario(thief="A14", guards=("Q13", "B7", "S7"), round=6)
     state.cut_breakers["South"] = 3
     thief(state, Hold())
@@ -521,7 +525,7 @@ def test_a_guard_on_a_cut_breaker_resets_it_and_the_cut_goes_on_the_map():
     assert (dark.square, dark.since, dark.round) == (sq("T13"), 1, 6)
 
 
-def test_a_guard_on_a_cut_camera_repairs_it():
+def test_a_guard_on_a_cut_camera_repairs_it() -> None:
     state = scenario(thief="A14", guards=("H12", "B7", "S7"), round=4)
     state.cut_cameras[6] = 2
     thief(state, Hold())
@@ -534,7 +538,7 @@ def test_a_guard_on_a_cut_camera_repairs_it():
 # -- the monitors -----------------------------------------------------------------------------
 
 
-def test_the_monitors_find_a_dead_feed_with_the_rounds_it_could_have_happened_in():
+def test_the_monitors_find_a_dead_feed_with_the_rounds_it_could_have_happened_in() -> None:
     state = scenario(thief="A14", guards=("J8", "B7", "S7"), round=5)
     state.confirmed["camera 6"] = 2  # last seen working in round 2
     state.cut_cameras[6] = 3
@@ -544,14 +548,14 @@ def test_the_monitors_find_a_dead_feed_with_the_rounds_it_could_have_happened_in
     assert 6 in state.dead_cameras and 6 in state.cut_cameras, "found, not repaired"
 
 
-def test_a_feed_cut_this_round_shows_the_thief_caught_cutting():
+def test_a_feed_cut_this_round_shows_the_thief_caught_cutting() -> None:
     state = scenario(thief="C12", guards=("J8", "B7", "S7"), round=5)
     thief(state, Walk("E12", "cut"))
     [seen] = kinds(state, "last_seen")
     assert (seen.square, seen.how) == (sq("E12"), "caught cutting")
 
 
-def test_the_monitors_find_a_dark_wing():
+def test_the_monitors_find_a_dark_wing() -> None:
     state = scenario(thief="Q13", guards=("J4", "B7", "S7"), round=3)
     thief(state, Walk("T13", "cut"))
     assert kinds(state, "dark") == [], "nobody is watching the monitors"
@@ -562,7 +566,7 @@ def test_the_monitors_find_a_dark_wing():
     assert [e.how for e in kinds(state, "last_seen")] == ["caught cutting"]
 
 
-def test_the_monitors_are_read_after_every_guard_move():
+def test_the_monitors_are_read_after_every_guard_move() -> None:
     state = scenario(thief="A12", guards=("J4", "B7", "S7"), round=2)
     thief(state, Walk("C12"))
     assert kinds(state, "last_seen") == []
@@ -570,7 +574,7 @@ def test_the_monitors_are_read_after_every_guard_move():
     assert [e.how for e in kinds(state, "last_seen")] == ["camera 6"]
 
 
-def test_a_dead_feed_is_found_only_once():
+def test_a_dead_feed_is_found_only_once() -> None:
     state = scenario(thief="A14", guards=("J8", "B7", "S7"), round=5)
     state.cut_cameras[6] = 3
     thief(state, Hold())
@@ -579,7 +583,7 @@ def test_a_dead_feed_is_found_only_once():
     assert len(kinds(state, "cut_camera")) == 1
 
 
-def test_the_window_starts_after_the_last_time_the_feed_was_seen_working():
+def test_the_window_starts_after_the_last_time_the_feed_was_seen_working() -> None:
     state = scenario(thief="C13", guards=("J8", "B7", "S7"), round=2)
     thief(state, Hold())  # the monitors show camera 6 working in round 2
     stay_all(state)
@@ -601,7 +605,7 @@ def test_the_window_starts_after_the_last_time_the_feed_was_seen_working():
 @pytest.mark.parametrize(
     "act", [Walk("B14"), Hold(), Pick(), Walk("E12", "cut")], ids=["walk", "hold", "pick", "cut"]
 )
-def test_every_thief_turn_reads_the_same_to_security_and_spectators(act):
+def test_every_thief_turn_reads_the_same_to_security_and_spectators(act: Any) -> None:
     state = scenario(thief="D14" if isinstance(act, Pick) else "A12", entry="J14")
     if isinstance(act, Walk) and act.to == "B14":
         state.thief = sq("A14")
@@ -611,7 +615,7 @@ def test_every_thief_turn_reads_the_same_to_security_and_spectators(act):
         assert all("Thief takes" in t or "Spotted" in t for t in texts(events, seat))
 
 
-def test_security_and_spectator_views_never_hold_the_thiefs_secrets():
+def test_security_and_spectator_views_never_hold_the_thiefs_secrets() -> None:
     match = Match(TITLE, 3, 11)
     play_out(match, {1: "random", 2: "random", 3: "random"})
     for step in match.steps():
@@ -624,7 +628,7 @@ def test_security_and_spectator_views_never_hold_the_thiefs_secrets():
             break
 
 
-def test_when_the_heist_ends_everything_the_thief_did_becomes_public():
+def test_when_the_heist_ends_everything_the_thief_did_becomes_public() -> None:
     state = scenario(thief="M14", guards=("N12", "B7", "S7"), entry="J14")
     thief(state, Walk("N14"))
     guard(state, 1, "N14")
@@ -637,7 +641,7 @@ def test_when_the_heist_ends_everything_the_thief_did_becomes_public():
 # -- rulings (docs/titles/museum/rulings.md) ---------------------------------------------
 
 
-def test_ruling_a_cut_camera_in_a_dark_wing_is_found_once_the_power_is_back():
+def test_ruling_a_cut_camera_in_a_dark_wing_is_found_once_the_power_is_back() -> None:
     state = scenario(thief="A14", guards=("J8", "B7", "Q13"), round=5)
     state.cut_cameras[6] = 2
     state.cut_breakers["South"] = 3
@@ -650,7 +654,7 @@ def test_ruling_a_cut_camera_in_a_dark_wing_is_found_once_the_power_is_back():
     assert [(c.square, c.since, c.round) for c in cut] == [(sq("E12"), 1, 5)]
 
 
-def test_ruling_a_guard_standing_on_a_working_camera_confirms_it():
+def test_ruling_a_guard_standing_on_a_working_camera_confirms_it() -> None:
     state = scenario(thief="A14", guards=("H12", "B7", "S7"), round=2)
     thief(state, Hold())
     guard(state, 1, "E12")  # camera 6 is fine: Security knows it worked in round 2
@@ -666,7 +670,7 @@ def test_ruling_a_guard_standing_on_a_working_camera_confirms_it():
     assert (cut.since, cut.round) == (3, 4)
 
 
-def test_ruling_a_repaired_camera_can_be_cut_again():
+def test_ruling_a_repaired_camera_can_be_cut_again() -> None:
     state = scenario(thief="C12", guards=("H12", "B7", "S7"))
     thief(state, Walk("E12", "cut"))
     state.thief = sq("E13")  # (stepped aside, so the repairing guard catches nobody)
@@ -679,7 +683,7 @@ def test_ruling_a_repaired_camera_can_be_cut_again():
     assert state.cut_cameras == {6: 2}
 
 
-def test_ruling_a_relocked_exit_can_be_picked_again():
+def test_ruling_a_relocked_exit_can_be_picked_again() -> None:
     state = scenario(thief="A12", guards=("K12", "B7", "S7"), entry="J14")
     thief(state, Hold())
     guard(state, 1, "J14")
@@ -690,13 +694,13 @@ def test_ruling_a_relocked_exit_can_be_picked_again():
     assert sq("J14") in state.open_exits
 
 
-def test_ruling_a_walk_must_leave_the_square():
+def test_ruling_a_walk_must_leave_the_square() -> None:
     state = scenario(thief="A14")
     assert Walk("A14") not in rules.legal_actions(state, 1)
-    assert "already there" in rules.explain_illegal(state, 1, Walk("A14"))
+    assert "already there" in _reason(state, 1, Walk("A14"))
 
 
-def test_ruling_escape_takes_nothing_off_the_board():
+def test_ruling_escape_takes_nothing_off_the_board() -> None:
     state = scenario(thief="C14", entry="D14", taken={"G13": 1, "D1": 1}, round=3)
     thief(state, Walk("D14", "escape"))
     assert kinds(state, "empty_frame") == []
@@ -715,13 +719,13 @@ def test_ruling_escape_takes_nothing_off_the_board():
         (MoveGuard(1, "K12"), "not guard"),
     ],
 )
-def test_illegal_thief_actions_say_why_in_one_line(act, words):
+def test_illegal_thief_actions_say_why_in_one_line(act: Any, words: Any) -> None:
     state = scenario(thief="A14")
-    reason = rules.explain_illegal(state, 1, act)
+    reason = _reason(state, 1, act)
     assert words in reason and "\n" not in reason
 
 
-def test_illegal_guard_moves_say_why_without_mentioning_the_thief():
+def test_illegal_guard_moves_say_why_without_mentioning_the_thief() -> None:
     state = scenario(thief="L12", guards=("K12", "B7", "S7"))
     thief(state, Hold())
     cases = {
@@ -731,11 +735,11 @@ def test_illegal_guard_moves_say_why_without_mentioning_the_thief():
         MoveGuard(1, "P12"): "more than 3 steps",
     }
     for act, words in cases.items():
-        reason = rules.explain_illegal(state, 2, act)
+        reason = _reason(state, 2, act)
         assert words in reason and "L12" not in reason and "Thief" not in reason
 
 
-def test_the_spectator_sees_exactly_what_security_sees():
+def test_the_spectator_sees_exactly_what_security_sees() -> None:
     match = Match(TITLE, 3, 4)
     play_out(match, {1: "random", 2: "random", 3: "random"})
     for step in match.steps():
@@ -745,3 +749,16 @@ def test_the_spectator_sees_exactly_what_security_sees():
         assert step.history(2) == step.history(3) == step.history(None)
         if step.step > 20:
             break
+
+
+def _reason(state: Any, seat: int, act: Any) -> str:
+    """The rules' reason for refusing ``act``; a refusal always has one."""
+    reason = rules.explain_illegal(state, seat, act)
+    assert reason is not None, f"{act} has no reason to be refused"
+    return reason
+
+
+def _outcome(state: Any) -> Outcome:
+    result = TITLE.outcome(state)
+    assert result is not None, "the game is not over"
+    return result

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from gameweave_core import Match
@@ -14,7 +16,7 @@ from gameweave_museum.terminal import render_map
 TITLE = MuseumJob()
 
 
-def test_every_legal_action_reads_back_from_its_description():
+def test_every_legal_action_reads_back_from_its_description() -> None:
     match = random_match(TITLE, 3, 4)
     for step in match.steps():
         for seat in step.awaiting:
@@ -40,11 +42,11 @@ def test_every_legal_action_reads_back_from_its_description():
         ('{"type": "walk", "to": "K7"}', Walk("K7")),
     ],
 )
-def test_typed_actions(text, expected):
+def test_typed_actions(text: Any, expected: Any) -> None:
     assert TITLE.parse_action(text, []) == expected
 
 
-def test_a_bare_square_is_the_awaited_guards_move():
+def test_a_bare_square_is_the_awaited_guards_move() -> None:
     assert TITLE.parse_action("d4", [MoveGuard(3, "C4")]) == MoveGuard(3, "D4")
 
 
@@ -62,46 +64,48 @@ def test_a_bare_square_is_the_awaited_guards_move():
         ("", "type an action"),
     ],
 )
-def test_unreadable_actions_get_a_one_line_reason(text, message):
+def test_unreadable_actions_get_a_one_line_reason(text: Any, message: Any) -> None:
     with pytest.raises(ValueError, match=message) as caught:
         TITLE.parse_action(text, [Walk("K7"), Hold()])
     assert "\n" not in str(caught.value)
 
 
-def test_the_thief_is_drawn_only_on_the_thiefs_screen():
+def test_the_thief_is_drawn_only_on_the_thiefs_screen() -> None:
     match = Match(TITLE, 2, 3)
     while match.awaiting and match.step < 8:
         seat = match.awaiting[0]
         match.submit(seat, match.legal_actions(seat)[0])
     thief_map = render_map(match.view(1), 1)
     assert "[bold magenta]@ [/]" in thief_map
-    for seat in (2, None):
-        assert "[bold magenta]@ [/]" not in render_map(match.view(seat), seat)
-    for seat in (1, 2, None):
-        screen = TITLE.render_text(match.view(seat), seat)
+    others: tuple[int | None, ...] = (2, None)
+    for other in others:
+        assert "[bold magenta]@ [/]" not in render_map(match.view(other), other)
+    everyone: tuple[int | None, ...] = (1, 2, None)
+    for watcher in everyone:
+        screen = screen_of(match, watcher)
         assert "A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T" in screen
         assert "Placards" in screen and "Dawn" in screen
 
 
-def test_the_finished_heist_is_drawn_for_everyone():
+def test_the_finished_heist_is_drawn_for_everyone() -> None:
     match = Match(TITLE, 2, 8)
     play_out(match)
-    screen = TITLE.render_text(match.view(None), None)
+    screen = screen_of(match, None)
     assert "The heist is over" in screen and "route" in screen
 
 
 @pytest.mark.parametrize(("players", "header"), [(2, "(guards 1, 2, 3)"), (4, "(guard 1)")])
-def test_the_header_names_the_guards_a_security_seat_runs(players, header):
+def test_the_header_names_the_guards_a_security_seat_runs(players: Any, header: Any) -> None:
     match = Match(TITLE, players, 3)
     while match.awaiting and match.step < 4:
         seat = match.awaiting[0]
         match.submit(seat, match.legal_actions(seat)[0])
-    first = TITLE.render_text(match.view(2), 2).splitlines()[0]
+    first = screen_of(match, 2).splitlines()[0]
     assert first.endswith(f"you are [bold]Security[/] {header}"), first
     assert "[" not in first.replace("[bold]", "").replace("[/]", "")
 
 
-def test_the_catching_guard_is_drawn_on_the_thiefs_square():
+def test_the_catching_guard_is_drawn_on_the_thiefs_square() -> None:
     match = Match(TITLE, 2, 3)
     for guard, post in ((1, "J4"), (2, "B7"), (3, "K12")):
         match.submit(2, next(a for a in match.legal_actions(2) if (a.guard, a.at) == (guard, post)))
@@ -116,3 +120,10 @@ def test_the_catching_guard_is_drawn_on_the_thiefs_square():
         drawn = render_map(match.view(seat), seat)
         assert "[bold white on magenta]G3[/]" in drawn, seat
         assert "[bold magenta]@ [/]" not in drawn, "the Thief is under the guard"
+
+
+def screen_of(match: Match, seat: int | None) -> str:
+    """The terminal screen of ``seat``; The Museum Job always draws one."""
+    screen = TITLE.render_text(match.view(seat), seat)
+    assert screen is not None
+    return screen
