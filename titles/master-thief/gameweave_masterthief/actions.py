@@ -1,0 +1,164 @@
+"""What a player can do in Master Thief: one class per kind of action.
+
+Thief Cards are named by their title (copies of a card are alike), Museum items by
+their name (each is unique), seats by number.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from gameweave_core import action
+
+
+@action("steal")
+@attrs.frozen
+class Steal:
+    """Steal 1 card from the Museum (the Heist, a turn's opening, a tie-break)."""
+
+
+@action("swipe")
+@attrs.frozen
+class Swipe:
+    """Play Swipe: take ``item`` Carried by ``target``."""
+
+    target: int
+    item: str
+
+
+@action("stash")
+@attrs.frozen
+class Stash:
+    """Play Stash: turn your Carried ``item`` face down."""
+
+    item: str
+
+
+@action("raid")
+@attrs.frozen
+class Raid:
+    """Play Raid: take 1 Stashed item, at random, from ``target``."""
+
+    target: int
+
+
+@action("trip")
+@attrs.frozen
+class Trip:
+    """Play Trip: ``target`` drops its Carried ``item`` into the Museum."""
+
+    target: int
+    item: str
+
+
+@action("snoop")
+@attrs.frozen
+class Snoop:
+    """Play Snoop: look at ``target``'s Calling Card."""
+
+    target: int
+
+
+@action("lift")
+@attrs.frozen
+class Lift:
+    """Play Lift: steal 1 more item from the Museum."""
+
+
+@action("utility")
+@attrs.frozen
+class PlayUtility:
+    """Play the Utility ``card`` face up in front of you."""
+
+    card: str
+
+
+@action("grip")
+@attrs.frozen
+class Grip:
+    """Play Grip in answer to a Swipe, Raid or Trip aimed at you."""
+
+
+@action("latch")
+@attrs.frozen
+class Latch:
+    """Play Latch in answer to an opponent's escape."""
+
+
+@action("pass")
+@attrs.frozen
+class Pass:
+    """Let the moment go: no reaction, no item surrendered."""
+
+
+@action("surrender")
+@attrs.frozen
+class Surrender:
+    """Give up your Carried ``item`` to avert the Security on the table."""
+
+    item: str
+
+
+@action("vote")
+@attrs.frozen
+class Vote:
+    """The Jury of Thieves: vote to abandon the Heist and start over, or not."""
+
+    abandon: bool
+
+
+@action("end")
+@attrs.frozen
+class EndTurn:
+    """Stop playing Thief Cards this turn."""
+
+
+@action("discard")
+@attrs.frozen
+class Discard:
+    """Discard ``card`` from your hand (down to the hand limit)."""
+
+    card: str
+
+
+@action("drop")
+@attrs.frozen
+class Drop:
+    """Drop your Carried ``item`` into the Museum (down to the carrying limit)."""
+
+    item: str
+
+
+@action("stay")
+@attrs.frozen
+class Stay:
+    """Stay in the Museum: the turn is over."""
+
+
+@action("escape")
+@attrs.frozen
+class Escape:
+    """Reveal your Calling Card and escape with your items."""
+
+
+#: Every kind of action, for the title's codec.
+ACTIONS = (
+    Steal,
+    Swipe,
+    Stash,
+    Raid,
+    Trip,
+    Snoop,
+    Lift,
+    PlayUtility,
+    Grip,
+    Latch,
+    Pass,
+    Surrender,
+    Vote,
+    EndTurn,
+    Discard,
+    Drop,
+    Stay,
+    Escape,
+)

@@ -1,0 +1,149 @@
+"""The bots of Master Thief. A bot sees only its seat's observation (view and
+legal actions), never the state."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gameweave_core import Bot, BotFactory, Observation, Rng
+
+from .actions import (
+    Discard,
+    Drop,
+    EndTurn,
+    Escape,
+    Grip,
+    Latch,
+    Lift,
+    Pass,
+    PlayUtility,
+    Raid,
+    Snoop,
+    Stash,
+    Stay,
+    Surrender,
+    Swipe,
+    Trip,
+    Vote,
+)
+from .cards import CALLING, CALLING_BONUS, MUSEUM
+
+#: Cards the bot keeps longest when it must discard (first goes first).
+DISCARD_ORDER = (
+    "Lift",
+    "Snoop",
+    "Deep Pockets",
+    "Trip",
+    "Getaway Car",
+    "Raid",
+    "Smoke Pellet",
+    "Latch",
+    "Swipe",
+    "Grip",
+    "Stash",
+)
+
+
+def worth(item: str, calling: str) -> int:
+    """What an item is worth to a thief with this Calling Card."""
+    card = MUSEUM[item]
+    bonus = CALLING_BONUS if card.category in CALLING[calling].categories else 0
+    return card.bmc + bonus
+
+
+class HeuristicBot:
+    """Stashes its best items, swipes and raids the richest rival, grips and latches
+    whenever it can, averts Security when a Strike would hurt, and escapes when time
+    or Security run short, or when it carries a good haul."""
+
+    def act(self, observation: Observation, rng: Rng) -> Any:
+        legal = observation.legal
+        if len(legal) == 1:
+            return legal[0]
+        view = observation.view
+        me = observation.seat
+        calling = view["calling"]
+        mine = view["seats"][me - 1]
+
+        def value(item: str) -> int:
+            return worth(item, calling)
+
+        kinds = {type(a) for a in legal}
+        if Vote in kinds:
+            return Vote(len(view["strikes"]) >= 2)
+        if Grip in kinds:
+            return Grip()
+        if Latch in kinds:
+            return Latch()
+        if Surrender in kinds:
+            danger = len(view["strikes"]) + 1 >= view["strikes_to_end"]
+            cheapest = min(
+                (a for a in legal if isinstance(a, Surrender)), key=lambda a: value(a.item)
+            )
+            if danger or value(cheapest.item) <= 2:
+                return cheapest
+            return Pass()
+        if Discard in kinds:
+            return min(
+                (a for a in legal if isinstance(a, Discard)),
+                key=lambda a: DISCARD_ORDER.index(a.card),
+            )
+        if Drop in kinds:
+            return min((a for a in legal if isinstance(a, Drop)), key=lambda a: value(a.item))
+        if Escape in kinds:
+            return Escape() if self.should_escape(view, mine, value) else Stay()
+        if EndTurn in kinds:
+            return self.play(view, me, legal, value)
+        return legal[0]
+
+    def should_escape(self, view: Mapping[str, Any], mine: Mapping[str, Any], value: Any) -> bool:
+        inside = sum(1 for s in view["seats"] if s["status"] == "in")
+        haul = sum(value(i["name"]) for i in mine["carried"]) + sum(
+            value(i["name"]) for i in mine["stashed"]
+        )
+        late = view["deck"] <= 3 * inside + 2
+        risky = len(view["strikes"]) + 1 >= view["strikes_to_end"]
+        return bool(late or risky or haul >= 24)
+
+    def play(self, view: Mapping[str, Any], me: int, legal: Any, value: Any) -> Any:
+        seats = view["seats"]
+
+        def rival_worth(s: int, item: str) -> int:
+            return MUSEUM[item].bmc + (2 if seats[s - 1]["hand"] == 0 else 0)
+
+        stashes = [a for a in legal if isinstance(a, Stash)]
+        if stashes:
+            return max(stashes, key=lambda a: value(a.item))
+        swipes = [a for a in legal if isinstance(a, Swipe)]
+        if swipes:
+            return max(swipes, key=lambda a: (value(a.item), rival_worth(a.target, a.item)))
+        raids = [a for a in legal if isinstance(a, Raid)]
+        if raids:
+            return max(raids, key=lambda a: len(seats[a.target - 1]["stashed"]))
+        carried = len(seats[me - 1]["carried"])
+        if PlayUtility("Smoke Pellet") in legal and carried >= 2:
+            return PlayUtility("Smoke Pellet")
+        trips = [a for a in legal if isinstance(a, Trip)]
+        if trips:
+            return max(trips, key=lambda a: rival_worth(a.target, a.item))
+        if PlayUtility("Getaway Car") in legal:
+            return PlayUtility("Getaway Car")
+        if PlayUtility("Deep Pockets") in legal and carried >= seats[me - 1]["carry_limit"]:
+            return PlayUtility("Deep Pockets")
+        snoops = [a for a in legal if isinstance(a, Snoop)]
+        if snoops:
+            return snoops[0]
+        safe = len(view["strikes"]) + 1 < view["strikes_to_end"]
+        if Lift() in legal and safe and view["deck"] > 12:
+            return Lift()
+        return EndTurn()
+
+
+def heuristic(seat: int, players: int) -> Bot:
+    """The :data:`~gameweave_core.bots.BotFactory` of :class:`HeuristicBot`."""
+    return HeuristicBot()
+
+
+#: The title's own bots by name (the core adds ``random``).
+BOTS: dict[str, BotFactory] = {"heuristic": heuristic}

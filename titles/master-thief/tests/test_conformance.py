@@ -1,0 +1,20 @@
+"""Master Thief under Gameweave's conformance kit, with the automatic twins drawn by
+its resample hook (hands, Calling Cards, the Museum pile and the Thief deck)."""
+
+from __future__ import annotations
+
+from gameweave_masterthief import MasterThief
+
+from gameweave_core import default_registry
+from gameweave_core.testing import TitleConformance
+
+
+class TestMasterThiefConformance(TitleConformance):
+    title = MasterThief()
+    examples = 24
+
+
+def test_the_installed_plugin_registers_the_title() -> None:
+    entry = default_registry().entry("masterthief")
+    assert isinstance(entry.title, MasterThief)
+    assert entry.distribution == "gameweave-master-thief"
