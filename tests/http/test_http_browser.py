@@ -172,3 +172,26 @@ def test_bad_links_show_the_apis_message(browser: Any, server: ThreadServer) -> 
     p.wait_for_selector("#error:not([hidden])")
     assert "belongs to no seat" in p.inner_text("#error")
     assert errors == []
+
+
+@pytest.mark.parametrize("dev", [False, True], ids=["production", "dev"])
+def test_the_lobby_offers_a_seed_only_in_development_mode(
+    browser: Any, tmp_path: Path, sealed_registry: Registry, dev: bool
+) -> None:
+    app: Any = create_app(tmp_path / "lobby.sqlite3", sealed_registry, dev=dev)
+    errors: list[str] = []
+    with ThreadServer(app) as s:
+        lobby = page(browser, errors)
+        lobby.goto(s.url + "/")
+        # The lobby marks the page once it has asked the server its mode.
+        lobby.wait_for_selector(f"body[data-dev='{str(dev).lower()}']", state="attached")
+        assert lobby.locator("#dev-options").is_visible() is dev
+        if dev:
+            lobby.click("#dev-options summary")
+            lobby.fill("#seed", "4242")
+        lobby.click("#create-button")
+        lobby.wait_for_selector(".seat-link[data-seat='1']")
+        (summary,) = httpx.get(s.url + "/api/matches").json()
+        stored = app.state.store.load(summary["id"])
+        assert (stored.seed == 4242) is dev
+    assert errors == []

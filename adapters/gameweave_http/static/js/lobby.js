@@ -156,11 +156,14 @@ async function start() {
   document.getElementById("create").addEventListener("submit", create);
   chooseTitle();
   drawRecent();
+  let dev = false;
   try {
-    document.getElementById("dev-options").hidden = !(await api.server()).dev;
+    dev = (await api.server()).dev === true;
   } catch {
     /* not in development mode, as far as the lobby can tell */
   }
+  document.getElementById("dev-options").hidden = !dev;
+  document.body.dataset.dev = String(dev);
 }
 
 start();
