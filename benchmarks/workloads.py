@@ -346,3 +346,41 @@ def compiled_modules() -> list[str]:
             if spec is not None and not str(spec.origin).endswith(".py"):
                 names.append(info.name)
     return sorted(names)
+
+
+# -- simulate on a Dask cluster against a process pool -------------------------------
+
+
+def simulate_on(title: str, how: str, games: int, seed: int = 1) -> Callable[[int], int]:
+    """``simulate`` of the same ``games`` games (one run per step) through a pool of two
+    forked processes (``how="pool"``, as ``--jobs 2``) or a ``LocalCluster`` of two
+    worker processes (``how="cluster"``, as ``--cluster local:2``), started once here so
+    that only the games are timed. Units: games. The extra ``json`` lets the caller
+    check that both print the same."""
+    import atexit
+    import json
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from gameweave_cli.cluster import open_cluster
+    from gameweave_cli.simulate import simulate
+
+    entry = default_registry().entry(title)
+    executor: Any
+    if how == "pool":
+        executor = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"))
+        executor.submit(int).result()  # both workers forked now, as the CLI does
+    elif how == "cluster":
+        executor = open_cluster("local:2", entry)
+    else:
+        raise ValueError(f"how={how!r}: pool or cluster")
+    atexit.register(executor.shutdown)
+    last: dict[str, Any] = {}
+
+    def step(i: int) -> int:
+        result = simulate(title, games, entry.title.min_players, seed, {}, executor, window=4)
+        last["json"] = json.dumps(result.to_json())
+        return games
+
+    step.extra = lambda: dict(last)  # type: ignore[attr-defined]
+    return step

@@ -198,6 +198,8 @@ def open_cluster(text: str, entry: TitleEntry, *, timeout: float = TIMEOUT) -> C
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address=None,
+                # No dashboard; the scheduler's health routes on loopback, not on :8787.
+                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
                 silence_logs=logging.ERROR,
             )
             client = dask.Client(cluster, timeout=timeout)

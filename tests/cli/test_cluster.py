@@ -58,7 +58,12 @@ class Cluster:
         self.procs: list[subprocess.Popen[bytes]] = []
         self._start(
             "scheduler",
-            ["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(self.port)],
+            [
+                "distributed.cli.dask_scheduler",
+                *("--host", "127.0.0.1", "--port", str(self.port)),
+                # Its health routes on loopback too (by default they take 0.0.0.0:8787).
+                *("--dashboard-address", "127.0.0.1:0"),
+            ],
             env,
         )
         self._wait_for_port()
@@ -147,6 +152,7 @@ def gameweave(env: dict[str, str], *args: str, cwd: Path) -> subprocess.Complete
 def simulate_json(env: dict[str, str], *args: str, cwd: Path) -> str:
     done = gameweave(env, "simulate", *args, "--json", cwd=cwd)
     assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # no chatter from Dask either
     return done.stdout
 
 
