@@ -466,6 +466,8 @@ class OptionalGlobTocTree(TocTree):
     does match, behaves exactly as in ``toctree``.
     """
 
+    content: StringList
+
     def run(self) -> list[nodes.Node]:
         if "glob" in self.options:
             found = self.env.found_docs

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import attrs
 import pexpect
 import pytest
+from typer.testing import CliRunner, Result
 
 from gameweave_cli.app import app
 from gameweave_core import Match, MatchLog, Registry, __version__, play_out
@@ -24,11 +25,11 @@ from .buggy import GlobalRandomBid, PlantedBug, RulesV1, RulesV2
 from .conftest import add_titles
 
 
-def invoke(runner, *args: object, input: str | None = None):
+def invoke(runner: CliRunner, *args: object, input: str | None = None) -> Result:
     return runner.invoke(app, [str(a) for a in args], input=input)
 
 
-def one_error_line(result) -> str:
+def one_error_line(result: Result) -> str:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: ")
@@ -36,7 +37,7 @@ def one_error_line(result) -> str:
 
 
 @pytest.fixture
-def crash(installed, runner, tmp_path) -> Path:
+def crash(installed: Any, runner: CliRunner, tmp_path: Path) -> Path:
     """A log saved by ``play`` when Planted Bug raised on its third reveal (action 6
     of two players), with the distribution a child process sees it from."""
     add_titles(installed, PlantedBug(), distribution="gameweave-buggy", version="1.0.0")
@@ -53,7 +54,7 @@ def crash(installed, runner, tmp_path) -> Path:
 # -- the title's traceback and the whole state -------------------------------------------
 
 
-def test_verify_says_where_to_look_in_one_line(crash, runner):
+def test_verify_says_where_to_look_in_one_line(crash: Any, runner: CliRunner) -> None:
     result = invoke(runner, "replay", crash, "--verify")
     assert result.exit_code == 1
     line = one_error_line(result)
@@ -62,7 +63,7 @@ def test_verify_says_where_to_look_in_one_line(crash, runner):
     assert "--traceback or --pdb" in line
 
 
-def test_traceback_is_the_titles_own_at_the_failing_step(crash, runner):
+def test_traceback_is_the_titles_own_at_the_failing_step(crash: Any, runner: CliRunner) -> None:
     result = invoke(runner, "replay", crash, "--verify", "--traceback")
     assert result.exit_code == 1
     err = result.stderr
@@ -76,7 +77,9 @@ def test_traceback_is_the_titles_own_at_the_failing_step(crash, runner):
     assert "--traceback or --pdb" not in last
 
 
-def test_traceback_of_a_log_that_verifies_is_quiet(installed, runner, tmp_path):
+def test_traceback_of_a_log_that_verifies_is_quiet(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     log = tmp_path / "fine.toml"
     play_out(Match.create("sealedbid", 2, 5)).save(log)
     result = invoke(runner, "replay", log, "--verify", "--traceback")
@@ -84,7 +87,9 @@ def test_traceback_of_a_log_that_verifies_is_quiet(installed, runner, tmp_path):
     assert "verified; 10 actions" in result.stdout
 
 
-def test_state_is_the_whole_snapshot_at_a_step(crash, runner, installed):
+def test_state_is_the_whole_snapshot_at_a_step(
+    crash: Any, runner: CliRunner, installed: Any
+) -> None:
     match = Match.load(crash, upto=5)
     result = invoke(runner, "replay", crash, "--to", 5, "--state")
     assert result.exit_code == 0, result.output
@@ -97,7 +102,7 @@ def test_state_is_the_whole_snapshot_at_a_step(crash, runner, installed):
     assert "Action 6 made the title raise" in result.stderr
 
 
-def test_json_holds_the_state_only_when_asked(crash, runner):
+def test_json_holds_the_state_only_when_asked(crash: Any, runner: CliRunner) -> None:
     plain = json.loads(invoke(runner, "replay", crash, "--to", 3, "--json").stdout)
     assert "state" not in plain
     both = json.loads(
@@ -119,7 +124,9 @@ def test_json_holds_the_state_only_when_asked(crash, runner):
         (["--diff", "x.toml", "--verify"], "--diff compares two whole logs; leave out --verify"),
     ],
 )
-def test_options_that_do_not_go_together_are_one_usage_line(crash, runner, args, message):
+def test_options_that_do_not_go_together_are_one_usage_line(
+    crash: Any, runner: CliRunner, args: Any, message: Any
+) -> None:
     result = invoke(runner, "replay", crash, *args)
     assert result.exit_code == 2
     line = one_error_line(result)
@@ -129,7 +136,7 @@ def test_options_that_do_not_go_together_are_one_usage_line(crash, runner, args,
 # -- the debugger (a real terminal) -----------------------------------------------------
 
 
-def spawn_replay(env, *args: object) -> pexpect.spawn:
+def spawn_replay(env: Any, *args: object) -> pexpect.spawn:
     return pexpect.spawn(
         sys.executable,
         ["-m", "gameweave_cli", "replay", *map(str, args)],
@@ -140,7 +147,7 @@ def spawn_replay(env, *args: object) -> pexpect.spawn:
     )
 
 
-def test_pdb_opens_post_mortem_in_the_titles_frame(crash, buggy_env):
+def test_pdb_opens_post_mortem_in_the_titles_frame(crash: Any, buggy_env: Any) -> None:
     child = spawn_replay(buggy_env, crash, "--verify", "--pdb")
     child.expect(r"buggy\.py\(\d+\)apply\(\)")
     child.expect(r"-> share = state\.lot / \(state\.sold - 2\)")
@@ -155,7 +162,7 @@ def test_pdb_opens_post_mortem_in_the_titles_frame(crash, buggy_env):
     assert child.exitstatus == 1
 
 
-def test_pdb_with_to_stops_before_the_next_action(crash, buggy_env):
+def test_pdb_with_to_stops_before_the_next_action(crash: Any, buggy_env: Any) -> None:
     record = MatchLog.load(crash)
     child = spawn_replay(buggy_env, crash, "--to", 2, "--pdb")
     child.expect(r"break_before\(\)")
@@ -173,7 +180,7 @@ def test_pdb_with_to_stops_before_the_next_action(crash, buggy_env):
     assert child.exitstatus == 0
 
 
-def test_continuing_into_the_failing_action_lands_post_mortem(crash, buggy_env):
+def test_continuing_into_the_failing_action_lands_post_mortem(crash: Any, buggy_env: Any) -> None:
     child = spawn_replay(buggy_env, crash, "--to", 5, "--pdb")
     child.expect_exact("(Pdb) ")
     child.sendline("c")
@@ -199,7 +206,9 @@ def branch(match: Match, step: int) -> Match:
     return play_out(other)
 
 
-def test_diff_names_the_first_step_and_diffs_both_states(installed, runner, tmp_path):
+def test_diff_names_the_first_step_and_diffs_both_states(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     a = play_out(Match.create("sealedbid", 2, 31))
     b = branch(a, 4)
     a_path, b_path = tmp_path / "a.toml", tmp_path / "b.toml"
@@ -223,7 +232,9 @@ def test_diff_names_the_first_step_and_diffs_both_states(installed, runner, tmp_
     assert sorted(set(a_state) - set(b_state)) == sorted(set(removed) - set(added))
 
 
-def test_diff_of_a_log_with_itself_and_with_its_beginning(installed, runner, tmp_path):
+def test_diff_of_a_log_with_itself_and_with_its_beginning(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     a = play_out(Match.create("sealedbid", 2, 32))
     a_path, short = tmp_path / "a.toml", tmp_path / "short.toml"
     a.save(a_path)
@@ -236,7 +247,9 @@ def test_diff_of_a_log_with_itself_and_with_its_beginning(installed, runner, tmp
     assert f"agree on their first 6 actions; {a_path} goes on to action 10" in prefix.stdout
 
 
-def test_diff_of_another_seed_differs_from_the_start(installed, runner, tmp_path):
+def test_diff_of_another_seed_differs_from_the_start(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     paths = []
     for seed in (1, 2):
         match = Match.create("sealedbid", 2, seed)
@@ -249,7 +262,7 @@ def test_diff_of_another_seed_differs_from_the_start(installed, runner, tmp_path
     assert "first differ at step 0: the matches start apart (seed: 1 vs 2)" in result.stdout
 
 
-def test_diff_needs_two_logs_of_one_title(crash, runner, tmp_path):
+def test_diff_needs_two_logs_of_one_title(crash: Any, runner: CliRunner, tmp_path: Path) -> None:
     other = tmp_path / "other.toml"
     Match.create("sealedbid", 2, 1).save(other)
     result = invoke(runner, "replay", crash, "--diff", other)
@@ -275,7 +288,9 @@ def recorded_with_v1(tmp_path: Path) -> tuple[Path, int]:
     raise AssertionError("no seed in 0-99 sells the third lot")  # pragma: no cover
 
 
-def test_a_log_of_other_rules_says_so_then_verifies(installed, runner, tmp_path):
+def test_a_log_of_other_rules_says_so_then_verifies(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     log, diverges = recorded_with_v1(tmp_path)
     add_titles(installed, RulesV2())
     note = f"note: {log} was recorded with revised 1, installed 2: the rules changed; verifying…"
@@ -292,7 +307,9 @@ def test_a_log_of_other_rules_says_so_then_verifies(installed, runner, tmp_path)
     assert f"step {diverges - 1} of 10" in early.stdout
 
 
-def test_resume_refuses_a_log_of_other_rules(installed, runner, tmp_path):
+def test_resume_refuses_a_log_of_other_rules(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     log, _ = recorded_with_v1(tmp_path)
     record = MatchLog.load(log)
     short = tmp_path / "short.toml"
@@ -311,7 +328,7 @@ def test_resume_refuses_a_log_of_other_rules(installed, runner, tmp_path):
 
 
 @pytest.fixture
-def saved_game(installed, runner, tmp_path) -> Path:
+def saved_game(installed: Any, runner: CliRunner, tmp_path: Path) -> Path:
     """A two-player game quit after seat 1 typed two bids (seat 2 is a bot)."""
     log = tmp_path / "saved.toml"
     result = invoke(
@@ -322,7 +339,7 @@ def saved_game(installed, runner, tmp_path) -> Path:
     return log
 
 
-def rewrite(path: Path, edit) -> str:
+def rewrite(path: Path, edit: Any) -> str:
     """Edit a log's entries as a person with an editor could; returns the new text."""
     record = MatchLog.load(path)
     record = attrs.evolve(record, actions=[edit(e) for e in record.actions])
@@ -330,7 +347,9 @@ def rewrite(path: Path, edit) -> str:
     return path.read_text()
 
 
-def test_resume_refuses_a_tampered_log_and_leaves_it_alone(saved_game, runner):
+def test_resume_refuses_a_tampered_log_and_leaves_it_alone(
+    saved_game: Any, runner: CliRunner
+) -> None:
     # Seat 1's first bid changed by hand; the digests still tell the true game.
     first = next(e for e in MatchLog.load(saved_game).actions if e.seat == 1)
     assert first.action == {"type": "bid", "coins": 1}
@@ -349,7 +368,7 @@ def test_resume_refuses_a_tampered_log_and_leaves_it_alone(saved_game, runner):
     assert invoke(runner, "replay", saved_game, "--verify").exit_code == 1
 
 
-def test_resume_refuses_a_log_without_digests(saved_game, runner):
+def test_resume_refuses_a_log_without_digests(saved_game: Any, runner: CliRunner) -> None:
     stripped = rewrite(saved_game, lambda e: attrs.evolve(e, digest=None))
     assert "digest" not in stripped
     result = invoke(runner, "play", "--resume", saved_game, input="bid 1\n" * 4)
@@ -358,7 +377,9 @@ def test_resume_refuses_a_log_without_digests(saved_game, runner):
     assert saved_game.read_text() == stripped
 
 
-def test_verify_does_not_call_a_log_without_digests_verified(saved_game, runner):
+def test_verify_does_not_call_a_log_without_digests_verified(
+    saved_game: Any, runner: CliRunner
+) -> None:
     steps = len(MatchLog.load(saved_game).actions)
     rewrite(saved_game, lambda e: attrs.evolve(e, digest=None) if e.index > 1 else e)
     result = invoke(runner, "replay", saved_game, "--verify")
@@ -367,7 +388,7 @@ def test_verify_does_not_call_a_log_without_digests_verified(saved_game, runner)
     assert f"replayed {steps} actions of sealedbid, but only 1 carry a digest" in result.stdout
 
 
-def test_resume_still_continues_a_log_that_verifies(saved_game, runner):
+def test_resume_still_continues_a_log_that_verifies(saved_game: Any, runner: CliRunner) -> None:
     result = invoke(runner, "play", "--resume", saved_game, input="bid 1\n" * 5)
     assert result.exit_code == 0, result.output
     assert Match.load(saved_game, verify=True).is_over
@@ -385,7 +406,9 @@ HEADER = 'format = 1\ntitle = "sealedbid"\ntitle_version = "1"\nplayers = 2\n'
     ],
     ids=["5000-digit integer", "5000 nested arrays", "5000 nested tables"],
 )
-def test_pathological_toml_is_one_line_exit_2(installed, runner, tmp_path, text):
+def test_pathological_toml_is_one_line_exit_2(
+    installed: Any, runner: CliRunner, tmp_path: Path, text: Any
+) -> None:
     log = tmp_path / "bad.toml"
     log.write_text(text)
     for args in (["replay", log], ["replay", log, "--verify"], ["play", "--resume", log]):
@@ -399,7 +422,9 @@ def test_pathological_toml_is_one_line_exit_2(installed, runner, tmp_path, text)
 # -- logs that would not replay are not saved ---------------------------------------------
 
 
-def test_play_refuses_to_save_a_log_that_would_not_replay(installed, runner, tmp_path):
+def test_play_refuses_to_save_a_log_that_would_not_replay(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     add_titles(installed, GlobalRandomBid())
     log = tmp_path / "g.toml"
     state = random.getstate()
@@ -421,7 +446,9 @@ def test_play_refuses_to_save_a_log_that_would_not_replay(installed, runner, tmp
     assert ok.exit_code == 0 and Match.load(fine, verify=True).is_over
 
 
-def test_a_human_is_warned_once_and_quit_saves_nothing(installed, runner, tmp_path):
+def test_a_human_is_warned_once_and_quit_saves_nothing(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     add_titles(installed, GlobalRandomBid())
     log = tmp_path / "h.toml"
     state = random.getstate()
@@ -458,7 +485,7 @@ class StackedBid(SealedBid):
     }
     test_only_options = SealedBid.test_only_options | {"stack"}
 
-    def setup(self, players, config, rng) -> State:
+    def setup(self, players: Any, config: Any, rng: Any) -> State:
         state = super().setup(players, config, rng)
         if config["stack"]:
             state.lot, *state.deck = config["stack"]
@@ -466,7 +493,7 @@ class StackedBid(SealedBid):
         return state
 
 
-def test_games_lists_only_the_options_players_choose(installed, runner):
+def test_games_lists_only_the_options_players_choose(installed: Any, runner: CliRunner) -> None:
     add_titles(installed, StackedBid())
     rows = {r["name"]: r for r in json.loads(invoke(runner, "games", "--json").stdout)}
     assert rows["stackedbid"]["options"] == {"start_coins": 20}
@@ -476,7 +503,9 @@ def test_games_lists_only_the_options_players_choose(installed, runner):
     assert rows["sealedbid"]["options"] == offered
 
 
-def test_play_and_simulate_still_take_test_only_options(installed, runner, tmp_path):
+def test_play_and_simulate_still_take_test_only_options(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     add_titles(installed, StackedBid())
     log = tmp_path / "stacked.toml"
     stack = "--option", "stack=[9, 8, 7, 6, 5]"
@@ -492,7 +521,7 @@ def test_play_and_simulate_still_take_test_only_options(installed, runner, tmp_p
 # -- gameweave --version ------------------------------------------------------------------------
 
 
-def test_version_lists_gameweave_and_each_title(installed, runner):
+def test_version_lists_gameweave_and_each_title(installed: Any, runner: CliRunner) -> None:
     add_titles(installed, PlantedBug(), distribution="gameweave-buggy", version="1.0.0")
     result = invoke(runner, "--version")
     assert result.exit_code == 0, result.output
@@ -503,7 +532,9 @@ def test_version_lists_gameweave_and_each_title(installed, runner):
     ]
 
 
-def test_version_with_no_title(installed, runner, monkeypatch):
+def test_version_with_no_title(
+    installed: Any, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from gameweave_core import default_registry
 
     monkeypatch.setenv("GAMEWEAVE_LOAD_PLUGINS", "")

@@ -18,6 +18,7 @@ PAGE = ROOT / "docs" / "maintainers.md"
 
 def bisect_script() -> str:
     blocks = re.findall(r"^```sh\n(.*?)^```$", PAGE.read_text(encoding="utf-8"), re.S | re.M)
+    script: str
     (script,) = [b for b in blocks if "git bisect run" in b and "git init" in b]
     return script
 

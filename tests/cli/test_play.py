@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from gameweave_cli.app import app
 from gameweave_cli.play import parse_seats
@@ -16,11 +18,13 @@ from .conftest import ClumsyBid, FragileBid, OpenBid, PlainBid, ThreeFails, add_
 ALL_BOTS = ["--seat", "1=bot", "--seat", "2=bot"]
 
 
-def play(runner, *args: str, input: str | None = None):
+def play(runner: CliRunner, *args: str, input: str | None = None) -> Any:
     return runner.invoke(app, ["play", *args], input=input)
 
 
-def test_all_bot_game_plays_to_the_end_unattended(installed, runner, tmp_path):
+def test_all_bot_game_plays_to_the_end_unattended(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     log = tmp_path / "game.toml"
     result = play(runner, "sealedbid", "--seed", "5", "--seat", "1=bot", "--log", str(log))
     assert result.exit_code == 0, result.output
@@ -33,13 +37,16 @@ def test_all_bot_game_plays_to_the_end_unattended(installed, runner, tmp_path):
     assert f"Log saved to {log}" in out
     replayed = Match.load(log, verify=True)
     assert replayed.is_over
-    assert replayed.outcome().summary in out
+    outcome = replayed.outcome()
+    assert outcome is not None and outcome.summary in out
     assert replayed.history(None) == [
         line.strip() for line in out.splitlines() if line.startswith("  ")
     ]
 
 
-def test_all_bot_games_are_reproducible_from_the_seed(installed, runner, tmp_path):
+def test_all_bot_games_are_reproducible_from_the_seed(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     logs = [tmp_path / "a.toml", tmp_path / "b.toml"]
     outs = [
         play(runner, "sealedbid", "--seed", "42", *ALL_BOTS, "--log", str(p)).stdout for p in logs
@@ -51,7 +58,9 @@ def test_all_bot_games_are_reproducible_from_the_seed(installed, runner, tmp_pat
     assert other.read_text() != logs[0].read_text()
 
 
-def test_default_log_goes_under_gameweave_logs(installed, runner, cd_tmp):
+def test_default_log_goes_under_gameweave_logs(
+    installed: Any, runner: CliRunner, cd_tmp: Any
+) -> None:
     result = play(runner, "sealedbid", "--seed", "1", "--seat", "1=bot")
     assert result.exit_code == 0
     (path,) = (cd_tmp / "gameweave-logs").iterdir()
@@ -60,7 +69,7 @@ def test_default_log_goes_under_gameweave_logs(installed, runner, cd_tmp):
     assert MatchLog.load(path).seed == 1
 
 
-def test_named_bots_and_players(installed, runner, tmp_path):
+def test_named_bots_and_players(installed: Any, runner: CliRunner, tmp_path: Path) -> None:
     log = tmp_path / "g.toml"
     args = ["sealedbid", "-p", "3", "--seed", "8", "--seat", "1=bot:random"]
     result = play(runner, *args, "--seat", "3=bot:thrifty", "--log", str(log))
@@ -69,7 +78,9 @@ def test_named_bots_and_players(installed, runner, tmp_path):
     assert record.players == 3 and len(record.actions) == 15
 
 
-def test_human_turns_by_menu_number_and_typed_action(installed, runner, tmp_path):
+def test_human_turns_by_menu_number_and_typed_action(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     log = tmp_path / "h.toml"
     # Menu item 4 is "bid 3"; then typed bids; junk and illegal bids are refused.
     moves = "4\nbid 99\nbogus\n0\n30\nbid 2\nbid 1\nbid 1\nbid 0\n"
@@ -88,7 +99,7 @@ def test_human_turns_by_menu_number_and_typed_action(installed, runner, tmp_path
     Match.load(log, verify=True)
 
 
-def test_help_history_show_and_save(installed, runner, tmp_path):
+def test_help_history_show_and_save(installed: Any, runner: CliRunner, tmp_path: Path) -> None:
     log = tmp_path / "s.toml"
     script = "help\nbid 5\nhistory\nshow\nsave\nquit\n"
     result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input=script)
@@ -102,7 +113,7 @@ def test_help_history_show_and_save(installed, runner, tmp_path):
     assert len(MatchLog.load(log).actions) == 3  # bot, me, bot
 
 
-def test_end_of_input_saves_like_quit(installed, runner, tmp_path):
+def test_end_of_input_saves_like_quit(installed: Any, runner: CliRunner, tmp_path: Path) -> None:
     log = tmp_path / "eof.toml"
     result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input="bid 1\n")
     assert result.exit_code == 0
@@ -110,7 +121,7 @@ def test_end_of_input_saves_like_quit(installed, runner, tmp_path):
     assert [e.seat for e in MatchLog.load(log).actions] == [2, 1, 2]
 
 
-def test_resume_continues_a_saved_game(installed, runner, tmp_path):
+def test_resume_continues_a_saved_game(installed: Any, runner: CliRunner, tmp_path: Path) -> None:
     log = tmp_path / "r.toml"
     play(runner, "sealedbid", "--seed", "9", "--log", str(log), input="bid 2\nquit\n")
     before = MatchLog.load(log).actions
@@ -123,7 +134,9 @@ def test_resume_continues_a_saved_game(installed, runner, tmp_path):
     assert Match.load(log, verify=True).is_over
 
 
-def test_hot_seat_hands_over_between_humans(installed, runner, tmp_path):
+def test_hot_seat_hands_over_between_humans(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     log = tmp_path / "hot.toml"
     script = "\nbid 13\n\nbid 4\n\nquit\n"
     result = play(
@@ -143,7 +156,9 @@ def test_hot_seat_hands_over_between_humans(installed, runner, tmp_path):
     assert [e.action["coins"] for e in MatchLog.load(log).actions] == [13, 4]
 
 
-def test_no_hand_over_when_no_seat_holds_secrets(installed, runner, tmp_path):
+def test_no_hand_over_when_no_seat_holds_secrets(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     add_titles(installed, OpenBid())
     args = ["openbid", "--seed", "3", "--seat", "2=human", "--log", str(tmp_path / "o.toml")]
     result = play(runner, *args, input="bid coins=1\nbid coins=2\nquit\n")
@@ -152,12 +167,14 @@ def test_no_hand_over_when_no_seat_holds_secrets(installed, runner, tmp_path):
     assert "seat 2 (Seat 2)> " in result.stdout  # seat 2 did play from the same terminal
 
 
-def test_one_human_gets_no_hand_over(installed, runner, tmp_path):
+def test_one_human_gets_no_hand_over(installed: Any, runner: CliRunner, tmp_path: Path) -> None:
     result = play(runner, "sealedbid", "--seed", "3", "--log", str(tmp_path / "x"), input="quit\n")
     assert "Pass to" not in result.stdout
 
 
-def test_generic_fallbacks_for_a_title_without_renderer_or_parser(installed, runner, tmp_path):
+def test_generic_fallbacks_for_a_title_without_renderer_or_parser(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     add_titles(installed, PlainBid())
     log = tmp_path / "plain.toml"
     script = '1\n{"type": "bid", "coins": 2}\nbid coins=1\n{"type": "bid"\n1\nbid coins=0\n'
@@ -176,7 +193,9 @@ def test_generic_fallbacks_for_a_title_without_renderer_or_parser(installed, run
     ]
 
 
-def test_a_title_that_raises_saves_the_log_and_says_how_to_replay(installed, runner, tmp_path):
+def test_a_title_that_raises_saves_the_log_and_says_how_to_replay(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     fragile = FragileBid()
     add_titles(installed, fragile)
     log = tmp_path / "crash.toml"
@@ -201,7 +220,9 @@ def test_a_title_that_raises_saves_the_log_and_says_how_to_replay(installed, run
     assert "divided by zero" in data["recorded_error"]["error"]
 
 
-def test_a_title_whose_setup_raises_is_one_error_line(installed, runner, cd_tmp):
+def test_a_title_whose_setup_raises_is_one_error_line(
+    installed: Any, runner: CliRunner, cd_tmp: Any
+) -> None:
     add_titles(installed, ThreeFails())
     result = play(runner, "threefails", "-p", "3")
     assert result.exit_code == 1
@@ -228,7 +249,9 @@ def test_a_title_whose_setup_raises_is_one_error_line(installed, runner, cd_tmp)
         (["--resume", "missing.toml"], "missing.toml: cannot read"),
     ],
 )
-def test_play_errors_are_one_line(installed, runner, cd_tmp, args, message):
+def test_play_errors_are_one_line(
+    installed: Any, runner: CliRunner, cd_tmp: Any, args: Any, message: Any
+) -> None:
     result = play(runner, *args)
     assert result.exit_code == 2
     assert result.stdout == ""
@@ -238,7 +261,9 @@ def test_play_errors_are_one_line(installed, runner, cd_tmp, args, message):
     assert not (cd_tmp / "gameweave-logs").exists()
 
 
-def test_resume_refuses_a_different_title_or_new_seed(installed, runner, tmp_path):
+def test_resume_refuses_a_different_title_or_new_seed(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     log = tmp_path / "r.toml"
     play(runner, "sealedbid", "--seed", "9", "--log", str(log), input="quit\n")
     wrong = play(runner, "plainbid", "--resume", str(log))
@@ -249,21 +274,25 @@ def test_resume_refuses_a_different_title_or_new_seed(installed, runner, tmp_pat
     assert "come from the log" in seeded.stderr
 
 
-def test_parse_seats_defaults_and_overrides():
+def test_parse_seats_defaults_and_overrides() -> None:
     plan = parse_seats([], 3)
     assert plan.humans == {1} and plan.bots == {2: None, 3: None}
     plan = parse_seats(["1=bot:random", "3=human", "2=bot"], 3)
     assert plan.humans == {3} and plan.bots == {1: "random", 2: None}
 
 
-def test_a_log_path_that_cannot_be_written_is_refused_up_front(installed, runner, tmp_path):
+def test_a_log_path_that_cannot_be_written_is_refused_up_front(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     result = play(runner, "sealedbid", "--log", str(tmp_path))
     assert result.exit_code == 2
     assert result.stdout == ""
     assert f"error: cannot write the log to {tmp_path}" in result.stderr
 
 
-def test_long_menus_are_cut_and_menu_lists_all(installed, runner, tmp_path, monkeypatch):
+def test_long_menus_are_cut_and_menu_lists_all(
+    installed: Any, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("gameweave_cli.play.MENU_LIMIT", 5)
     log = tmp_path / "m.toml"
     result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input="menu\n21\nquit\n")
@@ -276,7 +305,9 @@ def test_long_menus_are_cut_and_menu_lists_all(installed, runner, tmp_path, monk
     assert [e.action["coins"] for e in MatchLog.load(log).actions if e.seat == 1] == [20]
 
 
-def test_hot_seat_game_ends_on_a_public_screen(installed, runner, tmp_path):
+def test_hot_seat_game_ends_on_a_public_screen(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     log = tmp_path / "end.toml"
     turns = "".join(f"\nbid {a}\n\nbid {b}\n" for a, b in [(3, 2), (1, 4), (5, 0), (2, 2), (1, 1)])
     args = ["sealedbid", "--seed", "3", "--seat", "2=human", "--log", str(log)]
@@ -289,7 +320,7 @@ def test_hot_seat_game_ends_on_a_public_screen(installed, runner, tmp_path):
     assert Match.load(log, verify=True).is_over
 
 
-def test_the_log_is_current_whenever_a_human_is_asked(installed, tmp_path):
+def test_the_log_is_current_whenever_a_human_is_asked(installed: Any, tmp_path: Path) -> None:
     from gameweave_cli.play import Session
     from gameweave_cli.render import make_console
     from gameweave_core import seat_bots
@@ -308,7 +339,9 @@ def test_the_log_is_current_whenever_a_human_is_asked(installed, tmp_path):
     assert seen == [1, 3, 5]
 
 
-def test_a_title_whose_drawing_fails_still_plays(installed, runner, tmp_path):
+def test_a_title_whose_drawing_fails_still_plays(
+    installed: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     add_titles(installed, ClumsyBid())
     log = tmp_path / "clumsy.toml"
     result = play(runner, "clumsybid", "--seed", "3", "--log", str(log), input="bid 4\n2\nquit\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gameweave_cli.render import view_lines
 
 
-def test_every_kind_of_value_is_shown():
+def test_every_kind_of_value_is_shown() -> None:
     view = {
         "phase": "bet",
         "min_bet": 10,

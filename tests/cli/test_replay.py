@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner, Result
 
 from gameweave_cli.app import app
 from gameweave_core import Match, play_out
 
 
 @pytest.fixture
-def game(installed, tmp_path):
+def game(installed: Any, tmp_path: Path) -> Any:
     """A finished two-player game of Sealed Bids saved to a log; returns (path, match)."""
     match = play_out(Match.create("sealedbid", 2, 77))
     path = tmp_path / "game.toml"
@@ -20,11 +23,11 @@ def game(installed, tmp_path):
     return path, match
 
 
-def replay(runner, *args: str, input: str | None = None):
+def replay(runner: CliRunner, *args: str | Path, input: str | None = None) -> Result:
     return runner.invoke(app, ["replay", *map(str, args)], input=input)
 
 
-def one_error_line(result) -> str:
+def one_error_line(result: Result) -> str:
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
@@ -32,7 +35,7 @@ def one_error_line(result) -> str:
     return lines[0]
 
 
-def test_replay_shows_the_end_as_a_spectator(game, runner):
+def test_replay_shows_the_end_as_a_spectator(game: Any, runner: CliRunner) -> None:
     path, match = game
     result = replay(runner, path)
     assert result.exit_code == 0, result.output
@@ -44,7 +47,7 @@ def test_replay_shows_the_end_as_a_spectator(game, runner):
     assert match.outcome().summary in out
 
 
-def test_replay_as_a_seat_at_a_step(game, runner):
+def test_replay_as_a_seat_at_a_step(game: Any, runner: CliRunner) -> None:
     path, match = game
     result = replay(runner, path, "--as", "1", "--to", "3")
     assert result.exit_code == 0, result.output
@@ -56,7 +59,7 @@ def test_replay_as_a_seat_at_a_step(game, runner):
     assert "Awaiting" in out
 
 
-def test_replay_json_is_the_seats_payload(game, runner):
+def test_replay_json_is_the_seats_payload(game: Any, runner: CliRunner) -> None:
     path, match = game
     result = replay(runner, path, "--as", "2", "--to", "5", "--json")
     assert result.exit_code == 0, result.output
@@ -72,7 +75,7 @@ def test_replay_json_is_the_seats_payload(game, runner):
     assert spectator["outcome"] == match.outcome().to_json()
 
 
-def test_verify_passes_on_an_untouched_log(game, runner):
+def test_verify_passes_on_an_untouched_log(game: Any, runner: CliRunner) -> None:
     path, _ = game
     result = replay(runner, path, "--verify")
     assert result.exit_code == 0, result.output
@@ -81,7 +84,7 @@ def test_verify_passes_on_an_untouched_log(game, runner):
     assert data["verified"] is True and data["actions"] == 10 and data["checked"] == 10
 
 
-def test_verify_catches_a_hand_edited_digest(game, runner):
+def test_verify_catches_a_hand_edited_digest(game: Any, runner: CliRunner) -> None:
     path, _ = game
     text = path.read_text()
     lines = text.splitlines(keepends=True)
@@ -96,7 +99,7 @@ def test_verify_catches_a_hand_edited_digest(game, runner):
     assert replay(runner, path).exit_code == 0
 
 
-def test_verify_catches_a_hand_edited_action(game, runner):
+def test_verify_catches_a_hand_edited_action(game: Any, runner: CliRunner) -> None:
     path, match = game
     record_seat, record_action = match.actions()[6]
     assert record_seat in (1, 2)
@@ -114,7 +117,7 @@ def test_verify_catches_a_hand_edited_action(game, runner):
     assert f"{path}: action 7:" in line
 
 
-def test_an_action_the_rules_refuse_names_its_index(game, runner):
+def test_an_action_the_rules_refuse_names_its_index(game: Any, runner: CliRunner) -> None:
     path, _ = game
     text = path.read_text()
     text = re.sub(
@@ -139,7 +142,9 @@ def test_an_action_the_rules_refuse_names_its_index(game, runner):
         (lambda t: t.replace("seat = 1,", "seat = 'one',", 1), "malformed entry"),
     ],
 )
-def test_corrupt_logs_are_one_line_exit_2(game, runner, edit, message):
+def test_corrupt_logs_are_one_line_exit_2(
+    game: Any, runner: CliRunner, edit: Any, message: Any
+) -> None:
     path, _ = game
     path.write_text(edit(path.read_text()))
     for args in ([], ["--verify"], ["--json"]):
@@ -162,20 +167,22 @@ def test_corrupt_logs_are_one_line_exit_2(game, runner, edit, message):
         (["--step", "--json"], "--step is interactive; leave out --json"),
     ],
 )
-def test_bad_options_are_one_line_exit_2(game, runner, args, message):
+def test_bad_options_are_one_line_exit_2(
+    game: Any, runner: CliRunner, args: Any, message: Any
+) -> None:
     path, _ = game
     result = replay(runner, path, *args)
     assert result.exit_code == 2
     assert message in one_error_line(result)
 
 
-def test_missing_log(installed, runner, tmp_path):
+def test_missing_log(installed: Any, runner: CliRunner, tmp_path: Path) -> None:
     result = replay(runner, tmp_path / "nope.toml")
     assert result.exit_code == 2
     assert "nope.toml: cannot read" in one_error_line(result)
 
 
-def test_step_walks_forward_back_and_jumps(game, runner):
+def test_step_walks_forward_back_and_jumps(game: Any, runner: CliRunner) -> None:
     path, match = game
     result = replay(
         runner, path, "--step", "--to", "1", "--as", "1", input="n\np\nfoo\n12\n9\n\nq\n"
@@ -191,7 +198,7 @@ def test_step_walks_forward_back_and_jumps(game, runner):
     assert "Game over" in out
 
 
-def test_step_ends_at_end_of_input(game, runner):
+def test_step_ends_at_end_of_input(game: Any, runner: CliRunner) -> None:
     path, _ = game
     result = replay(runner, path, "--step", input="")
     assert result.exit_code == 0

@@ -6,10 +6,13 @@ import sys
 import types
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
 from gameweave_cli.app import app
 
 
-def test_serve_calls_the_http_adapter(runner, monkeypatch):
+def test_serve_calls_the_http_adapter(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
     fake = types.ModuleType("gameweave_http.server")
     fake.serve = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
@@ -26,16 +29,19 @@ def test_serve_calls_the_http_adapter(runner, monkeypatch):
     assert calls[3] == {"host": "127.0.0.1", "port": 8000, "access_log": False}
 
 
-def test_serve_without_the_http_adapter_is_one_error_line(runner, monkeypatch):
+def test_serve_without_the_http_adapter_is_one_error_line(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "gameweave_http.server", None)  # import fails
     result = runner.invoke(app, ["serve"])
     assert result.exit_code == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("error: the HTTP server is not available")
+    assert lines[0].startswith("error: the HTTP server needs its dependencies")
+    assert lines[0].endswith("pip install 'gameweave[http]'")
 
 
-def test_the_real_server_takes_the_arguments_serve_passes():
+def test_the_real_server_takes_the_arguments_serve_passes() -> None:
     import inspect
 
     import pytest

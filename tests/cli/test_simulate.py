@@ -6,8 +6,11 @@ import json
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from gameweave_cli.app import app
 from gameweave_cli.simulate import InlineExecutor, numeric_figures, simulate
@@ -16,17 +19,18 @@ from gameweave_core import Match, MatchLog
 from .conftest import FragileBid, ThreeFails, add_titles, seed_where
 
 
-def run(runner, *args: str):
+def run(runner: CliRunner, *args: str) -> Any:
     return runner.invoke(app, ["simulate", *args])
 
 
-def as_json(runner, *args: str) -> dict:
+def as_json(runner: CliRunner, *args: str) -> dict[str, Any]:
     result = run(runner, *args, "--json")
     assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
 
 
-def test_results_depend_on_the_seed_not_on_jobs(installed, runner):
+def test_results_depend_on_the_seed_not_on_jobs(installed: Any, runner: CliRunner) -> None:
     one = as_json(runner, "sealedbid", "--games", "16", "--seed", "11", "--jobs", "1")
     two = as_json(runner, "sealedbid", "--games", "16", "--seed", "11", "--jobs", "2")
     assert one == two
@@ -34,7 +38,7 @@ def test_results_depend_on_the_seed_not_on_jobs(installed, runner):
     assert other["figures"] != one["figures"]
 
 
-def test_the_numbers_add_up(installed, runner):
+def test_the_numbers_add_up(installed: Any, runner: CliRunner) -> None:
     data = as_json(runner, "sealedbid", "--games", "40", "--seed", "3", "--jobs", "1")
     assert data["games"] == data["finished"] == 40 and data["failed"] == 0
     assert sum(s["wins"] for s in data["sides"]) == 40
@@ -52,17 +56,19 @@ def test_the_numbers_add_up(installed, runner):
     assert all(0 <= data["figures"][f"points[{s}]"] <= 35 for s in (1, 2))
 
 
-def test_figures_are_the_means_of_the_games(installed):
+def test_figures_are_the_means_of_the_games(installed: Any) -> None:
     result = simulate("sealedbid", 6, 2, 5, {}, InlineExecutor(), keep_logs=True)
     points = []
     for game in result.results:
+        assert game.log is not None
         match = Match.from_log(MatchLog.from_toml(game.log))
-        assert match.is_over and match.outcome().side == game.side
-        points.append(match.outcome().figures["points"][0])
+        outcome = match.outcome()
+        assert outcome is not None and outcome.side == game.side
+        points.append(outcome.figures["points"][0])
     assert result.figures()["points[1]"] == pytest.approx(sum(points) / 6)
 
 
-def test_any_executor_gives_the_same_result(installed):
+def test_any_executor_gives_the_same_result(installed: Any) -> None:
     inline = simulate("sealedbid", 9, 3, 21, {2: "random"}, InlineExecutor(), batch=2)
     with ThreadPoolExecutor(3) as pool:
         threaded = simulate("sealedbid", 9, 3, 21, {2: "random"}, pool, batch=4)
@@ -70,7 +76,7 @@ def test_any_executor_gives_the_same_result(installed):
     assert inline.seats == {1: "thrifty", 2: "random", 3: "thrifty"}
 
 
-def test_table_output(installed, runner):
+def test_table_output(installed: Any, runner: CliRunner) -> None:
     result = run(runner, "sealedbid", "--games", "20", "--seed", "4", "--jobs", "1", "-p", "3")
     assert result.exit_code == 0, result.output
     out = result.stdout
@@ -79,7 +85,7 @@ def test_table_output(installed, runner):
     assert "points[3]" in out and "Mean game length: 15.0 actions" in out
 
 
-def test_seat_bots_change_the_play(installed, runner):
+def test_seat_bots_change_the_play(installed: Any, runner: CliRunner) -> None:
     args = ["sealedbid", "--games", "30", "--seed", "2", "--jobs", "1"]
     thrifty = as_json(runner, *args)
     mixed = as_json(runner, *args, "--seat", "2=random")
@@ -87,17 +93,21 @@ def test_seat_bots_change_the_play(installed, runner):
     assert mixed["figures"] != thrifty["figures"]
 
 
-def test_save_logs_writes_every_game(installed, runner, tmp_path):
+def test_save_logs_writes_every_game(installed: Any, runner: CliRunner, tmp_path: Path) -> None:
     folder = tmp_path / "logs"
     args = ["sealedbid", "--games", "5", "--seed", "6", "--jobs", "2", "--save-logs", str(folder)]
     data = as_json(runner, *args)
     paths = sorted(folder.iterdir())
     assert [p.name for p in paths] == [f"sealedbid-seed6-game{i:05d}.toml" for i in range(1, 6)]
-    sides = [Match.load(p, verify=True).outcome().side for p in paths]
+    outcomes = [Match.load(p, verify=True).outcome() for p in paths]
+    sides = [o.side for o in outcomes if o is not None]
+    assert len(sides) == len(paths)
     assert sorted(s["side"] for s in data["sides"] for _ in range(s["wins"])) == sorted(sides)
 
 
-def test_a_failing_game_is_saved_and_the_run_goes_on(installed, runner, cd_tmp):
+def test_a_failing_game_is_saved_and_the_run_goes_on(
+    installed: Any, runner: CliRunner, cd_tmp: Any
+) -> None:
     fragile = FragileBid()
     add_titles(installed, fragile)
     assert seed_where(fragile, True) is not None
@@ -118,7 +128,9 @@ def test_a_failing_game_is_saved_and_the_run_goes_on(installed, runner, cd_tmp):
     assert len(list((cd_tmp / "gameweave-logs").iterdir())) == data["failed"]
 
 
-def test_a_setup_that_raises_fails_each_game_with_a_replayable_log(installed, runner, cd_tmp):
+def test_a_setup_that_raises_fails_each_game_with_a_replayable_log(
+    installed: Any, runner: CliRunner, cd_tmp: Any
+) -> None:
     add_titles(installed, ThreeFails())
     result = run(
         runner, "threefails", "--games", "3", "-p", "3", "--seed", "1", "-j", "1", "--json"
@@ -144,7 +156,9 @@ def test_a_setup_that_raises_fails_each_game_with_a_replayable_log(installed, ru
         (["sealedbid", "--games", "3", "--seed", "-5"], "--seed must be between 0 and"),
     ],
 )
-def test_simulate_errors_are_one_line(installed, runner, args, message):
+def test_simulate_errors_are_one_line(
+    installed: Any, runner: CliRunner, args: Any, message: Any
+) -> None:
     result = run(runner, *args)
     assert result.exit_code == 2
     assert result.stdout == ""
@@ -152,7 +166,7 @@ def test_simulate_errors_are_one_line(installed, runner, args, message):
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
 
 
-def test_numeric_figures_flatten_numbers_only():
+def test_numeric_figures_flatten_numbers_only() -> None:
     figures = {"take": 7, "won": True, "who": "crew", "points": [1, 2.5], "score": {"a": 3}}
     assert numeric_figures(figures) == {
         "take": 7.0,
@@ -162,11 +176,11 @@ def test_numeric_figures_flatten_numbers_only():
     }
 
 
-def test_progress_is_reported_as_batches_finish(installed):
+def test_progress_is_reported_as_batches_finish(installed: Any) -> None:
     events: list[str] = []
 
     class Recording(InlineExecutor):
-        def submit(self, fn, /, *args, **kwargs):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
             events.append("submit")
             return super().submit(fn, *args, **kwargs)
 
@@ -205,11 +219,11 @@ def probe_pool(thread: bool) -> str:
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="fork is chosen on Linux only")
-def test_workers_are_forked_before_any_other_thread_starts():
+def test_workers_are_forked_before_any_other_thread_starts() -> None:
     # Both workers exist when the pool is handed back: none is forked later, beside
     # the progress bar's thread.
     assert probe_pool(thread=False) == "fork 2 3"
 
 
-def test_a_running_thread_makes_the_pool_spawn_fresh_interpreters():
+def test_a_running_thread_makes_the_pool_spawn_fresh_interpreters() -> None:
     assert probe_pool(thread=True).startswith("spawn ")

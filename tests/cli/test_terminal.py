@@ -5,6 +5,8 @@ from __future__ import annotations
 import signal
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
@@ -15,7 +17,7 @@ PROMPT_1 = r"seat 1 \(Bidder 1\)> "
 PROMPT_2 = r"seat 2 \(Bidder 2\)> "
 
 
-def spawn(child_env, *args: str) -> pexpect.spawn:
+def spawn(child_env: Any, *args: str) -> pexpect.spawn:
     child = pexpect.spawn(
         sys.executable,
         ["-m", "gameweave_cli", "play", "sealedbid", *args],
@@ -28,12 +30,14 @@ def spawn(child_env, *args: str) -> pexpect.spawn:
 
 
 @pytest.fixture
-def tutorial_on_path(installed):
+def tutorial_on_path(installed: Any) -> Any:
     """Match.load in this process needs the tutorial title too."""
     return installed
 
 
-def test_a_whole_game_typed_at_the_terminal(child_env, tutorial_on_path, tmp_path):
+def test_a_whole_game_typed_at_the_terminal(
+    child_env: Any, tutorial_on_path: Any, tmp_path: Path
+) -> None:
     log = tmp_path / "pty.toml"
     child = spawn(child_env, "--seed", "21", "--log", str(log))
     child.expect("Your move, seat 1 \\(Bidder 1\\)")
@@ -61,7 +65,9 @@ def test_a_whole_game_typed_at_the_terminal(child_env, tutorial_on_path, tmp_pat
     assert Match.load(log, verify=True).is_over
 
 
-def test_hot_seat_wipes_the_screen_between_players(child_env, tutorial_on_path, tmp_path):
+def test_hot_seat_wipes_the_screen_between_players(
+    child_env: Any, tutorial_on_path: Any, tmp_path: Path
+) -> None:
     log = tmp_path / "hot.toml"
     child = spawn(child_env, "--seed", "21", "--seat", "2=human", "--log", str(log))
     child.expect_exact("\x1b[3J")  # screen and scrollback cleared before anyone looks
@@ -87,7 +93,9 @@ def test_hot_seat_wipes_the_screen_between_players(child_env, tutorial_on_path, 
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "sighup"])
-def test_an_interrupted_game_still_writes_its_log(child_env, tutorial_on_path, tmp_path, how):
+def test_an_interrupted_game_still_writes_its_log(
+    child_env: Any, tutorial_on_path: Any, tmp_path: Path, how: Any
+) -> None:
     log = tmp_path / "cut.toml"
     child = spawn(child_env, "--seed", "21", "--log", str(log))
     child.expect(PROMPT_1)

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from gameweave_cli.app import app
 from gameweave_core import Match, default_registry
@@ -14,7 +18,7 @@ TITLES = ["museum", "house"]
 
 
 @pytest.fixture
-def real_registry(monkeypatch):
+def real_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """The default registry with every installed plugin (the user's view)."""
     monkeypatch.delenv(ENV_LOAD_PLUGINS, raising=False)
     monkeypatch.setenv("COLUMNS", "100")
@@ -25,13 +29,13 @@ def real_registry(monkeypatch):
         default_registry.cache_clear()
 
 
-def need(registry, name: str) -> None:
+def need(registry: Any, name: str) -> None:
     # Both titles ship in this distribution: missing means a broken install.
     assert name in registry.names(), f"the {name} title is not installed"
 
 
 @pytest.mark.parametrize("name", TITLES)
-def test_all_bot_game(real_registry, runner, tmp_path, name):
+def test_all_bot_game(real_registry: Any, runner: CliRunner, tmp_path: Path, name: Any) -> None:
     need(real_registry, name)
     log = tmp_path / f"{name}.toml"
     args = ["play", name, "--seed", "2", "--seat", "1=bot", "--seat", "2=bot", "--log", str(log)]
@@ -40,14 +44,15 @@ def test_all_bot_game(real_registry, runner, tmp_path, name):
     replayed = Match.load(log, verify=True)
     assert replayed.is_over
     out = result.stdout
-    assert replayed.outcome().summary in out
+    outcome = replayed.outcome()
+    assert outcome is not None and outcome.summary in out
     # What was printed is the spectator's history, line for line: nothing private.
     printed = [line.strip() for line in out.splitlines() if line.startswith("  ")]
     assert printed == [line.strip() for line in replayed.history(None)]
 
 
 @pytest.mark.parametrize("name", TITLES)
-def test_simulate_twenty_games(real_registry, runner, name):
+def test_simulate_twenty_games(real_registry: Any, runner: CliRunner, name: Any) -> None:
     need(real_registry, name)
     runs = []
     for jobs in ("1", "2"):
@@ -64,7 +69,7 @@ def test_simulate_twenty_games(real_registry, runner, name):
 
 
 @pytest.mark.parametrize("name", TITLES)
-def test_listed_by_games(real_registry, runner, name):
+def test_listed_by_games(real_registry: Any, runner: CliRunner, name: Any) -> None:
     need(real_registry, name)
     rows = json.loads(runner.invoke(app, ["games", "--json"]).stdout)
     (row,) = [r for r in rows if r["name"] == name]
@@ -73,7 +78,7 @@ def test_listed_by_games(real_registry, runner, name):
     assert (row["min_players"], row["max_players"]) == (title.min_players, title.max_players)
 
 
-def test_the_museum_job_at_the_terminal(real_registry, tmp_path):
+def test_the_museum_job_at_the_terminal(real_registry: Any, tmp_path: Path) -> None:
     """What ``make play`` starts: The Museum Job, seat 1 the Thief against bots."""
     import os
     import sys
@@ -110,7 +115,9 @@ def test_the_museum_job_at_the_terminal(real_registry, tmp_path):
     assert mine == ["enter", "hold"]
 
 
-def test_museum_hot_seat_never_shows_one_seat_the_others_secrets(real_registry, tmp_path):
+def test_museum_hot_seat_never_shows_one_seat_the_others_secrets(
+    real_registry: Any, tmp_path: Path
+) -> None:
     """Thief and Security at one keyboard: every screen is checked, at the moment
     it is shown, for lines only the other seat's view or history holds."""
     import io
@@ -158,7 +165,9 @@ def test_museum_hot_seat_never_shows_one_seat_the_others_secrets(real_registry, 
     assert len(handovers) >= 3
 
 
-def test_options_reach_the_game_and_its_log(real_registry, runner, tmp_path):
+def test_options_reach_the_game_and_its_log(
+    real_registry: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     need(real_registry, "house")
     log = tmp_path / "house.toml"
     args = ["play", "house", "--seed", "2", "--seat", "1=bot", "--seat", "2=bot"]
@@ -166,7 +175,8 @@ def test_options_reach_the_game_and_its_log(real_registry, runner, tmp_path):
     assert result.exit_code == 0, result.output
     replayed = Match.load(log, verify=True)
     assert replayed.config["take"] == 300
-    assert replayed.outcome().figures["opening"] == 300
+    outcome = replayed.outcome()
+    assert outcome is not None and outcome.figures["opening"] == 300
     # simulate: every game opens at the Take given, and the run says so.
     sim = ["simulate", "house", "--games", "4", "--seed", "5", "--jobs", "1", "--json"]
     data = json.loads(runner.invoke(app, [*sim, "-o", "take=300"]).stdout)
@@ -183,7 +193,9 @@ def test_options_reach_the_game_and_its_log(real_registry, runner, tmp_path):
     ],
 )
 @pytest.mark.parametrize("command", ["play", "simulate"])
-def test_bad_options_are_one_line_errors(real_registry, runner, tmp_path, command, option, message):
+def test_bad_options_are_one_line_errors(
+    real_registry: Any, runner: CliRunner, tmp_path: Path, command: Any, option: Any, message: Any
+) -> None:
     need(real_registry, "house")
     args = [command, "house", "--option", option]
     args += ["--games", "2"] if command == "simulate" else ["--log", str(tmp_path / "x.toml")]
@@ -194,7 +206,9 @@ def test_bad_options_are_one_line_errors(real_registry, runner, tmp_path, comman
     assert not (tmp_path / "x.toml").exists()
 
 
-def test_a_resumed_game_keeps_its_options(real_registry, runner, tmp_path):
+def test_a_resumed_game_keeps_its_options(
+    real_registry: Any, runner: CliRunner, tmp_path: Path
+) -> None:
     log = tmp_path / "saved.toml"
     log.write_text("not read: the option is refused first")
     result = runner.invoke(app, ["play", "--resume", str(log), "--option", "take=300"])

@@ -21,7 +21,9 @@ def run(monkeypatch: pytest.MonkeyPatch, stdin: str, *wanted: str) -> int:
     return check_listed.main(list(wanted))
 
 
-def test_passes_when_every_title_is_listed(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+def test_passes_when_every_title_is_listed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     rows = json.dumps([{"name": "museum"}, {"name": "sealedbid"}])
     assert run(monkeypatch, rows, "sealedbid") == 0
     assert "listed: museum, sealedbid" in capsys.readouterr().out
@@ -37,7 +39,7 @@ def test_passes_when_every_title_is_listed(monkeypatch: pytest.MonkeyPatch, caps
     ],
 )
 def test_fails_with_one_line_otherwise(
-    monkeypatch: pytest.MonkeyPatch, capsys, stdin: str, complaint: str
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], stdin: str, complaint: str
 ) -> None:
     assert run(monkeypatch, stdin, "sealedbid") == 1
     err = capsys.readouterr().err

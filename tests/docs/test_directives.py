@@ -105,7 +105,9 @@ def test_a_bad_picture_fails_the_build(tmp_path: Path, body: str, complaint: str
     assert complaint in warnings
 
 
-def test_every_exported_name_must_be_in_the_reference(tmp_path: Path, monkeypatch) -> None:
+def test_every_exported_name_must_be_in_the_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     module = tmp_path / "fakeapi.py"
     module.write_text(
         '__all__ = ["shown", "forgotten"]\n\n\n'

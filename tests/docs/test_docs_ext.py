@@ -24,7 +24,7 @@ import gameweave_docs as gd  # noqa: E402  (lives in docs/_ext, put on the path 
 
 def plain(markdown: str) -> str:
     """The text a reader sees once ``markdown`` is rendered (tags stripped)."""
-    html = MarkdownIt("commonmark").renderInline(markdown)
+    html: str = MarkdownIt("commonmark").renderInline(markdown)
     for entity, char in (("&quot;", '"'), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")):
         html = html.replace(entity, char)
     return html

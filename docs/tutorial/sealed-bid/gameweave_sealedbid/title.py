@@ -76,5 +76,5 @@ class SealedBid(Title[State]):
     def parse_action(self, text: str, legal: Sequence[Any]) -> Any:
         return terminal.parse_action(text) or super().parse_action(text, legal)
 
-    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str:
+    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
         return terminal.render_text(view, seat)
