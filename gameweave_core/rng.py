@@ -117,7 +117,8 @@ class Rng:
         return block
 
     def word(self) -> int:
-        """The next 32-bit word of the stream (generator 2; the legacy one has none)."""
+        """The next 32-bit word of generator 2's stream (the legacy generator's draws
+        never read it)."""
         pos = self._pos
         if pos < 16:
             self._pos = pos + 1
