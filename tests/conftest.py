@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ if str(TUTORIAL) not in sys.path:
 
 
 @pytest.fixture
-def sealed_registry():
+def sealed_registry() -> Any:
     """A registry holding only the tutorial title, as its plugin registers it."""
     from gameweave_core import Registry
     from gameweave_sealedbid import plugin

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import pytest
 from hypothesis import given
@@ -27,7 +29,7 @@ class Guard:
 codec = ActionCodec([Walk, Guard])
 
 
-def test_canonical_form_leaves_out_absent_fields():
+def test_canonical_form_leaves_out_absent_fields() -> None:
     assert codec.to_json(Walk("K7")) == {"type": "walk", "to": "K7"}
     assert codec.to_json(Walk("K7", "cut")) == {"type": "walk", "to": "K7", "then": "cut"}
     assert codec.from_json({"type": "walk", "to": "K7"}) == Walk("K7")
@@ -36,11 +38,11 @@ def test_canonical_form_leaves_out_absent_fields():
 @given(
     st.builds(Walk, st.text(), st.none() | st.text()) | st.builds(Guard, st.integers(), st.text())
 )
-def test_every_action_round_trips(act):
+def test_every_action_round_trips(act: Any) -> None:
     assert codec.from_json(codec.to_json(act)) == act
 
 
-def test_two_classes_may_not_share_a_tag():
+def test_two_classes_may_not_share_a_tag() -> None:
     @action("walk")
     @attrs.frozen
     class Stroll:
@@ -50,7 +52,7 @@ def test_two_classes_may_not_share_a_tag():
         ActionCodec([Walk, Stroll])
 
 
-def test_a_field_called_type_is_refused():
+def test_a_field_called_type_is_refused() -> None:
     with pytest.raises(TypeError, match="may not be called 'type'"):
 
         @action("odd")
@@ -59,12 +61,12 @@ def test_a_field_called_type_is_refused():
             type: str
 
 
-def test_null_is_not_a_string():
+def test_null_is_not_a_string() -> None:
     with pytest.raises(MalformedAction, match="expected str"):
         codec.from_json({"type": "walk", "to": None})
 
 
-def test_rng_is_reproducible_and_forks_independently():
+def test_rng_is_reproducible_and_forks_independently() -> None:
     # Recorded sequences of each generator are in test_rng_vectors.py.
     a, b = Rng(42), Rng(42)
     assert [a.randint(1, 6) for _ in range(20)] == [b.randint(1, 6) for _ in range(20)]
@@ -75,20 +77,20 @@ def test_rng_is_reproducible_and_forks_independently():
     assert Rng(1).fork("bot:1").random() != Rng(1).fork("bot:2").random()
 
 
-def test_derived_seeds_are_stable_across_runs_and_versions():
+def test_derived_seeds_are_stable_across_runs_and_versions() -> None:
     # A recorded value: if this changes, every simulation's per-game seeds change.
     assert derive_seed(1, "game:0") == 1174107717598344808
     assert derive_seed(1, "game:1") != derive_seed(1, "game:0")
 
 
-def test_seeds_must_fit_a_toml_integer():
+def test_seeds_must_fit_a_toml_integer() -> None:
     with pytest.raises(ValueError, match="seed must be between 0 and"):
         Rng(2**63)
     with pytest.raises(ValueError):
         Rng(-1)
 
 
-def test_each_codec_has_its_own_converter_and_the_shared_one_is_deprecated():
+def test_each_codec_has_its_own_converter_and_the_shared_one_is_deprecated() -> None:
     import gameweave_core
 
     other = ActionCodec([Walk, Guard])

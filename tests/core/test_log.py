@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -16,12 +18,12 @@ from gameweave_sealedbid import SealedBid
 
 
 @pytest.fixture
-def played(sealed_registry) -> Match:
+def played(sealed_registry: Any) -> Match:
     match = Match.create("sealedbid", 3, seed=4, registry=sealed_registry)
     return play_out(match, registry=sealed_registry)
 
 
-def test_a_log_reads_like_a_document(played: Match):
+def test_a_log_reads_like_a_document(played: Match) -> None:
     text = played.to_log().to_toml()
     assert text.startswith('format = 1\ntitle = "sealedbid"\n')
     data = tomllib.loads(text)
@@ -33,7 +35,9 @@ def test_a_log_reads_like_a_document(played: Match):
     assert first["action"]["type"] == "bid"
 
 
-def test_save_and_load_rebuild_the_same_match(played: Match, tmp_path, sealed_registry):
+def test_save_and_load_rebuild_the_same_match(
+    played: Match, tmp_path: Path, sealed_registry: Any
+) -> None:
     path = tmp_path / "game.toml"
     played.save(path)
     again = Match.load(path, verify=True, registry=sealed_registry)
@@ -44,13 +48,15 @@ def test_save_and_load_rebuild_the_same_match(played: Match, tmp_path, sealed_re
     assert half.digest() == played.at(4).digest()
 
 
-def _edit(tmp_path, text: str):
+def _edit(tmp_path: Path, text: str) -> Any:
     path = tmp_path / "edited.toml"
     path.write_text(text)
     return path
 
 
-def test_a_hand_edited_action_is_named_by_verify(played: Match, tmp_path, sealed_registry):
+def test_a_hand_edited_action_is_named_by_verify(
+    played: Match, tmp_path: Path, sealed_registry: Any
+) -> None:
     log = played.to_log()
     entries = list(log.actions)
     # Seat 1's sealed bid is part of the state until the reveal, so changing it
@@ -65,7 +71,7 @@ def test_a_hand_edited_action_is_named_by_verify(played: Match, tmp_path, sealed
     Match.load(path, registry=sealed_registry)  # without --verify it still loads
 
 
-def _fields(log: MatchLog) -> dict:
+def _fields(log: MatchLog) -> dict[str, Any]:
     import attrs
 
     return {f.name: getattr(log, f.name) for f in attrs.fields(MatchLog)}
@@ -95,8 +101,8 @@ def _fields(log: MatchLog) -> dict:
     ],
 )
 def test_broken_logs_give_one_line_naming_file_and_action(
-    played, tmp_path, sealed_registry, mutate, says
-):
+    played: Any, tmp_path: Path, sealed_registry: Any, mutate: Any, says: Any
+) -> None:
     text = played.to_log().to_toml()
     path = _edit(tmp_path, mutate(text))
     with pytest.raises(LogError) as caught:
@@ -107,7 +113,9 @@ def test_broken_logs_give_one_line_naming_file_and_action(
     assert "\n" not in message
 
 
-def test_an_illegal_action_in_a_log_is_named(played, tmp_path, sealed_registry):
+def test_an_illegal_action_in_a_log_is_named(
+    played: Any, tmp_path: Path, sealed_registry: Any
+) -> None:
     text = played.to_log().to_toml()
     # "coins = 50N": a first bid far beyond the 20 coins held
     path = _edit(
@@ -117,7 +125,7 @@ def test_an_illegal_action_in_a_log_is_named(played, tmp_path, sealed_registry):
         Match.load(path, registry=sealed_registry)
 
 
-def test_a_missing_file_is_one_line(tmp_path, sealed_registry):
+def test_a_missing_file_is_one_line(tmp_path: Path, sealed_registry: Any) -> None:
     with pytest.raises(LogError, match="nowhere.toml: cannot read"):
         Match.load(tmp_path / "nowhere.toml", registry=sealed_registry)
 
@@ -128,7 +136,7 @@ def test_a_missing_file_is_one_line(tmp_path, sealed_registry):
     players=st.integers(2, 4),
     config=st.just({}),
 )
-def test_logs_round_trip_through_toml(seed, players, config):
+def test_logs_round_trip_through_toml(seed: Any, players: Any, config: Any) -> None:
     log = random_match(SealedBid(), players, seed, config).to_log()
     assert MatchLog.from_toml(log.to_toml()) == log
 
@@ -136,7 +144,7 @@ def test_logs_round_trip_through_toml(seed, players, config):
 # -- the random generator --------------------------------------------------------------
 
 
-def test_a_log_records_its_generator_and_replays_with_it(sealed_registry):
+def test_a_log_records_its_generator_and_replays_with_it(sealed_registry: Any) -> None:
     from gameweave_core.rng import GENERATOR
 
     match = play_out(
@@ -149,7 +157,7 @@ def test_a_log_records_its_generator_and_replays_with_it(sealed_registry):
     assert again.generator == GENERATOR and again.digest() == match.digest()
 
 
-def test_a_log_without_a_generator_replays_with_the_legacy_one(sealed_registry):
+def test_a_log_without_a_generator_replays_with_the_legacy_one(sealed_registry: Any) -> None:
     from gameweave_core.rng import GENERATOR, LEGACY_GENERATOR
 
     legacy = play_out(
@@ -167,7 +175,7 @@ def test_a_log_without_a_generator_replays_with_the_legacy_one(sealed_registry):
         Match.from_log(other, verify=True, registry=sealed_registry)
 
 
-def test_an_unknown_generator_is_one_line(played: Match):
+def test_an_unknown_generator_is_one_line(played: Match) -> None:
     lines = [ln for ln in played.to_log().to_toml().splitlines() if not ln.startswith("generator")]
     text = "\n".join(lines).replace("seed = 4\n", "seed = 4\ngenerator = 9\n")
     with pytest.raises(LogError) as caught:
@@ -191,7 +199,9 @@ def test_an_unknown_generator_is_one_line(played: Match):
         ("x = " + "7_" * 2000 + "7", "an integer with more than 100 digits"),
     ],
 )
-def test_pathological_toml_is_refused_in_one_line_before_parsing(played, tmp_path, tail, says):
+def test_pathological_toml_is_refused_in_one_line_before_parsing(
+    played: Any, tmp_path: Path, tail: Any, says: Any
+) -> None:
     path = tmp_path / "evil.toml"
     path.write_text(played.to_log().to_toml() + "\n" + tail + "\n")
     with pytest.raises(LogError) as caught:
@@ -199,7 +209,7 @@ def test_pathological_toml_is_refused_in_one_line_before_parsing(played, tmp_pat
     assert str(caught.value) == f"{path}: {says}"
 
 
-def test_brackets_and_digits_inside_strings_and_comments_are_not_counted(played: Match):
+def test_brackets_and_digits_inside_strings_and_comments_are_not_counted(played: Match) -> None:
     log = played.to_log()
     text = log.to_toml().replace(
         'title = "sealedbid"\n',
@@ -212,7 +222,9 @@ def test_brackets_and_digits_inside_strings_and_comments_are_not_counted(played:
     assert MatchLog.from_toml(failed.to_toml()) == failed
 
 
-def test_an_oversized_log_is_refused_before_it_is_read(tmp_path, monkeypatch):
+def test_an_oversized_log_is_refused_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from gameweave_core import log as log_module
 
     monkeypatch.setattr(log_module, "MAX_LOG_CHARS", 1000)
@@ -229,7 +241,9 @@ def test_an_oversized_log_is_refused_before_it_is_read(tmp_path, monkeypatch):
 # -- compatibility -----------------------------------------------------------------------
 
 
-def test_compatibility_says_what_changed_since_the_recording(played: Match, sealed_registry):
+def test_compatibility_says_what_changed_since_the_recording(
+    played: Match, sealed_registry: Any
+) -> None:
     entry = sealed_registry.entry("sealedbid")
     log = played.to_log()
     assert log.compatibility(entry) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import attrs
 import pytest
@@ -29,7 +30,7 @@ def match() -> Match:
     return Match(SealedBid(), 3, seed=11)
 
 
-def test_same_seed_same_actions_same_game_byte_for_byte():
+def test_same_seed_same_actions_same_game_byte_for_byte() -> None:
     a = random_match(SealedBid(), 4, seed=99)
     b = random_match(SealedBid(), 4, seed=99)
     assert a.to_log().to_toml() == b.to_log().to_toml()
@@ -37,26 +38,26 @@ def test_same_seed_same_actions_same_game_byte_for_byte():
         assert json.dumps(a.payload(seat)) == json.dumps(b.payload(seat))
 
 
-def test_different_seeds_deal_different_lots():
+def test_different_seeds_deal_different_lots() -> None:
     lots = {Match(SealedBid(), 2, seed=s).view(None)["lot"] for s in range(30)}
     assert len(lots) > 3
 
 
-def test_submit_accepts_canonical_json_and_objects(match: Match):
+def test_submit_accepts_canonical_json_and_objects(match: Match) -> None:
     match.submit(1, {"type": "bid", "coins": 3})
     match.submit(2, Bid(4))
     assert match.step == 2
     assert match.actions() == [(1, {"type": "bid", "coins": 3}), (2, {"type": "bid", "coins": 4})]
 
 
-def test_seat_not_awaited_names_who_is(match: Match):
+def test_seat_not_awaited_names_who_is(match: Match) -> None:
     for seat in (1, 2, 3):
         match.submit(seat, Bid(0)) if seat != 2 else None
     with pytest.raises(NotAwaited, match=r"seat 1 is not awaited: waiting for seat 2 \(Bidder 2\)"):
         match.submit(1, Bid(1))
 
 
-def test_illegal_action_reason_is_the_titles_and_changes_nothing(match: Match):
+def test_illegal_action_reason_is_the_titles_and_changes_nothing(match: Match) -> None:
     before = fingerprint(match)
     with pytest.raises(IllegalAction, match="you hold 20 coins and cannot bid 21"):
         match.submit(1, {"type": "bid", "coins": 21})
@@ -75,7 +76,7 @@ def test_illegal_action_reason_is_the_titles_and_changes_nothing(match: Match):
         ({"type": "bid", "coins": 3, "extra": 1}, "extra fields found"),
     ],
 )
-def test_malformed_actions_are_refused_in_one_line(match: Match, junk, says):
+def test_malformed_actions_are_refused_in_one_line(match: Match, junk: Any, says: Any) -> None:
     before = fingerprint(match)
     with pytest.raises(MalformedAction) as caught:
         match.submit(1, junk)
@@ -85,12 +86,12 @@ def test_malformed_actions_are_refused_in_one_line(match: Match, junk, says):
 
 
 @pytest.mark.parametrize("seat", [0, 4, -1, "1", None, True])
-def test_unknown_seats_are_refused(match: Match, seat):
+def test_unknown_seats_are_refused(match: Match, seat: Any) -> None:
     with pytest.raises(IllegalAction, match="there is no seat"):
         match.submit(seat, Bid(1))
 
 
-def test_a_finished_match_takes_nothing():
+def test_a_finished_match_takes_nothing() -> None:
     done = random_match(SealedBid(), 2, seed=5)
     assert done.is_over
     with pytest.raises(GameOver, match="the match is over"):
@@ -102,7 +103,7 @@ class Exploding(SealedBid):
 
     name = "exploding"
 
-    def apply(self, state, seat, action, rng):
+    def apply(self, state: Any, seat: Any, action: Any, rng: Any) -> Any:
         state.coins[seat - 1] -= 1  # damage first, then fail
         if action.coins == 13:
             raise ZeroDivisionError("boom")
@@ -110,7 +111,7 @@ class Exploding(SealedBid):
         return super().apply(state, seat, action, rng)
 
 
-def test_a_title_that_raises_is_rolled_back_and_the_failure_logged():
+def test_a_title_that_raises_is_rolled_back_and_the_failure_logged() -> None:
     match = Match(Exploding(), 2, seed=3)
     match.submit(1, Bid(2))
     before = fingerprint(match)
@@ -124,7 +125,7 @@ def test_a_title_that_raises_is_rolled_back_and_the_failure_logged():
     match.submit(2, Bid(1))  # the match goes on
 
 
-def test_history_respects_audiences(match: Match):
+def test_history_respects_audiences(match: Match) -> None:
     match.submit(1, Bid(7))
     assert match.history(1) == [f"You bid 7 on the {match.view(1)['lot']}-point lot"]
     assert match.history(2) == ["Seat 1 seals a bid"]
@@ -133,7 +134,7 @@ def test_history_respects_audiences(match: Match):
     assert match.view(1)["my_bid"] == 7
 
 
-def test_events_carry_their_step_and_filter_by_since(match: Match):
+def test_events_carry_their_step_and_filter_by_since(match: Match) -> None:
     for seat in (1, 2, 3):
         match.submit(seat, Bid(seat))
     reveal = [e for e in match.events(None) if e.get("kind") == "reveal"]
@@ -148,14 +149,14 @@ def test_events_carry_their_step_and_filter_by_since(match: Match):
     assert all(e["step"] > 2 for e in match.events(2, since=2))
 
 
-def test_payload_gives_legal_actions_only_to_the_seat_itself(match: Match):
+def test_payload_gives_legal_actions_only_to_the_seat_itself(match: Match) -> None:
     assert len(match.payload(1)["legal"]) == 21
     assert match.payload(None)["legal"] == []
     match.submit(1, Bid(1))
     assert match.payload(1)["legal"] == []
 
 
-def test_at_and_steps_rebuild_earlier_positions():
+def test_at_and_steps_rebuild_earlier_positions() -> None:
     full = random_match(SealedBid(), 3, seed=21)
     digests = [m.digest() for m in full.steps()]
     assert len(digests) == full.step + 1
@@ -165,7 +166,7 @@ def test_at_and_steps_rebuild_earlier_positions():
         full.at(full.step + 1)
 
 
-def test_config_is_checked():
+def test_config_is_checked() -> None:
     from gameweave_core import ConfigError
 
     with pytest.raises(ConfigError, match="takes 2 to 4 players, not 5"):
@@ -176,21 +177,22 @@ def test_config_is_checked():
         Match(SealedBid(), 2, 1, [1, 2])  # type: ignore[arg-type]
 
 
-def test_history_stays_right_when_seats_ask_at_different_times():
+def test_history_stays_right_when_seats_ask_at_different_times() -> None:
     played = random_match(SealedBid(), 3, seed=8)
     fresh = played.fresh()
     for step, (seat, act) in enumerate(played.actions(), start=1):
         fresh.submit(seat, act)
         if step % 4 == 0:
             fresh.history(1)  # seat 1 reads now and then; the others only at the end
-    for seat in (1, 2, 3, None):
-        expected = [e["text"] for e in played.events(seat)]
-        assert fresh.history(seat) == expected == played.history(seat)
+    watchers: tuple[int | None, ...] = (1, 2, 3, None)
+    for watcher in watchers:
+        expected = [e["text"] for e in played.events(watcher)]
+        assert fresh.history(watcher) == expected == played.history(watcher)
     fresh.history(2).append("scribbled")  # a caller's copy, not the match's lines
     assert "scribbled" not in fresh.history(2)
 
 
-def test_history_is_rebuilt_after_a_rollback():
+def test_history_is_rebuilt_after_a_rollback() -> None:
     match = Match(Exploding(), 2, seed=3)
     match.submit(1, Bid(2))
     seen = match.history(2)
@@ -201,13 +203,15 @@ def test_history_is_rebuilt_after_a_rollback():
     assert match.history(2)[-1].startswith(("Seat 2 wins", "Seat 1 wins", "A tie"))
 
 
-def test_legal_actions_are_fresh_dicts_each_time(match: Match):
+def test_legal_actions_are_fresh_dicts_each_time(match: Match) -> None:
     first = match.legal_json(1)
     first[0]["coins"] = 999
     assert match.legal_json(1)[0] == {"type": "bid", "coins": 0}
 
 
-def test_a_replayed_title_failure_keeps_the_titles_exception_as_its_cause(sealed_registry):
+def test_a_replayed_title_failure_keeps_the_titles_exception_as_its_cause(
+    sealed_registry: Any,
+) -> None:
     match = Match(Exploding(), 2, seed=3)
     match.submit(1, Bid(2))
     registry = Registry()
@@ -222,7 +226,7 @@ def test_a_replayed_title_failure_keeps_the_titles_exception_as_its_cause(sealed
     assert "\n" not in str(caught.value)
 
 
-def test_the_old_names_still_work_and_say_they_are_deprecated(match: Match):
+def test_the_old_names_still_work_and_say_they_are_deprecated(match: Match) -> None:
     match.submit(1, Bid(3))
     with pytest.warns(DeprecationWarning, match="Match.step"):
         assert match.version == match.step == 1
@@ -232,7 +236,7 @@ def test_the_old_names_still_work_and_say_they_are_deprecated(match: Match):
     assert all(isinstance(a, Bid) for a in match.legal_actions(2))
 
 
-def test_snapshot_is_the_titles_whole_state(match: Match):
+def test_snapshot_is_the_titles_whole_state(match: Match) -> None:
     match.submit(1, Bid(3))
     assert match.snapshot() == match.title.snapshot(match._state)
     assert digest(match.snapshot()) == match.digest()

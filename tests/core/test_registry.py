@@ -5,6 +5,8 @@ from __future__ import annotations
 import inspect
 import sys
 import textwrap
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +15,12 @@ from gameweave_core.registry import ENV_LOAD_PLUGINS
 from gameweave_sealedbid import SealedBid
 
 
-def _install_throwaway(tmp_path, monkeypatch, dist="gameweave-coinflip", version="0.3.0"):
+def _install_throwaway(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    dist: Any = "gameweave-coinflip",
+    version: Any = "0.3.0",
+) -> None:
     """Install a third-party title the way pip would leave it: a module and a
     .dist-info with an entry point in the ``gameweave`` group."""
     (tmp_path / "coinflip_plugin.py").write_text(
@@ -52,7 +59,9 @@ def _install_throwaway(tmp_path, monkeypatch, dist="gameweave-coinflip", version
     monkeypatch.delitem(sys.modules, "coinflip_plugin", raising=False)
 
 
-def test_an_installed_third_party_title_is_listed_and_playable(tmp_path, monkeypatch):
+def test_an_installed_third_party_title_is_listed_and_playable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _install_throwaway(tmp_path, monkeypatch)
     registry = Registry()
     registry.load_entry_points(env={ENV_LOAD_PLUGINS: "coinflip"})
@@ -64,7 +73,7 @@ def test_an_installed_third_party_title_is_listed_and_playable(tmp_path, monkeyp
     assert match.to_log().distribution == "gameweave-coinflip"
 
 
-def test_load_plugins_env_selects_plugins(tmp_path, monkeypatch):
+def test_load_plugins_env_selects_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _install_throwaway(tmp_path, monkeypatch)
     nothing = Registry()
     nothing.load_entry_points(env={ENV_LOAD_PLUGINS: ""})
@@ -74,9 +83,11 @@ def test_load_plugins_env_selects_plugins(tmp_path, monkeypatch):
     assert "coinflip" in everything.names()
 
 
-def test_plugins_add_bots_to_other_titles(tmp_path, monkeypatch, sealed_registry):
+def test_plugins_add_bots_to_other_titles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sealed_registry: Any
+) -> None:
     _install_throwaway(tmp_path, monkeypatch)
-    import coinflip_plugin
+    import coinflip_plugin  # type: ignore[import-not-found]  # written by _install_throwaway
 
     sealed_registry.add_plugin(coinflip_plugin, "coinflip", "gameweave-coinflip", "0.3.0")
     title = sealed_registry.title("sealedbid")
@@ -86,7 +97,7 @@ def test_plugins_add_bots_to_other_titles(tmp_path, monkeypatch, sealed_registry
     assert match.view(None)["coins"] == [20, 20]
 
 
-def test_a_duplicate_title_name_names_both_distributions(sealed_registry):
+def test_a_duplicate_title_name_names_both_distributions(sealed_registry: Any) -> None:
     with pytest.raises(
         PluginError,
         match="two titles are named 'sealedbid': one from gameweave-sealedbid, one from imposter",
@@ -94,7 +105,9 @@ def test_a_duplicate_title_name_names_both_distributions(sealed_registry):
         sealed_registry.add_title(SealedBid(), "imposter", "6.6.6")
 
 
-def test_a_plugin_that_fails_to_import_is_one_line(tmp_path, monkeypatch):
+def test_a_plugin_that_fails_to_import_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     info = tmp_path / "broken-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 1.0\n")
@@ -104,7 +117,7 @@ def test_a_plugin_that_fails_to_import_is_one_line(tmp_path, monkeypatch):
         Registry().load_entry_points(env={ENV_LOAD_PLUGINS: "broken"})
 
 
-def test_unknown_titles_and_bots_list_what_exists(sealed_registry):
+def test_unknown_titles_and_bots_list_what_exists(sealed_registry: Any) -> None:
     with pytest.raises(
         UnknownTitle, match="no title named 'chess' is installed; installed: sealedbid"
     ):
@@ -115,7 +128,7 @@ def test_unknown_titles_and_bots_list_what_exists(sealed_registry):
         sealed_registry.bot(sealed_registry.title("sealedbid"), "genius")
 
 
-def test_every_hookspec_is_documented_and_typed():
+def test_every_hookspec_is_documented_and_typed() -> None:
     specs = [f for name, f in vars(hooks).items() if callable(f) and hasattr(f, "gameweave_spec")]
     assert {f.__name__ for f in specs} == {"register_titles", "register_bots"}
     for spec in specs:

@@ -10,6 +10,7 @@ gameweave_core.rng must agree with it draw for draw.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -55,24 +56,24 @@ BELOW_BOUNDS_SEED_7 = [
 
 
 @pytest.mark.parametrize("seed", sorted(FIRST_WORDS))
-def test_first_words(seed):
+def test_first_words(seed: Any) -> None:
     rng = new(seed)
     assert [rng.word() for _ in range(6)] == FIRST_WORDS[seed]
 
 
 @pytest.mark.parametrize("seed", sorted(SHUFFLED_RANGE_10))
-def test_shuffle_of_range_10(seed):
+def test_shuffle_of_range_10(seed: Any) -> None:
     items = list(range(10))
     new(seed).shuffle(items)
     assert items == SHUFFLED_RANGE_10[seed]
 
 
-def test_randbelow_small_and_large_bounds():
+def test_randbelow_small_and_large_bounds() -> None:
     rng = new(7)
     assert [rng.randbelow(b) for b in BOUNDS] == BELOW_BOUNDS_SEED_7
 
 
-def test_the_other_draws_from_seed_42():
+def test_the_other_draws_from_seed_42() -> None:
     rng = new(42)
     assert [rng.random() for _ in range(3)] == [
         0.7852502449159128,
@@ -86,7 +87,7 @@ def test_the_other_draws_from_seed_42():
     assert "".join(rng.choice("abcdefg") for _ in range(10)) == "ffgadegcff"
 
 
-def test_block_zero_is_blake2b_of_seed_and_counter():
+def test_block_zero_is_blake2b_of_seed_and_counter() -> None:
     # The definition's first step, checked against hashlib directly.
     digest = hashlib.blake2b((42).to_bytes(8, "little") + (0).to_bytes(8, "little")).digest()
     assert digest.hex()[:32] == "ef2806c9f8fbb7c874b9acf281db7805"
@@ -124,7 +125,7 @@ class Reference:
         k = n.bit_length()
         count = -(-k // 32)
         while True:
-            value = 0
+            value: int = 0
             for _ in range(count):
                 value = value * 2**32 + self.word()
             value //= 2 ** (32 * count - k)
@@ -154,7 +155,7 @@ class Reference:
         st.one_of(st.integers(1, 60), st.integers(1, 2**33), st.integers(1, 2**130)), max_size=40
     ),
 )
-def test_fast_draws_follow_the_definition(seed, bounds):
+def test_fast_draws_follow_the_definition(seed: Any, bounds: Any) -> None:
     fast, ref = new(seed), Reference(seed)
     assert [fast.randbelow(b) for b in bounds] == [ref.randbelow(b) for b in bounds]
     deck_fast, deck_ref = list(range(52)), list(range(52))
@@ -166,7 +167,7 @@ def test_fast_draws_follow_the_definition(seed, bounds):
     assert fast.word() == ref.word()  # and both have read the same number of words
 
 
-def test_rejections_happen_and_follow_the_definition():
+def test_rejections_happen_and_follow_the_definition() -> None:
     # Bound 2**31 + 1 rejects almost half the words: the rare path, made common.
     fast, ref = new(3), Reference(3)
     assert [fast.randbelow(2**31 + 1) for _ in range(200)] == [
@@ -183,7 +184,7 @@ def test_rejections_happen_and_follow_the_definition():
     assert fast.word() == ref.word()
 
 
-def test_draws_are_roughly_uniform():
+def test_draws_are_roughly_uniform() -> None:
     # Not a statistical test suite, but a slip in the arithmetic (a biased or
     # constant draw) shows here: each face of 6 within 10% of its expected 10,000.
     rng = new(5)
@@ -193,7 +194,7 @@ def test_draws_are_roughly_uniform():
     assert all(9_000 < c < 11_000 for c in counts), counts
 
 
-def test_bad_bounds_are_refused():
+def test_bad_bounds_are_refused() -> None:
     rng = new(1)
     with pytest.raises(ValueError, match="at least 1"):
         rng.randbelow(0)
@@ -207,14 +208,14 @@ def test_bad_bounds_are_refused():
         rng.choice([])
 
 
-def test_unknown_generators_are_refused_in_one_line():
+def test_unknown_generators_are_refused_in_one_line() -> None:
     with pytest.raises(ValueError, match="unknown random generator 3: this Gameweave knows 1, 2"):
         Rng(1, 3)
     assert Rng(1, LEGACY_GENERATOR).fork("x").generator == LEGACY_GENERATOR
     assert new(1).fork("x").generator == GENERATOR
 
 
-def test_the_legacy_generator_still_draws_what_old_logs_recorded():
+def test_the_legacy_generator_still_draws_what_old_logs_recorded() -> None:
     # Recorded with random.Random before Gameweave had its own generator; the
     # golden logs without a generator field replay with these sequences.
     rng = Rng(42, LEGACY_GENERATOR)

@@ -33,7 +33,7 @@ def seats(**bots: Scripted) -> dict[int, BotSeat]:
     return {int(k[1:]): BotSeat(bot, Rng(i)) for i, (k, bot) in enumerate(bots.items())}
 
 
-def test_bots_act_in_seat_order_and_stop_at_a_seat_without_a_bot():
+def test_bots_act_in_seat_order_and_stop_at_a_seat_without_a_bot() -> None:
     match = Match(SealedBid(), 3, seed=4)
     one, two = Scripted(Bid(1)), Scripted(Bid(0))
     assert run_bots(match, seats(s1=one, s2=two)) == 2
@@ -46,7 +46,7 @@ def test_bots_act_in_seat_order_and_stop_at_a_seat_without_a_bot():
     assert view_one == match.at(0).view(1) and view_two == match.at(1).view(2)
 
 
-def test_an_illegal_answer_is_refused_and_changes_nothing():
+def test_an_illegal_answer_is_refused_and_changes_nothing() -> None:
     match = Match(SealedBid(), 2, seed=4)
     before = match.digest()
     with pytest.raises(IllegalAction, match="cannot bid 999"):
@@ -57,7 +57,7 @@ def test_an_illegal_answer_is_refused_and_changes_nothing():
     assert match.step == 0 and match.digest() == before
 
 
-def test_an_answer_in_json_form_is_taken_like_the_object():
+def test_an_answer_in_json_form_is_taken_like_the_object() -> None:
     by_json, by_object = Match(SealedBid(), 2, seed=4), Match(SealedBid(), 2, seed=4)
     run_bots(by_json, seats(s1=Scripted({"type": "bid", "coins": 2})))
     run_bots(by_object, seats(s1=Scripted(Bid(2))))
@@ -65,7 +65,7 @@ def test_an_answer_in_json_form_is_taken_like_the_object():
     assert by_json.digest() == by_object.digest()
 
 
-def test_the_view_and_history_are_the_seats_own():
+def test_the_view_and_history_are_the_seats_own() -> None:
     match = Match(SealedBid(), 2, seed=4)
     match.submit(1, Bid(3))
     match.submit(2, Bid(1))
@@ -76,14 +76,14 @@ def test_the_view_and_history_are_the_seats_own():
     assert "You bid 1" in " ".join(history) and "You bid 3" not in " ".join(history)
 
 
-def test_a_title_that_never_ends_is_stopped_at_the_limit():
+def test_a_title_that_never_ends_is_stopped_at_the_limit() -> None:
     match = Match(SealedBid(), 2, seed=4)
     with pytest.raises(RuntimeError, match="did not end within 3 actions"):
         run_bots(match, seats(s1=Scripted(Bid(0)), s2=Scripted(Bid(0))), limit=3)
     assert match.step == 3
 
 
-def test_take_bot_turn_plays_one_turn_with_the_given_generator():
+def test_take_bot_turn_plays_one_turn_with_the_given_generator() -> None:
     match = Match(SealedBid(), 2, seed=4)
     drawn: list[int] = []
 
