@@ -121,14 +121,32 @@ def test_house_payloads_never_show_an_unrevealed_card(
         captured.extend(s.payloads)
     registry = house_registry()
     hidden_at: dict[int, set[str]] = {}
+
+    def hidden(v: int) -> set[str]:
+        if v not in hidden_at:
+            hidden_at[v] = unrevealed(log, registry, v)
+        return hidden_at[v]
+
+    # A history line is checked against the cards hidden when it was written (the
+    # first version it was seen at: every version is read): once the discard is
+    # shuffled back in, cards an old line named are in the deck again, unseen.
+    written: dict[tuple[Any, int, str], int] = {}
+    for payload in captured:
+        for i, line in enumerate(payload.get("history", [])):
+            key = (payload.get("seat"), i, line)
+            written[key] = min(written.get(key, payload["version"]), payload["version"])
     shown = 0
     for payload in captured:
         v = payload["version"]
-        if v not in hidden_at:
-            hidden_at[v] = unrevealed(log, registry, v)
-        seen = cards_in(payload)
+        seen = cards_in({k: x for k, x in payload.items() if k != "history"})
         shown += len(seen)
-        leaked = seen & hidden_at[v]
+        leaked = seen & hidden(v)
         assert not leaked, f"version {v}: unrevealed {sorted(leaked)} in {payload}"
+        for i, line in enumerate(payload.get("history", [])):
+            then = written[(payload.get("seat"), i, line)]
+            named = cards_in({"line": line})
+            shown += len(named)
+            leaked = named & hidden(then)
+            assert not leaked, f"version {then}: unrevealed {sorted(leaked)} in {line!r}"
     assert shown > 0  # the check looked at real cards, not at nothing
     assert len(hidden_at) > 10
