@@ -168,7 +168,7 @@ function seatsPanel(payload) {
   const me = view.you ? view.you.seat : null;
   const out = new Set(view.out);
   const chosen = new Set(view.chosen);
-  const label = (s) => (payload.seats.find((x) => x.seat === s) || {}).label || `Seat ${s}`;
+  const label = (s) => ((payload.seats || []).find((x) => x.seat === s) || {}).label || `Seat ${s}`;
   const rows = view.tokens.map((tokens, i) => {
     const s = i + 1;
     const bits = [
