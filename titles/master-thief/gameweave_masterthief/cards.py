@@ -29,11 +29,11 @@ class ThiefCard:
 
 THIEF_CARDS: tuple[ThiefCard, ...] = (
     ThiefCard("Swipe", ACTION, 10, "Take 1 Carried item from any 1 opponent."),
-    ThiefCard("Stash", ACTION, 14, "Turn 1 of your Carried items face down: it is Stashed."),
+    ThiefCard("Stash", ACTION, 11, "Turn 1 of your Carried items face down: it is Stashed."),
     ThiefCard("Raid", ACTION, 4, "Take 1 Stashed item, at random, from any 1 opponent."),
     ThiefCard("Trip", ACTION, 5, "1 opponent drops 1 Carried item of your choice into the Museum."),
-    ThiefCard("Snoop", ACTION, 3, "Look at 1 opponent's Calling Card."),
-    ThiefCard("Lift", ACTION, 2, "Steal 1 more item from the Museum."),
+    ThiefCard("Snoop", ACTION, 4, "Look at 1 opponent's Calling Card."),
+    ThiefCard("Lift", ACTION, 4, "Steal 1 more item from the Museum."),
     ThiefCard(
         "Grip",
         REACTION,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gameweave_core import Event, Outcome, Rng
+from gameweave_core import ConfigError, Event, Outcome, Rng
 from gameweave_core.reactions import (
     PASS,
     answer,
@@ -83,14 +83,41 @@ from .state import (
 # -- setup ---------------------------------------------------------------------------
 
 
+def check_config(players: int, config: Mapping[str, Any]) -> dict[str, Any]:
+    """The options, checked. ``museum``, ``deck`` and ``calling`` (for tests only)
+    stack the top of a deck: the named cards come first, in that order (the Thief
+    deck's first cards are dealt 4 to each seat in turn), the rest are shuffled."""
+    decks = {
+        "museum": [c.name for c in MUSEUM_CARDS],
+        "deck": thief_deck(),
+        "calling": [c.name for c in CALLING_CARDS],
+    }
+    for key, full in decks.items():
+        top = config[key]
+        if not isinstance(top, list) or not all(isinstance(c, str) for c in top):
+            raise ConfigError(f"{key} must be a list of card names")
+        left = list(full)
+        for card in top:
+            if card not in left:
+                raise ConfigError(f"{key}: no (more) {card!r} in that deck")
+            left.remove(card)
+    return dict(config)
+
+
+def stacked(full: list[str], top: Sequence[str], rng: Rng) -> list[str]:
+    """A deck with ``top`` first and the rest shuffled, as a list drawn from its end."""
+    rest = list(full)
+    for card in top:
+        rest.remove(card)
+    rng.shuffle(rest)
+    return [*rest[::-1], *reversed(top)]
+
+
 def setup(players: int, config: Mapping[str, Any], rng: Rng) -> State:
     """Shuffle the three decks apart, deal 4 Thief Cards and 1 Calling Card each."""
-    museum = [c.name for c in MUSEUM_CARDS]
-    rng.shuffle(museum)
-    deck = thief_deck()
-    rng.shuffle(deck)
-    calling = [c.name for c in CALLING_CARDS]
-    rng.shuffle(calling)
+    museum = stacked([c.name for c in MUSEUM_CARDS], config.get("museum", ()), rng)
+    deck = stacked(thief_deck(), config.get("deck", ()), rng)
+    calling = stacked([c.name for c in CALLING_CARDS], config.get("calling", ()), rng)[::-1]
     hands = [sorted(deck.pop() for _ in range(HAND_DEALT)) for _ in range(players)]
     return State(
         players=players,
@@ -205,6 +232,13 @@ def knows_calling(state: State, seat: int, other: int) -> bool:
 
 def explain_illegal(state: State, seat: int, action: Any) -> str | None:
     """Why a well-formed action is refused, in words the seat may read."""
+    target = getattr(action, "target", None)
+    if target is not None and not 1 <= target <= state.players:
+        return f"there is no seat {target}"
+    for field in ("item", "card"):
+        name = getattr(action, field, None)
+        if name is not None and name not in (MUSEUM if field == "item" else THIEF):
+            return f"there is no card called {name!r}"
     card = {
         Swipe: "Swipe",
         Stash: "Stash",
@@ -215,9 +249,9 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
     }.get(type(action))
     if isinstance(action, PlayUtility):
         card = action.card
-        if card not in THIEF or THIEF[card].kind != UTILITY:
-            return f"{card!r} is not a Utility"
-    if isinstance(action, (Grip, Latch)) and state.phase == PLAY:
+        if THIEF[card].kind != UTILITY:
+            return f"{card} is not a Utility"
+    if isinstance(action, (Grip, Latch)) and state.phase == PLAY and state.turn == seat:
         return "Reactions are played on opponents' turns; on your own they have no effect"
     if card is not None:
         if state.phase != PLAY:
@@ -226,11 +260,10 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
             return f"you hold no {card}"
         if state.played.count(card) >= charms.same_title_allowed(state, seat):
             return f"you have already played {card} this turn (no 2 of the same title)"
-        target = getattr(action, "target", None)
-        if target is not None and target != seat and charms.protected(state, target):
-            return f"seat {target}'s Smoke Pellet keeps its items out of reach"
         if target is not None and (target == seat or target not in in_play(state)):
             return f"seat {target} is not an opponent in the Museum"
+        if target is not None and charms.protected(state, target):
+            return f"seat {target}'s Smoke Pellet keeps its items out of reach"
     if isinstance(action, Discard) and action.card not in state.hands[seat - 1]:
         return f"you hold no {action.card}"
     if isinstance(action, (Drop, Surrender)) and action.item not in state.carried[seat - 1]:

@@ -5,7 +5,7 @@ modules that hold the rules (``rules``), the views (``views``), the sampler
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from gameweave_core import Event, Outcome, Rng, Title
 from gameweave_core.bots import BotFactory
@@ -28,6 +28,11 @@ class MasterThief(Title[State]):
     default_bot = "heuristic"
     web_renderer = "web/masterthief.js"
     max_actions = 6000
+    default_config: ClassVar[Mapping[str, Any]] = {"museum": [], "deck": [], "calling": []}
+    test_only_options = frozenset({"museum", "deck", "calling"})
+
+    def check_config(self, players: int, config: Mapping[str, Any]) -> dict[str, Any]:
+        return rules.check_config(players, super().check_config(players, config))
 
     def setup(self, players: int, config: Mapping[str, Any], rng: Rng) -> State:
         return rules.setup(players, config, rng)

@@ -92,10 +92,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["tie_in"] = list(state.tie_in)
         if state.tie_steals:
             out["tie_steals"] = {str(s): c for s, c in sorted(state.tie_steals.items())}
-    if state.phase == OVER:
+    if state.ended:
         out["scores"] = list(state.scores)
-        out["winners"] = list(state.winners)
         out["ended"] = state.ended
+    if state.phase == OVER:
+        out["winners"] = list(state.winners)
     if seat is not None:
         out["you"] = seat
         out["hand"] = list(state.hands[seat - 1])
