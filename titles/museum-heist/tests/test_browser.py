@@ -61,7 +61,7 @@ class Server:
 
     def __enter__(self) -> Server:
         self.thread.start()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while not self.server.started:
             if time.monotonic() > deadline:
                 raise RuntimeError("uvicorn did not start")
@@ -109,7 +109,7 @@ def create(server: Server, players: int, bots: list[int]) -> dict[str, Any]:
 def open_seat(browser: Any, url: str, errors: list[str], width: int = 1280) -> Any:
     page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)  # the machine may be busy: be patient
     page.goto(url)
     page.wait_for_selector(".mh-board")
     assert page.get_attribute("body", "data-renderer") == "museumheist"
