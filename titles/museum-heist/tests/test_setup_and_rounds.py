@@ -21,7 +21,7 @@ from gameweave_museumheist.board import (
 from gameweave_museumheist.state import CHOOSE, PLACE, PLAY, State
 from helpers import act, position, texts
 
-from gameweave_core import Match, Rng
+from gameweave_core import ConfigError, Match, Rng
 
 TITLE = MuseumHeist()
 
@@ -36,7 +36,12 @@ def test_each_player_gets_identical_cards_and_two_swap_tokens(players: int) -> N
 
 
 def test_player_counts_two_to_four() -> None:
-    assert (TITLE.min_players, TITLE.max_players) == (2, 4)
+    # The box holds "4 sets of 7 Character cards": two to four players.
+    for players in (2, 3, 4):
+        assert TITLE.check_config(players, {}) == {}
+    for players in (1, 5):
+        with pytest.raises(ConfigError, match="2 to 4 players"):
+            TITLE.check_config(players, {})
 
 
 def test_seven_pieces_placed_at_random_on_vacant_spaces() -> None:
