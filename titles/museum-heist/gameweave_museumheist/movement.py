@@ -18,7 +18,7 @@ def landings(start: int, occupied: Collection[int], artwork: int) -> set[int]:
     ``occupied`` holds the squares of the other pieces. A step goes to any vacant
     neighbour; a jump goes over an adjacent piece to the vacant square just beyond
     it, in any of the 8 directions, and jumps may follow one another. A piece that
-    reaches the Artwork stops there (the project's ruling).
+    reaches the Artwork stops there (Ruling: it does not jump on from it).
     """
     found = {n for n in NEIGHBOURS[start] if n not in occupied}
     frontier = [start]

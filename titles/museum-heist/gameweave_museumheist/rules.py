@@ -66,6 +66,7 @@ def setup(players: int, config: Any, rng: Rng) -> State:
         shown=[[] for _ in range(players)],
         ruled_out=[[] for _ in range(players)],
     )
+    # Ruling: the rulebook names nobody to place the first Artwork; the generator does.
     state.artwork = rng.choice(artwork_spaces(pieces))
     state.supply -= 1
     return state
@@ -237,7 +238,9 @@ def do_choose(state: State, seat: int, character: str) -> list[Event]:
 def begin_turns(state: State) -> list[Event]:
     """Everyone has chosen: note the pieces resting on passages, the starter plays."""
     state.phase = PLAY
+    # Ruling: "the youngest player starts" is seat 1 (State.starter's default).
     state.turn = state.starter
+    # Ruling: "begins a round" is read once everyone has chosen.
     state.rested = [c for c, sq in zip(CHARACTERS, state.pieces, strict=True) if sq in PASSAGE_SET]
     return [
         Event.public(
@@ -279,6 +282,7 @@ def do_move(state: State, seat: int, character: str, to: int) -> list[Event]:
         next_turn(state)
         return events
     if state.chosen[seat - 1] != character:
+        # Ruling: any piece may go onto the Artwork; only the mover's own collects.
         # Whoever lands their own character must show it, so landing another piece
         # tells everyone the mover is not that character.
         state.ruled_out[seat - 1].append(character)
@@ -298,6 +302,7 @@ def land_own(state: State, seat: int, character: str) -> list[Event]:
     """Rules 1a-1c: the mover shows their card; so does every other seat still in the
     round that chose the same character. One such opponent collects; none or several,
     and the mover does."""
+    # Ruling: players out of the round take no part (they neither show nor count).
     twins = [s for s in in_round(state) if s != seat and state.chosen[s - 1] == character]
     winner = twins[0] if len(twins) == 1 else seat
     revealed = {s: character for s in [seat, *twins]}
@@ -357,7 +362,8 @@ def do_swap(state: State, seat: int, first: str, second: str) -> list[Event]:
     a, b = CHARACTERS.index(first), CHARACTERS.index(second)
     state.pieces[a], state.pieces[b] = state.pieces[b], state.pieces[a]
     state.swaps[seat - 1] -= 1
-    # A swapped piece has left the passage it began the round on.
+    # Ruling: a swap is not a move (it collects nothing), and a swapped piece has left
+    # the passage it began the round on.
     state.rested = [c for c in state.rested if c not in (first, second)]
     text = f"{label(seat)} spends a Swap token: {NAMES[first]} and {NAMES[second]} change places"
     next_turn(state)
@@ -387,8 +393,8 @@ def end_round(state: State, winner: int, how: str, revealed: dict[int, str]) -> 
         state.winner = winner
         events.append(Event.public(f"{label(winner)} wins the game", "over", seat=winner))
         return events
-    # Next round: the pieces stay, cards go back to the hands unseen, the player to the
-    # winner's right (the seat before it, as play passes clockwise) places the Artwork.
+    # Next round: the pieces stay, cards go back to the hands unseen. Ruling: the player
+    # to the winner's right is the seat before it, as play passes clockwise.
     state.round += 1
     state.artwork = -1
     state.phase = PLACE
