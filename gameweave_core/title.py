@@ -187,3 +187,16 @@ class Title(abc.ABC, Generic[S]):
         """The view drawn for a terminal (may use rich markup), or ``None`` for
         the adapters' generic rendering."""
         return None
+
+    def rules_text(self) -> Mapping[str, str] | None:
+        """The rules for players, as topics: a mapping of topic name (a word or
+        two, e.g. ``"guards"``) to its text in light Markdown (paragraphs, ``-``
+        lists, ``**bold**``, backticks round what is typed); the first topic is
+        the overview. ``None`` (the default): the title ships no rules text, and
+        the adapters point to its documentation instead.
+
+        Adapters show it on request (``rules`` and ``rules TOPIC`` in
+        ``gameweave play``). A topic named ``actions`` whose list items open with
+        an action's typed form in backticks (``- `walk K7`: ...``) also explains
+        the choices at a newcomer's first prompts."""
+        return None
