@@ -8,8 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gameweave_core import Match
 from gameweave_museumheist.actions import Choose
+
+from gameweave_core import Match
 
 
 def test_play_reads_typed_actions_and_saves_a_log_that_replays(tmp_path: Path) -> None:
