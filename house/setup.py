@@ -13,7 +13,7 @@ import sys
 import tomllib
 
 #: The hot path of a House hand: state, cards, the deck, history lines, dealer play,
-#: settlement, the ability cards and the rules.
+#: settlement, the ability cards, and the rules.
 COMPILED = [
     "gameweave_house/state.py",
     "gameweave_house/cards.py",

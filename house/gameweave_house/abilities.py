@@ -1,5 +1,5 @@
-"""The fifteen ability cards as one table: for each card, every way to play it now
-(its targets), why it cannot be played when it has none, and what it does.
+"""The fifteen ability cards as one table of entries: for each card, every way to play
+it now (its targets), why it cannot be played when it has none, and what it does.
 
 A card's timing (``roles.ABILITIES``) and whether it is spent are checked here once
 for every card; each entry only knows its own targets and effect. The rules call
@@ -9,10 +9,7 @@ card list, and :func:`play_card` to carry a play out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import lru_cache
-
-import attrs
+from typing import ClassVar
 
 from gameweave_core import Event, Rng
 
@@ -27,7 +24,14 @@ from .state import BET, CALL, DRAFT, MIN_BET, OVER, PLAY, Box, Hand, State
 BACKING_STEPS = (10, 50, 100, 250, 500, 1000)
 
 
-@lru_cache(maxsize=20_000)
+#: Each card played with no target (Long Glass, Alibi...).
+PLAIN = {card: Ability(card) for card in ABILITIES}
+#: How many plays with a target the cache keeps before it starts afresh (Back the
+#: Play's amounts follow the Take).
+PLAYS_KEPT = 20_000
+_PLAYS: dict[tuple[str, int | None, int | None, int | None, int | None], Ability] = {}
+
+
 def play(
     card: str,
     box: int | None = None,
@@ -37,7 +41,15 @@ def play(
 ) -> Ability:
     """The action playing ``card`` so. Legal actions are listed after every step and
     the same plays recur, so equal plays share one (immutable) object."""
-    return Ability(card, box, index, mine, amount)
+    if box is None and index is None and amount is None:
+        return PLAIN[card]
+    key = (card, box, index, mine, amount)
+    act = _PLAYS.get(key)
+    if act is None:
+        if len(_PLAYS) >= PLAYS_KEPT:
+            _PLAYS.clear()
+        act = _PLAYS[key] = Ability(card, box, index, mine, amount)
+    return act
 
 
 # -- what a bust and a changed hand set off -----------------------------------------------
@@ -74,308 +86,350 @@ def open_boxes(state: State) -> list[int]:
     return ids
 
 
+# -- the cards ------------------------------------------------------------------------------
+
+
+class Card:
+    """One ability card's rules; each card below is a subclass, with one instance in
+    :data:`CARDS`. (Classes rather than a table of functions: the compiled build
+    calls a method of a native class directly, a function in a table through Python.)"""
+
+    #: Why the card cannot be played when its timing allows it but it has no target.
+    unplayable: ClassVar[str] = ""
+
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        """Append every way ``seat`` may play the card now to ``out`` (timing and
+        spending aside: :func:`add_plays` checks those for every card)."""
+        raise NotImplementedError
+
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        """Carry a legal play out, appending its history lines."""
+        raise NotImplementedError
+
+
 # -- the Lookout ---------------------------------------------------------------------------
 
 
-def long_glass_targets(state: State, seat: int, out: list[object]) -> None:
-    if state.face_down > 0:
-        out.append(play("long_glass"))
+class LongGlass(Card):
+    unplayable = "no face-down cards left on the deck"
+
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        if state.face_down > 0:
+            out.append(play("long_glass"))
+
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        cards = turn_up(state, 3)
+        events.append(line(f"{crew(seat)} plays Long Glass — face up on the deck: {labels(cards)}"))
 
 
-def long_glass(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    cards = turn_up(state, 3)
-    events.append(line(f"{crew(seat)} plays Long Glass — face up on the deck: {labels(cards)}"))
+class Rooftop(Card):
+    unplayable = "the hole card is already face up"
 
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        if len(state.dealer) == 2 and not state.hole_up:
+            out.append(play("rooftop"))
 
-def rooftop_targets(state: State, seat: int, out: list[object]) -> None:
-    if len(state.dealer) == 2 and not state.hole_up:
-        out.append(play("rooftop"))
-
-
-def rooftop(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    state.hole_up = True
-    events.append(
-        line(
-            f"{crew(seat)} plays Rooftop — the hole card is {label(state.dealer[1])}; "
-            f"the house has {points(state.dealer)}"
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        state.hole_up = True
+        events.append(
+            line(
+                f"{crew(seat)} plays Rooftop — the hole card is {label(state.dealer[1])}; "
+                f"the house has {points(state.dealer)}"
+            )
         )
-    )
 
 
-def the_call_targets(state: State, seat: int, out: list[object]) -> None:
-    if not state.mark and not state.call:
-        out.append(play("the_call"))
+class TheCall(Card):
+    unplayable = "a box is already Marked, or The Call is already in play"
 
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        if not state.mark and not state.call:
+            out.append(play("the_call"))
 
-def the_call(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    state.call = True
-    events.append(line(f"{crew(seat)} plays The Call — the deal will stop for the Mark"))
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        state.call = True
+        events.append(line(f"{crew(seat)} plays The Call — the deal will stop for the Mark"))
 
 
 # -- the Sleight ---------------------------------------------------------------------------
 
 
-def false_cut_targets(state: State, seat: int, out: list[object]) -> None:
-    for b in state.boxes:
-        if not b.extra and b.live_main:
-            for i in range(len(b.main.cards)):
-                out.append(play("false_cut", box=b.id, index=i))
+class FalseCut(Card):
+    unplayable = "no main box it can work on"
 
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        for b in state.boxes:
+            if not b.extra and b.live_main:
+                for i in range(len(b.main.cards)):
+                    out.append(play("false_cut", box=b.id, index=i))
 
-def false_cut(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    box = state.box(act.box or 0)
-    assert box is not None and act.index is not None
-    h = box.main
-    old = h.cards[act.index]
-    state.discard.append(old)
-    new = draw(state, rng, events)
-    h.cards[act.index] = new
-    target = box_name(box)
-    events.append(
-        line(
-            f"{crew(seat)} plays False Cut on {target} — {label(old)} out, {label(new)} in: "
-            f"{describe(h)}"
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        box = state.box(act.box or 0)
+        assert box is not None and act.index is not None
+        h = box.main
+        old = h.cards[act.index]
+        state.discard.append(old)
+        new = draw(state, rng, events)
+        h.cards[act.index] = new
+        target = box_name(box)
+        events.append(
+            line(
+                f"{crew(seat)} plays False Cut on {target} — {label(old)} out, {label(new)} in: "
+                f"{describe(h)}"
+            )
         )
-    )
-    after_change(state, box, h, events, target)
+        after_change(state, box, h, events, target)
 
 
-def palm_targets(state: State, seat: int, out: list[object]) -> None:
-    own = state.seat_box(seat)
-    if own is None or not own.live_main:
-        return
-    for b in state.boxes:
-        if b.seat != seat and not b.extra and b.live_main:
-            for mine in range(len(own.main.cards)):
-                for theirs in range(len(b.main.cards)):
-                    out.append(play("palm", box=b.id, index=theirs, mine=mine))
+class Palm(Card):
+    unplayable = "needs your live main box and a crewmate's"
 
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        own = state.seat_box(seat)
+        if own is None or not own.live_main:
+            return
+        for b in state.boxes:
+            if b.seat != seat and not b.extra and b.live_main:
+                for mine in range(len(own.main.cards)):
+                    for theirs in range(len(b.main.cards)):
+                        out.append(play("palm", box=b.id, index=theirs, mine=mine))
 
-def palm(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    own = state.seat_box(seat)
-    other = state.box(act.box or 0)
-    assert own is not None and other is not None
-    assert act.index is not None and act.mine is not None
-    mine, theirs = own.main.cards[act.mine], other.main.cards[act.index]
-    own.main.cards[act.mine], other.main.cards[act.index] = theirs, mine
-    events.append(
-        line(
-            f"{crew(seat)} plays Palm — swaps {label(mine)} for {box_name(other)}'s "
-            f"{label(theirs)}: {describe(own.main)} and {describe(other.main)}"
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        own = state.seat_box(seat)
+        other = state.box(act.box or 0)
+        assert own is not None and other is not None
+        assert act.index is not None and act.mine is not None
+        mine, theirs = own.main.cards[act.mine], other.main.cards[act.index]
+        own.main.cards[act.mine], other.main.cards[act.index] = theirs, mine
+        events.append(
+            line(
+                f"{crew(seat)} plays Palm — swaps {label(mine)} for {box_name(other)}'s "
+                f"{label(theirs)}: {describe(own.main)} and {describe(other.main)}"
+            )
         )
-    )
-    after_change(state, own, own.main, events, box_name(own))
-    after_change(state, other, other.main, events, box_name(other))
+        after_change(state, own, own.main, events, box_name(own))
+        after_change(state, other, other.main, events, box_name(other))
 
 
-def the_load_targets(state: State, seat: int, out: list[object]) -> None:
-    for i in range(1, state.shown):  # the top card (0) is already on top
-        out.append(play("the_load", index=i))
+class TheLoad(Card):
+    unplayable = "needs at least two face-up deck cards"
 
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        for i in range(1, state.shown):  # the top card (0) is already on top
+            out.append(play("the_load", index=i))
 
-def the_load(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    assert act.index is not None
-    card = state.deck.pop(len(state.deck) - 1 - act.index)
-    state.deck.append(card)
-    events.append(line(f"{crew(seat)} plays The Load — {label(card)} moves to the top"))
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        assert act.index is not None
+        card = state.deck.pop(len(state.deck) - 1 - act.index)
+        state.deck.append(card)
+        events.append(line(f"{crew(seat)} plays The Load — {label(card)} moves to the top"))
 
 
 # -- the Ghost -----------------------------------------------------------------------------
 
 
-def vanish_targets(state: State, seat: int, out: list[object]) -> None:
-    if state.phase == BET:
-        for i in open_boxes(state):
-            if i not in state.vanish:
-                out.append(play("vanish", box=i))
-    else:
-        for b in state.boxes:
-            if b.id not in state.vanish and any(h.live for h in b.hands):
-                out.append(play("vanish", box=b.id))
+class Vanish(Card):
+    unplayable = "no box left for it to cover"
+
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        if state.phase == BET:
+            for i in open_boxes(state):
+                if i not in state.vanish:
+                    out.append(play("vanish", box=i))
+        else:
+            for b in state.boxes:
+                if b.id not in state.vanish and any(h.live for h in b.hands):
+                    out.append(play("vanish", box=b.id))
+
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        state.vanish.append(act.box or 0)
+        events.append(line(f"{crew(seat)} plays Vanish on {box_id_name(state, act.box or 0)}"))
 
 
-def vanish(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    state.vanish.append(act.box or 0)
-    events.append(line(f"{crew(seat)} plays Vanish on {box_id_name(state, act.box or 0)}"))
+class TheDrop(Card):
+    unplayable = "the hand has only one card"
+
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        _, h = state.current()
+        if len(h.cards) >= 2:
+            for i in range(len(h.cards)):
+                out.append(play("the_drop", index=i))
+
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        box, h = state.current()
+        assert act.index is not None
+        card = h.cards.pop(act.index)
+        state.discard.append(card)
+        target = box_name(box, state.cur_hand)
+        events.append(
+            line(f"{crew(seat)} plays The Drop — {label(card)} off, {target} on {describe(h)}")
+        )
+        after_change(state, box, h, events, target)
 
 
-def the_drop_targets(state: State, seat: int, out: list[object]) -> None:
-    _, h = state.current()
-    if len(h.cards) >= 2:
-        for i in range(len(h.cards)):
-            out.append(play("the_drop", index=i))
+class Alibi(Card):
+    unplayable = "nothing to discard"
 
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        out.append(play("alibi"))
 
-def the_drop(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    box, h = state.current()
-    assert act.index is not None
-    card = h.cards.pop(act.index)
-    state.discard.append(card)
-    target = box_name(box, state.cur_hand)
-    events.append(
-        line(f"{crew(seat)} plays The Drop — {label(card)} off, {target} on {describe(h)}")
-    )
-    after_change(state, box, h, events, target)
-
-
-def alibi_targets(state: State, seat: int, out: list[object]) -> None:
-    out.append(play("alibi"))
-
-
-def alibi(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    box, h = state.current()
-    state.discard.extend(h.cards)
-    old = labels(h.cards)
-    h.cards = [draw(state, rng, events), draw(state, rng, events)]
-    target = box_name(box, state.cur_hand)
-    events.append(
-        line(f"{crew(seat)} plays Alibi — {old} out, {labels(h.cards)} in: {describe(h)}")
-    )
-    after_change(state, box, h, events, target)
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        box, h = state.current()
+        state.discard.extend(h.cards)
+        old = labels(h.cards)
+        h.cards = [draw(state, rng, events), draw(state, rng, events)]
+        target = box_name(box, state.cur_hand)
+        events.append(
+            line(f"{crew(seat)} plays Alibi — {old} out, {labels(h.cards)} in: {describe(h)}")
+        )
+        after_change(state, box, h, events, target)
 
 
 # -- the Bagman ----------------------------------------------------------------------------
 
 
-def double_bag_targets(state: State, seat: int, out: list[object]) -> None:
-    if not state.double_bag:
-        out.append(play("double_bag"))
+class DoubleBag(Card):
+    unplayable = "already in play"
+
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        if not state.double_bag:
+            out.append(play("double_bag"))
+
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        state.double_bag = True
+        events.append(line(f"{crew(seat)} plays Double Bag — the Mark pays 3:1 this round"))
 
 
-def double_bag(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    state.double_bag = True
-    events.append(line(f"{crew(seat)} plays Double Bag — the Mark pays 3:1 this round"))
+class ShortChange(Card):
+    unplayable = "no box left for it to cover"
 
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        if state.phase == BET:
+            for i in open_boxes(state):
+                if i not in state.short_change:
+                    out.append(play("short_change", box=i))
+        else:
+            for b in state.boxes:
+                if b.id not in state.short_change and b.live_main:
+                    out.append(play("short_change", box=b.id))
 
-def short_change_targets(state: State, seat: int, out: list[object]) -> None:
-    if state.phase == BET:
-        for i in open_boxes(state):
-            if i not in state.short_change:
-                out.append(play("short_change", box=i))
-    else:
-        for b in state.boxes:
-            if b.id not in state.short_change and b.live_main:
-                out.append(play("short_change", box=b.id))
-
-
-def short_change(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    state.short_change.append(act.box or 0)
-    events.append(line(f"{crew(seat)} plays Short Change on {box_id_name(state, act.box or 0)}"))
-
-
-def back_the_play_targets(state: State, seat: int, out: list[object]) -> None:
-    own = state.seat_box(seat)
-    if own is None or own.main.hits or not state.take:
-        return
-    amounts = [a for a in BACKING_STEPS if a <= state.take]
-    if state.take not in amounts:
-        amounts.append(state.take)  # all-in
-    for b in state.boxes:
-        if b.live_main:
-            for a in amounts:
-                out.append(play("back_the_play", box=b.id, amount=a))
-
-
-def back_the_play(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    box = state.box(act.box or 0)
-    assert box is not None and act.amount is not None
-    box.backed += act.amount
-    state.take -= act.amount
-    events.append(
-        line(
-            f"{crew(seat)} plays Back the Play — {act.amount} backed on {box_name(box)}; "
-            f"Take {state.take}"
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        state.short_change.append(act.box or 0)
+        events.append(
+            line(f"{crew(seat)} plays Short Change on {box_id_name(state, act.box or 0)}")
         )
-    )
+
+
+class BackThePlay(Card):
+    unplayable = "only before your first hit, with chips in the Take"
+
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        own = state.seat_box(seat)
+        if own is None or own.main.hits or not state.take:
+            return
+        amounts = [a for a in BACKING_STEPS if a <= state.take]
+        if state.take not in amounts:
+            amounts.append(state.take)  # all-in
+        for b in state.boxes:
+            if b.live_main:
+                for a in amounts:
+                    out.append(play("back_the_play", box=b.id, amount=a))
+
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        box = state.box(act.box or 0)
+        assert box is not None and act.amount is not None
+        box.backed += act.amount
+        state.take -= act.amount
+        events.append(
+            line(
+                f"{crew(seat)} plays Back the Play — {act.amount} backed on {box_name(box)}; "
+                f"Take {state.take}"
+            )
+        )
 
 
 # -- the Inside Man ------------------------------------------------------------------------
 
 
-def slow_hand_targets(state: State, seat: int, out: list[object]) -> None:
-    if not state.slow_hand:
-        out.append(play("slow_hand"))
+class SlowHand(Card):
+    unplayable = "already in play"
+
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        if not state.slow_hand:
+            out.append(play("slow_hand"))
+
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        state.slow_hand = True
+        events.append(line(f"{crew(seat)} plays Slow Hand — the house stands on 16 this round"))
 
 
-def slow_hand(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    state.slow_hand = True
-    events.append(line(f"{crew(seat)} plays Slow Hand — the house stands on 16 this round"))
+class TheNod(Card):
+    unplayable = "already set"
+
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        if not state.nod:
+            out.append(play("the_nod"))
+
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        state.nod = True
+        events.append(line(f"{crew(seat)} plays The Nod — the house takes one more when it stands"))
 
 
-def the_nod_targets(state: State, seat: int, out: list[object]) -> None:
-    if not state.nod:
-        out.append(play("the_nod"))
+class ExtraBox(Card):
+    unplayable = "the Take can't cover a second box"
 
+    def targets(self, state: State, seat: int, out: list[object]) -> None:
+        own = state.seat_box(seat)
+        shortfall = max(0, MIN_BET - own.main.bet) if own else MIN_BET
+        if state.take >= MIN_BET + shortfall:  # the Extra Box's 10 and the seat's own
+            out.append(play("extra_box"))
 
-def the_nod(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    state.nod = True
-    events.append(line(f"{crew(seat)} plays The Nod — the house takes one more when it stands"))
-
-
-def extra_box_targets(state: State, seat: int, out: list[object]) -> None:
-    own = state.seat_box(seat)
-    shortfall = max(0, MIN_BET - own.main.bet) if own else MIN_BET
-    if state.take >= MIN_BET + shortfall:  # the Extra Box's 10 and the seat's own
-        out.append(play("extra_box"))
-
-
-def extra_box(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-    box = Box(id=state.extra_id, seat=seat, extra=True)
-    box.main.bet = MIN_BET
-    state.take -= MIN_BET
-    state.boxes.append(box)
-    events.append(line(f"{crew(seat)} plays Extra Box — a second box opens with {MIN_BET}"))
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+        box = Box(id=state.extra_id, seat=seat, extra=True)
+        box.main.bet = MIN_BET
+        state.take -= MIN_BET
+        state.boxes.append(box)
+        events.append(line(f"{crew(seat)} plays Extra Box — a second box opens with {MIN_BET}"))
 
 
 # -- the table -----------------------------------------------------------------------------
 
-
-@attrs.frozen
-class CardRules:
-    """How one ability card plays."""
-
-    #: Appends every way ``seat`` may play the card now to a list (timing and
-    #: spending aside: :func:`add_plays` checks those for every card).
-    targets: Callable[[State, int, list[object]], None]
-    #: Why the card cannot be played when its timing allows it but it has no target.
-    unplayable: str
-    #: Carries a legal play out, appending its history lines.
-    effect: Callable[[State, int, Ability, Rng, list[Event]], None]
-
-
-CARDS: dict[str, CardRules] = {
-    "long_glass": CardRules(long_glass_targets, "no face-down cards left on the deck", long_glass),
-    "rooftop": CardRules(rooftop_targets, "the hole card is already face up", rooftop),
-    "the_call": CardRules(
-        the_call_targets, "a box is already Marked, or The Call is already in play", the_call
-    ),
-    "false_cut": CardRules(false_cut_targets, "no main box it can work on", false_cut),
-    "palm": CardRules(palm_targets, "needs your live main box and a crewmate's", palm),
-    "the_load": CardRules(the_load_targets, "needs at least two face-up deck cards", the_load),
-    "vanish": CardRules(vanish_targets, "no box left for it to cover", vanish),
-    "the_drop": CardRules(the_drop_targets, "the hand has only one card", the_drop),
-    "alibi": CardRules(alibi_targets, "nothing to discard", alibi),
-    "double_bag": CardRules(double_bag_targets, "already in play", double_bag),
-    "short_change": CardRules(short_change_targets, "no box left for it to cover", short_change),
-    "back_the_play": CardRules(
-        back_the_play_targets, "only before your first hit, with chips in the Take", back_the_play
-    ),
-    "slow_hand": CardRules(slow_hand_targets, "already in play", slow_hand),
-    "the_nod": CardRules(the_nod_targets, "already set", the_nod),
-    "extra_box": CardRules(extra_box_targets, "the Take can't cover a second box", extra_box),
+CARDS: dict[str, Card] = {
+    "long_glass": LongGlass(),
+    "rooftop": Rooftop(),
+    "the_call": TheCall(),
+    "false_cut": FalseCut(),
+    "palm": Palm(),
+    "the_load": TheLoad(),
+    "vanish": Vanish(),
+    "the_drop": TheDrop(),
+    "alibi": Alibi(),
+    "double_bag": DoubleBag(),
+    "short_change": ShortChange(),
+    "back_the_play": BackThePlay(),
+    "slow_hand": SlowHand(),
+    "the_nod": TheNod(),
+    "extra_box": ExtraBox(),
 }
 
 
 # -- using the table -----------------------------------------------------------------------
 
 
+#: Each role's cards with their timing and rules, in the role's order.
+ROLE_CARDS = {
+    key: tuple((card, ABILITIES[card].timing, CARDS[card]) for card in role.cards)
+    for key, role in ROLES.items()
+}
+
+
 def add_plays(state: State, seat: int, out: list[object]) -> None:
     """Append every ability play open to ``seat`` on its betting or playing turn."""
     barred = DEALT if state.phase == BET else BEFORE_DEAL
     spent = state.spent[seat - 1]
-    for card in ROLES[state.roles[seat - 1]].cards:
-        if card not in spent and ABILITIES[card].timing != barred:
-            CARDS[card].targets(state, seat, out)
+    for card, timing, entry in ROLE_CARDS[state.roles[seat - 1]]:
+        if timing != barred and card not in spent:
+            entry.targets(state, seat, out)
 
 
 def timing_reason(state: State, seat: int, timing: str) -> str:

@@ -2,39 +2,63 @@
 everything), and no line names a card that is still face down.
 
 Most lines recur from hand to hand and job to job ("Crew 1 stands on 17"), and an
-:class:`~gameweave_core.Event` is immutable, so equal lines share one Event from a
-bounded cache: finding it costs less than building it (see docs/titles/house/compiled.md).
+:class:`~gameweave_core.Event` is immutable, so equal lines share one Event: finding
+it costs less than building it (see docs/titles/house/compiled.md for the figures).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from gameweave_core import Event
 
-from .cards import rank_name, total
+from .cards import FULL_DECK, rank_name, total
 from .state import Box, Hand, State
 
-#: How many distinct lines (and settled Takes) the caches keep.
+#: How many distinct lines the cache keeps before it starts afresh (lines naming the
+#: Take have no end of variety).
 LINES_KEPT = 20_000
+#: Lines by kind, then by text (two lookups by string cost less than one by a tuple).
+_LINES: dict[str, dict[str, Event]] = {}
 
 
-@lru_cache(maxsize=LINES_KEPT)
 def line(text: str, kind: str = "") -> Event:
     """The public history line ``text`` (of ``kind``), shared with its equals."""
-    return Event(text, None, True, kind)
+    lines = _LINES.get(kind)
+    if lines is None:
+        lines = _LINES[kind] = {}
+    event = lines.get(text)
+    if event is None:
+        if len(lines) >= LINES_KEPT:
+            lines.clear()
+        event = lines[text] = Event(text, None, True, kind)
+    return event
 
 
-@lru_cache(maxsize=52)
+#: "The house shows 7", by up-card (the card rides along for renderers).
+UPCARDS = {
+    card: Event(f"The house shows {rank_name(card)}", None, True, "upcard", {"card": card})
+    for card in FULL_DECK
+}
+
+
 def upcard_line(card: str) -> Event:
-    """The line showing the dealer's up-card (the card rides along for renderers)."""
-    return Event(f"The house shows {rank_name(card)}", None, True, "upcard", {"card": card})
+    """The line showing the dealer's up-card."""
+    return UPCARDS[card]
 
 
-@lru_cache(maxsize=LINES_KEPT)
+_SETTLED: dict[int, Event] = {}
+
+
 def settled_line(take: int) -> Event:
-    """The line closing a round's settlement, with the Take as data."""
-    return Event(f"Round settled — Take {take}", None, True, "settled", {"take": take})
+    """The line closing a round's settlement, with the Take as data (shared as
+    :func:`line` shares its lines)."""
+    event = _SETTLED.get(take)
+    if event is None:
+        if len(_SETTLED) >= LINES_KEPT:
+            _SETTLED.clear()
+        event = _SETTLED[take] = Event(
+            f"Round settled — Take {take}", None, True, "settled", {"take": take}
+        )
+    return event
 
 
 def crew(seat: int) -> str:

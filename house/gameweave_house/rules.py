@@ -54,6 +54,8 @@ HEAVY = Heavy()
 NEXT_ROUND = NextRound()
 #: Chips on a seat's own box, one per step (the Extra Box's are made as needed).
 OWN_CHIPS = tuple(Chips(step) for step in CHIP_STEPS)
+#: The Mark of each box id (seats 1 to 4, the Extra Box at most 5).
+MARKS = tuple(Mark(box) for box in range(6))
 
 
 # -- setup ---------------------------------------------------------------------------
@@ -126,7 +128,7 @@ def legal_actions(state: State, seat: int) -> list[Any]:
     if phase == SETTLED:
         return [NEXT_ROUND]
     if phase == CALL:
-        out: list[Any] = [Mark(i) for i in mark_targets(state)]
+        out: list[Any] = [MARKS[i] for i in mark_targets(state)]
         out.append(NO_MARK)
         return out
     out = betting_actions(state, seat) if phase == BET else playing_actions(state)
@@ -151,7 +153,7 @@ def betting_actions(state: State, seat: int) -> list[Any]:
         out.append(DEAL_ME_IN)
     if seat == state.caller:
         if not state.mark:
-            out.extend([Mark(i) for i in mark_targets(state)])
+            out.extend([MARKS[i] for i in mark_targets(state)])
         if not state.heavy_used:
             out.append(HEAVY)
     return out
@@ -590,7 +592,7 @@ def settle(state: State, events: list[Event]) -> None:
             pts = h.points
             word = result(pts, h.bust, h.natural, h.walked, dealer_pts, dealer_bj)
             words.append(word)
-            s = settle_hand(
+            credit, debit, notes = settle_hand(
                 word,
                 h.bet,
                 heavy=state.heavy,
@@ -599,15 +601,16 @@ def settle(state: State, events: list[Event]) -> None:
                 saved=h.saved,
                 short_change=short and i == 0,
             )
-            state.take += s.credit
-            rescued = "VANISH" in s.notes or "SHORT CHANGE" in s.notes
+            state.take += credit
+            rescued = "VANISH" in notes or "SHORT CHANGE" in notes
             head = f"{box_name(b, i)} {pts} " + (
                 "BUST · LOSS" if word == BUST and not rescued else word
             )
-            head += "".join([f" · {n}" for n in s.notes])
-            if s.debit:
-                debts.append((len(lines), s.debit))
-            lines.append((head, h.bet, s.credit, 0))
+            if notes:
+                head += "".join([f" · {n}" for n in notes])
+            if debit:
+                debts.append((len(lines), debit))
+            lines.append((head, h.bet, credit, 0))
         if b.backed:
             back = settle_backed(words[0], b.backed, saved=b.main.saved, short_change=short)
             state.take += back

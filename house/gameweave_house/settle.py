@@ -8,7 +8,7 @@ credit of a round first and then the debits, each capped at what the Take holds.
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
 # Results of a hand against the dealer.
 WALKED: Final = "COLD FEET"
@@ -38,13 +38,11 @@ def result(
     return LOSS
 
 
-class Settlement(NamedTuple):
-    """What a hand moves: ``credit`` back to the Take, ``debit`` still owed (before
-    the never-owes cap) and the notes that explain it (``"MARK"``, ``"VANISH"``...)."""
-
-    credit: int
-    debit: int
-    notes: tuple[str, ...] = ()
+#: What a hand moves: ``(credit, debit, notes)``, the chips ``credit``-ed back to the
+#: Take, the ``debit`` still owed (before the never-owes cap) and the notes that
+#: explain it (``"MARK"``, ``"VANISH"``...). A plain tuple: the rules settle every hand
+#: of every round with it (see docs/titles/house/compiled.md).
+Settlement = tuple[int, int, tuple[str, ...]]
 
 
 #: The notes the Heavy and the Mark add, by (heavy, marked).
@@ -74,25 +72,25 @@ def settle_hand(
     bet; ``short_change`` turns a loss or bust of the main hand into a push.
     """
     if word == WALKED:
-        return Settlement(bet // 2, 0)
+        return bet // 2, 0, ()
     eff = bet * 2 if heavy else bet
     notes = _NOTES[heavy, marked]
     if word in (BUST, LOSS):
         if word == BUST and saved:
-            return Settlement(bet, 0, ("VANISH",))
+            return bet, 0, ("VANISH",)
         if short_change:
-            return Settlement(bet, 0, ("SHORT CHANGE",))
+            return bet, 0, ("SHORT CHANGE",)
         lost = eff * 2 if marked else eff
-        return Settlement(0, lost - bet, notes)
+        return 0, lost - bet, notes
     if word == PUSH:
-        return Settlement(bet, 0, notes)
+        return bet, 0, notes
     if word == WIN:
         rate = (3 if double_bag else 2) if marked else 1
-        return Settlement(bet + eff * rate, 0, notes)
+        return bet + eff * rate, 0, notes
     if word == BLACKJACK:
         if marked:
-            return Settlement(bet + eff * (3 if double_bag else 2), 0, notes)
-        return Settlement(bet + eff * 3 // 2, 0, notes)
+            return bet + eff * (3 if double_bag else 2), 0, notes
+        return bet + eff * 3 // 2, 0, notes
     raise ValueError(f"unknown hand result {word!r}")
 
 

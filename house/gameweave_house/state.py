@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
+import attr
 import attrs
 
 from .cards import points
@@ -29,21 +30,50 @@ SETTLED: Final = "settled"  # waiting for the next caller to press Next round
 OVER: Final = "over"
 
 
-@attrs.define
+# ``attr.s(auto_attribs=True)``, not ``attrs.define``: mypyc makes native classes only
+# of the spellings it knows, and the compiled rules read these fields everywhere.
+# Hand and Box, made afresh every round, write their own ``__init__`` (the same
+# parameters as the generated one) because mypyc compiles it, where the generated
+# one stays interpreted. docs/titles/house/compiled.md has the figures of both.
+@attr.s(auto_attribs=True, init=False)
 class Hand:
     """One hand of cards with its own bet (a box holds one, or two after a split)."""
 
-    cards: list[str] = attrs.Factory(list)
-    bet: int = 0
-    hits: int = 0
-    done: bool = False
-    bust: bool = False
-    natural: bool = False
-    walked: bool = False
-    doubled: bool = False
-    from_split: bool = False
+    cards: list[str]
+    bet: int
+    hits: int
+    done: bool
+    bust: bool
+    natural: bool
+    walked: bool
+    doubled: bool
+    from_split: bool
     #: Busted while Vanish covered its box: the bet comes back at settlement.
-    saved: bool = False
+    saved: bool
+
+    def __init__(
+        self,
+        cards: list[str] | None = None,
+        bet: int = 0,
+        hits: int = 0,
+        done: bool = False,
+        bust: bool = False,
+        natural: bool = False,
+        walked: bool = False,
+        doubled: bool = False,
+        from_split: bool = False,
+        saved: bool = False,
+    ) -> None:
+        self.cards = [] if cards is None else cards
+        self.bet = bet
+        self.hits = hits
+        self.done = done
+        self.bust = bust
+        self.natural = natural
+        self.walked = walked
+        self.doubled = doubled
+        self.from_split = from_split
+        self.saved = saved
 
     @property
     def points(self) -> int:
@@ -55,20 +85,32 @@ class Hand:
         return not (self.bust or self.walked or self.natural)
 
 
-def _one_hand() -> list[Hand]:
-    return [Hand()]
-
-
-@attrs.define
+@attr.s(auto_attribs=True, init=False)  # init=False: as for Hand
 class Box:
     """A box on the table: a seat's own box, or the Inside Man's Extra Box."""
 
     id: int
     seat: int
-    extra: bool = False
-    hands: list[Hand] = attrs.Factory(_one_hand)
+    extra: bool
+    hands: list[Hand]
     #: Chips pushed on by Back the Play, counted apart from the box's own bet.
-    backed: int = 0
+    backed: int
+
+    # id and seat default to 0 (no box) only because copying the compiled class
+    # calls __init__ with no arguments before filling the copy in.
+    def __init__(
+        self,
+        id: int = 0,
+        seat: int = 0,
+        extra: bool = False,
+        hands: list[Hand] | None = None,
+        backed: int = 0,
+    ) -> None:
+        self.id = id
+        self.seat = seat
+        self.extra = extra
+        self.hands = [Hand()] if hands is None else hands
+        self.backed = backed
 
     @property
     def main(self) -> Hand:
@@ -81,7 +123,7 @@ class Box:
         return bool(h.cards) and h.live
 
 
-@attrs.define
+@attr.s(auto_attribs=True)
 class State:
     """Everything about one job."""
 

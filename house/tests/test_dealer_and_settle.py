@@ -120,21 +120,20 @@ def test_results(pts, bust, natural, walked, dealer, dealer_bj, word):
     ],
 )
 def test_mark_heavy_double_bag_arithmetic(word, heavy, marked, bag, credit, debit):
-    s = settle_hand(word, 100, heavy=heavy, marked=marked, double_bag=bag)
-    assert (s.credit, s.debit) == (credit, debit)
+    got_credit, got_debit, _ = settle_hand(word, 100, heavy=heavy, marked=marked, double_bag=bag)
+    assert (got_credit, got_debit) == (credit, debit)
 
 
 def test_cold_feet_half_is_floored_and_escapes_the_levers():
-    assert settle_hand(WALKED, 25).credit == 12
-    s = settle_hand(WALKED, 100, heavy=True, marked=True)
-    assert (s.credit, s.debit) == (50, 0)
+    assert settle_hand(WALKED, 25) == (12, 0, ())
+    assert settle_hand(WALKED, 100, heavy=True, marked=True) == (50, 0, ())
 
 
 def test_vanish_and_short_change_rescue_a_bust_or_loss():
     assert settle_hand(BUST, 100, marked=True, saved=True) == settle_hand(BUST, 100, saved=True)
-    assert settle_hand(BUST, 100, saved=True).credit == 100
-    assert settle_hand(LOSS, 100, heavy=True, short_change=True).credit == 100
-    assert settle_hand(BUST, 100, short_change=True).debit == 0
+    assert settle_hand(BUST, 100, saved=True) == (100, 0, ("VANISH",))
+    assert settle_hand(LOSS, 100, heavy=True, short_change=True) == (100, 0, ("SHORT CHANGE",))
+    assert settle_hand(BUST, 100, short_change=True) == (100, 0, ("SHORT CHANGE",))
 
 
 def test_backed_chips_ride_at_even_money():
