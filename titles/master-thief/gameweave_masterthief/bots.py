@@ -31,17 +31,17 @@ from .cards import CALLING, CALLING_BONUS, MUSEUM
 
 #: Cards the bot keeps longest when it must discard (first goes first).
 DISCARD_ORDER = (
-    "Lift",
     "Snoop",
     "Deep Pockets",
-    "Trip",
     "Getaway Car",
-    "Raid",
     "Smoke Pellet",
+    "Stash",
+    "Raid",
+    "Trip",
+    "Grip",
+    "Lift",
     "Latch",
     "Swipe",
-    "Grip",
-    "Stash",
 )
 
 
@@ -81,7 +81,7 @@ class HeuristicBot:
             cheapest = min(
                 (a for a in legal if isinstance(a, Surrender)), key=lambda a: value(a.item)
             )
-            if danger or value(cheapest.item) <= 2:
+            if danger and not self.wins_if_caught(view, mine, value):
                 return cheapest
             return Pass()
         if Discard in kinds:
@@ -97,36 +97,54 @@ class HeuristicBot:
             return self.play(view, me, legal, value)
         return legal[0]
 
+    def wins_if_caught(self, view: Mapping[str, Any], mine: Mapping[str, Any], value: Any) -> bool:
+        """Whether the game ending now (thieves inside keep only their stash) leaves
+        this thief ahead of every rival, as far as it can tell."""
+        kept = sum(value(i["name"]) for i in mine["stashed"])
+        best = 0.0
+        for s in view["seats"]:
+            if s["seat"] == mine["seat"]:
+                continue
+            best = max(best, estimate({**s, "status": "caught"} if s["status"] == "in" else s))
+        return kept > best
+
     def should_escape(self, view: Mapping[str, Any], mine: Mapping[str, Any], value: Any) -> bool:
-        inside = sum(1 for s in view["seats"] if s["status"] == "in")
-        haul = sum(value(i["name"]) for i in mine["carried"]) + sum(
-            value(i["name"]) for i in mine["stashed"]
-        )
-        late = view["deck"] <= 3 * inside + 2
+        """Escape when a Strike or the end of the deck is near (staying risks the
+        Carried items), or when the haul beats every rival's by a margin."""
+        seats = view["seats"]
+        haul = sum(value(i["name"]) for i in [*mine["carried"], *mine["stashed"]])
+        rivals = [s for s in seats if s["seat"] != mine["seat"]]
+        best = max((estimate(s) for s in rivals), default=0)
+        inside = [s for s in rivals if s["status"] == "in"]
+        if not inside:  # everyone else is out: take every turn while behind
+            return haul > best
+        late = view["deck"] <= 3 * (len(inside) + 1) + 2
         risky = len(view["strikes"]) + 1 >= view["strikes_to_end"]
-        return bool(late or risky or haul >= 24)
+        return haul >= best + 8 or ((late or risky) and haul >= best - 4)
 
     def play(self, view: Mapping[str, Any], me: int, legal: Any, value: Any) -> Any:
         seats = view["seats"]
 
-        def rival_worth(s: int, item: str) -> int:
-            return MUSEUM[item].bmc + (2 if seats[s - 1]["hand"] == 0 else 0)
+        def rival_worth(s: int, item: str) -> float:
+            return estimate(
+                {**seats[s - 1], "stashed": [], "carried": [{"name": item, **_face(item)}]}
+            )
 
-        stashes = [a for a in legal if isinstance(a, Stash)]
-        if stashes:
-            return max(stashes, key=lambda a: value(a.item))
         swipes = [a for a in legal if isinstance(a, Swipe)]
         if swipes:
             return max(swipes, key=lambda a: (value(a.item), rival_worth(a.target, a.item)))
         raids = [a for a in legal if isinstance(a, Raid)]
         if raids:
             return max(raids, key=lambda a: len(seats[a.target - 1]["stashed"]))
-        carried = len(seats[me - 1]["carried"])
-        if PlayUtility("Smoke Pellet") in legal and carried >= 2:
-            return PlayUtility("Smoke Pellet")
         trips = [a for a in legal if isinstance(a, Trip)]
         if trips:
             return max(trips, key=lambda a: rival_worth(a.target, a.item))
+        stashes = [a for a in legal if isinstance(a, Stash)]
+        if stashes:
+            return max(stashes, key=lambda a: value(a.item))
+        carried = len(seats[me - 1]["carried"])
+        if PlayUtility("Smoke Pellet") in legal and carried >= 2:
+            return PlayUtility("Smoke Pellet")
         if PlayUtility("Getaway Car") in legal:
             return PlayUtility("Getaway Car")
         if PlayUtility("Deep Pockets") in legal and carried >= seats[me - 1]["carry_limit"]:
@@ -138,6 +156,26 @@ class HeuristicBot:
         if Lift() in legal and safe and view["deck"] > 12:
             return Lift()
         return EndTurn()
+
+
+def _face(item: str) -> dict[str, Any]:
+    return {"bmc": MUSEUM[item].bmc, "category": MUSEUM[item].category}
+
+
+def estimate(seat: Mapping[str, Any]) -> float:
+    """A rival's worth as the table sees it: its items, with its Calling Card's bonus
+    when the card is known, else the bonus's average (2 categories of 6)."""
+    items = [*seat["stashed"]]
+    if seat["status"] != "caught":
+        items += seat["carried"]
+    calling = seat.get("calling")
+    total = 0.0
+    for entry in items:
+        if calling is not None:
+            total += worth(entry["name"], calling)
+        else:
+            total += entry["bmc"] + CALLING_BONUS * 2 / 6
+    return total
 
 
 def heuristic(seat: int, players: int) -> Bot:

@@ -28,20 +28,20 @@ class ThiefCard:
 
 
 THIEF_CARDS: tuple[ThiefCard, ...] = (
-    ThiefCard("Swipe", ACTION, 10, "Take 1 Carried item from any 1 opponent."),
-    ThiefCard("Stash", ACTION, 11, "Turn 1 of your Carried items face down: it is Stashed."),
+    ThiefCard("Swipe", ACTION, 12, "Take 1 Carried item from any 1 opponent."),
+    ThiefCard("Stash", ACTION, 8, "Turn 1 of your Carried items face down: it is Stashed."),
     ThiefCard("Raid", ACTION, 4, "Take 1 Stashed item, at random, from any 1 opponent."),
-    ThiefCard("Trip", ACTION, 5, "1 opponent drops 1 Carried item of your choice into the Museum."),
-    ThiefCard("Snoop", ACTION, 4, "Look at 1 opponent's Calling Card."),
+    ThiefCard("Trip", ACTION, 4, "1 opponent drops 1 Carried item of your choice into the Museum."),
+    ThiefCard("Snoop", ACTION, 2, "Look at 1 opponent's Calling Card."),
     ThiefCard("Lift", ACTION, 4, "Steal 1 more item from the Museum."),
     ThiefCard(
         "Grip",
         REACTION,
-        12,
+        8,
         "Stop the loss of 1 Carried or Stashed item to a Swipe, Raid or Trip; "
         "a gripped item is Carried.",
     ),
-    ThiefCard("Latch", REACTION, 6, "Stop an opponent's escape from the Museum."),
+    ThiefCard("Latch", REACTION, 14, "Stop an opponent's escape from the Museum."),
     ThiefCard(
         "Smoke Pellet",
         UTILITY,

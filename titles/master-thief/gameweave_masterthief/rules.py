@@ -389,13 +389,18 @@ def heist_steal(state: State, seat: int, rng: Rng) -> list[Event]:
     if len(state.heist_in) < state.players:
         return events
     state.heist_in = []
+    worth = []
     for s in range(1, state.players + 1):
         card = state.museum.pop()
+        worth.append(MUSEUM[card].bmc)
         events.append(Event.public(f"Heist: {label(s)} steals {describe_item(card)}", "steal"))
         if charms.is_security(card):
             state.alarms.append((s, card))
         else:
             state.carried[s - 1].append(card)
+    # "Anyone may take the first turn": the thief with the poorest Heist steals the
+    # opportunity (Security is worth 0); on a tie, the lowest seat of them.
+    state.first = worth.index(min(worth)) + 1
     state.phase = STEAL  # where the game goes once the alarms are dealt with
     return events + next_alarm(state, rng)
 
@@ -445,7 +450,7 @@ def after_alarms(state: State, rng: Rng) -> list[Event]:
             state.phase = JURY
             state.votes = {}
             return [Event.public("Security is alerted: the Jury of Thieves votes on the Heist")]
-        return start_turn(state, 1)
+        return start_turn(state, state.first)
     return cleanup(state)
 
 
@@ -500,7 +505,7 @@ def do_vote(state: State, seat: int, abandon: bool, rng: Rng) -> list[Event]:
         state.jury_result = f"The Jury abandons the Heist ({tally})"
         return [*events, Event.public(state.jury_result, "jury"), *restart(state, rng)]
     state.jury_result = f"The Jury goes on with the Heist ({tally})"
-    return [*events, Event.public(state.jury_result, "jury"), *start_turn(state, 1)]
+    return [*events, Event.public(state.jury_result, "jury"), *start_turn(state, state.first)]
 
 
 def restart(state: State, rng: Rng) -> list[Event]:

@@ -59,6 +59,7 @@ class State:
     strikes: list[str] = attrs.field(factory=list)
     phase: str = HEIST
     turn: int = 1
+    first: int = 1  # who takes the first turn: the poorest Heist (the project's ruling)
     turns: int = 0  # turns begun, the Heist not counted
     played: list[str] = attrs.field(factory=list)  # Thief Cards played this turn
     heist_in: list[int] = attrs.field(factory=list)  # seats that have stolen (sorted)

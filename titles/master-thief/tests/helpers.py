@@ -7,12 +7,15 @@ from typing import Any
 
 from gameweave_masterthief import MasterThief
 
-from gameweave_core import Match
+from gameweave_core import Match, Registry
 
 TITLE = MasterThief()
+#: A registry holding this title alone, so tests do not depend on other plugins.
+REGISTRY = Registry()
+REGISTRY.add_title(TITLE)
 
 #: Four harmless Thief Cards, for hands a test does not care about.
-FILLER = ["Deep Pockets", "Lift", "Snoop", "Trip"]
+FILLER = ["Deep Pockets", "Lift", "Raid", "Trip"]
 
 
 def stacked(

@@ -111,7 +111,8 @@ def test_heist_all_players_steal_simultaneously_and_draw_nothing() -> None:
         ["Astrolabe"],
     ]
     assert [s["hand"] for s in seats] == [4, 4, 4]
-    assert match.awaiting == (1,) and match.view(None)["phase"] == "steal"
+    # The first turn: the poorest Heist (Dodo Egg and Astrolabe, 2 BMC; the lower seat).
+    assert match.awaiting == (2,) and match.view(None)["phase"] == "steal"
 
 
 def test_heist_security_requires_immediate_action_then_the_jury_may_abandon() -> None:
@@ -298,7 +299,7 @@ def swipe_setup(target_hand: list[str]) -> Match:
 
 def test_swipe_takes_a_carried_item_from_an_opponent() -> None:
     """[Thief Cards] Swipe: "Take 1 Carried item from any 1 opponent"."""
-    match = swipe_setup(["Latch", "Lift", "Snoop", "Snoop"])
+    match = swipe_setup(["Latch", "Lift", "Raid", "Raid"])
     act(match, 1, "swipe 2 Ruby Sceptre")
     assert match.awaiting == (2,)  # the target is asked, Grip or not
     assert labels(match, 2) == ["pass"]
@@ -363,7 +364,10 @@ def test_smoke_pellet_prevents_the_loss_of_items_until_your_next_turn() -> None:
     match = stacked(
         2,
         museum=["Astrolabe", "Ruby Sceptre", "T-Rex Skull", "Winged Victory", "Star of the Nile"],
-        hands=[["Swipe", "Lift", "Lift", "Snoop"], ["Smoke Pellet", "Lift", "Snoop", "Snoop"]],
+        hands=[
+            ["Swipe", "Lift", "Lift", "Snoop"],
+            ["Smoke Pellet", "Lift", "Deep Pockets", "Raid"],
+        ],
     )
     heist(match)
     act(match, 1, "steal")
@@ -535,7 +539,7 @@ def test_escape_reveals_the_calling_card_and_takes_you_out_of_play() -> None:
 def test_latch_stops_an_escape() -> None:
     """[Escaping the Museum] "If your opponents do not stop you from escaping by
     playing Latch"."""
-    match = escape_setup(["Latch", "Lift", "Snoop", "Snoop"])
+    match = escape_setup(["Latch", "Lift", "Raid", "Raid"])
     act(match, 1, "escape")
     assert labels(match, 2) == ["latch", "pass"] and labels(match, 3) == ["pass"]
     act(match, 2, "latch")
@@ -551,7 +555,7 @@ def test_getaway_car_escapes_past_any_latch() -> None:
     match = stacked(
         2,
         museum=["Astrolabe", "Ruby Sceptre", "T-Rex Skull"],
-        hands=[["Getaway Car", "Lift", "Lift", "Snoop"], ["Latch", "Latch", "Snoop", "Snoop"]],
+        hands=[["Getaway Car", "Lift", "Lift", "Snoop"], ["Latch", "Latch", "Raid", "Raid"]],
     )
     heist(match)
     act(match, 1, "steal")

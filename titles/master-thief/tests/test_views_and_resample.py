@@ -3,7 +3,7 @@ draws what a seat has not seen from what it knows alone."""
 
 from __future__ import annotations
 
-from helpers import FILLER, TITLE, act, heist, stacked, state
+from helpers import FILLER, REGISTRY, TITLE, act, heist, stacked, state
 
 from gameweave_core import Match, Rng, play_out
 from gameweave_core.testing import random_match
@@ -59,7 +59,7 @@ def test_an_escape_reveals_the_calling_card_to_everyone() -> None:
 
 def test_the_other_seats_hands_and_calling_cards_are_in_no_view() -> None:
     match = Match(TITLE, 4, seed=11)
-    play_out(match, {s: "random" for s in range(1, 5)})
+    play_out(match, {s: "random" for s in range(1, 5)}, REGISTRY)
     for step in (5, 30, 60):
         at = match.at(min(step, match.step))
         st = state(at)
