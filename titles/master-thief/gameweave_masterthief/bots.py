@@ -3,7 +3,7 @@ legal actions), never the state."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gameweave_core import Bot, BotFactory, Observation, Rng
@@ -97,7 +97,9 @@ class HeuristicBot:
             return self.play(view, me, legal, value)
         return legal[0]
 
-    def wins_if_caught(self, view: Mapping[str, Any], mine: Mapping[str, Any], value: Any) -> bool:
+    def wins_if_caught(
+        self, view: Mapping[str, Any], mine: Mapping[str, Any], value: Callable[[str], int]
+    ) -> bool:
         """Whether the game ending now (thieves inside keep only their stash) leaves
         this thief ahead of every rival, as far as it can tell."""
         kept = sum(value(i["name"]) for i in mine["stashed"])
@@ -108,7 +110,9 @@ class HeuristicBot:
             best = max(best, estimate({**s, "status": "caught"} if s["status"] == "in" else s))
         return kept > best
 
-    def should_escape(self, view: Mapping[str, Any], mine: Mapping[str, Any], value: Any) -> bool:
+    def should_escape(
+        self, view: Mapping[str, Any], mine: Mapping[str, Any], value: Callable[[str], int]
+    ) -> bool:
         """Escape when a Strike or the end of the deck is near (staying risks the
         Carried items), or when the haul beats every rival's by a margin."""
         seats = view["seats"]
@@ -122,7 +126,9 @@ class HeuristicBot:
         risky = len(view["strikes"]) + 1 >= view["strikes_to_end"]
         return haul >= best + 8 or ((late or risky) and haul >= best - 4)
 
-    def play(self, view: Mapping[str, Any], me: int, legal: Any, value: Any) -> Any:
+    def play(
+        self, view: Mapping[str, Any], me: int, legal: Any, value: Callable[[str], int]
+    ) -> Any:
         seats = view["seats"]
 
         def rival_worth(s: int, item: str) -> float:

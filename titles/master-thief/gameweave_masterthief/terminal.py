@@ -155,7 +155,8 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
     if view.get("final_turn"):
         notes.append("last thief inside: final turn")
     if "scores" in view:
-        notes.append(f"Final BMC {view['scores']}, winners {view['winners']} ({view['ended']})")
+        won = f", winners {view['winners']}" if "winners" in view else ", a tie-break"
+        notes.append(f"Final BMC {view['scores']}{won} ({view['ended']})")
     if notes:
         lines.append(_fit(" · ".join(notes)))
     if seat is not None:
