@@ -849,7 +849,6 @@ def outcome(state: State) -> Outcome | None:
             "bmc": list(state.scores),
             "strikes": len(state.strikes),
             "turns": state.turns,
-            "escaped": sorted(state.escapes),
-            "calling": list(state.calling),
+            "escapes": len(state.escapes),
         },
     )
