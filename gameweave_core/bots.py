@@ -18,10 +18,12 @@ class Observation:
 
     ``view`` and ``history`` are built on first use, by ``view_fn(seat)`` and
     ``history_fn(seat)``, so a bot that only needs the legal actions (like the
-    random bot) costs the match nothing more.
+    random bot) costs the match nothing more. ``resample_fn(seat, rng)``, when
+    the match gives one, draws a state from the seat's information set (see
+    :meth:`resample`).
     """
 
-    __slots__ = ("_history", "_history_fn", "_view", "_view_fn", "legal", "seat")
+    __slots__ = ("_history", "_history_fn", "_resample_fn", "_view", "_view_fn", "legal", "seat")
 
     def __init__(
         self,
@@ -29,11 +31,13 @@ class Observation:
         legal: Sequence[Any],
         view_fn: Callable[[int], dict[str, Any]],
         history_fn: Callable[[int], list[str]],
+        resample_fn: Callable[[int, Rng], Any] | None = None,
     ) -> None:
         self.seat = seat
         self.legal = legal
         self._view_fn = view_fn
         self._history_fn = history_fn
+        self._resample_fn = resample_fn
         self._view: dict[str, Any] | None = None
         self._history: list[str] | None = None
 
@@ -50,6 +54,18 @@ class Observation:
         if self._history is None:
             self._history = self._history_fn(self.seat)
         return self._history
+
+    def resample(self, rng: Rng) -> Any:
+        """A whole state the seat cannot tell from the real one, drawn from ``rng``
+        by the title's resample hook (a *determinization*, for search bots).
+
+        The draw depends only on what the seat knows and on ``rng``: the same draw
+        from any state the seat cannot tell apart. The state is the bot's to change.
+        Raises :class:`NotImplementedError` when the title cannot resample.
+        """
+        if self._resample_fn is None:
+            raise NotImplementedError("this observation cannot draw states (no resample hook)")
+        return self._resample_fn(self.seat, rng)
 
 
 class Bot(Protocol):

@@ -206,7 +206,14 @@ class Match:
     def observe(self, seat: SeatArg) -> Observation:
         """What a bot in ``seat`` is given: exactly a human's view of the seat."""
         # Bound methods, not closures: the observation calls them with its seat.
-        return Observation(seat, self.legal_actions(seat), self.view, self.history)
+        return Observation(
+            seat, self.legal_actions(seat), self.view, self.history, self._resample_for
+        )
+
+    def _resample_for(self, seat: int, rng: Rng) -> Any:
+        """A state drawn from ``seat``'s information set (what a bot's observation
+        hands a search bot; the real state stays private)."""
+        return self.title.resample(self._state, seat, rng)
 
     def payload(self, seat: SeatArg) -> dict[str, Any]:
         """Everything one seat's screen needs, built only from that seat's view."""
@@ -336,7 +343,7 @@ class Match:
         legal = self._legal.get(seat)
         if legal is None:
             legal = self._legal[seat] = self.title.legal_actions(self._state, seat)
-        action = bot.act(Observation(seat, legal, self.view, self.history), rng)
+        action = bot.act(Observation(seat, legal, self.view, self.history, self._resample_for), rng)
         if type(action) not in self._classes:  # a bot may answer in JSON
             action = self.title.codec.from_json(action)
         self._apply(seat, action, legal)

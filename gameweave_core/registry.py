@@ -15,6 +15,7 @@ import pluggy
 from . import hooks
 from .bots import BotFactory, random_bot
 from .errors import ConfigError, PluginError, UnknownTitle
+from .ismcts import IsmctsFactory
 from .title import Title
 
 #: Comma-separated entry-point names to load; unset loads all, empty loads none.
@@ -160,8 +161,11 @@ class Registry:
     # -- bots ---------------------------------------------------------------------
 
     def bots(self, title: Title[Any]) -> dict[str, BotFactory]:
-        """Every bot that plays ``title``, by name: ``random``, the title's own, plugins'."""
+        """Every bot that plays ``title``, by name: ``random``, ``ismcts`` (for a title
+        that can resample), the title's own, plugins'."""
         found: dict[str, BotFactory] = {"random": random_bot}
+        if title.can_resample:
+            found["ismcts"] = IsmctsFactory(title)
         found.update(title.bots())
         found.update(self._bots.get(title.name, {}))
         return found

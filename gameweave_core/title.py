@@ -153,6 +153,12 @@ class Title(abc.ABC, Generic[S]):
         """Whether this title implements :meth:`resample`."""
         return type(self).resample is not Title.resample
 
+    def reward(self, outcome: Outcome, seat: int) -> float:
+        """How well ``seat`` did, from 0 to 1, for search bots (see
+        :mod:`gameweave_core.ismcts`): 1 for a winner, else 0. A title whose seats
+        care about more than winning (a crew's Take) may grade it from ``figures``."""
+        return 1.0 if seat in outcome.winners else 0.0
+
     def snapshot(self, state: S) -> Any:
         """The whole state as JSON-ready data, for digests. Never sent to a seat."""
         return self.codec.converter.unstructure(state)

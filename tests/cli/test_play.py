@@ -243,7 +243,7 @@ def test_a_title_whose_setup_raises_is_one_error_line(
         (["sealedbid", "--seat", "human"], "write it as N=human, N=bot or N=bot:NAME"),
         (
             ["sealedbid", "--seat", "2=bot:deep"],
-            "sealedbid has no bot 'deep'; bots: random, thrifty",
+            "sealedbid has no bot 'deep'; bots: ismcts, random, thrifty",
         ),
         ([], "name a title to play"),
         (["--resume", "missing.toml"], "missing.toml: cannot read"),

@@ -91,7 +91,7 @@ def test_plugins_add_bots_to_other_titles(
 
     sealed_registry.add_plugin(coinflip_plugin, "coinflip", "gameweave-coinflip", "0.3.0")
     title = sealed_registry.title("sealedbid")
-    assert set(sealed_registry.bots(title)) == {"random", "thrifty", "zero"}
+    assert set(sealed_registry.bots(title)) == {"random", "ismcts", "thrifty", "zero"}
     match = Match.create("sealedbid", 2, seed=2, registry=sealed_registry)
     play_out(match, {1: "zero", 2: "zero"}, registry=sealed_registry)
     assert match.view(None)["coins"] == [20, 20]
@@ -124,7 +124,7 @@ def test_unknown_titles_and_bots_list_what_exists(sealed_registry: Any) -> None:
         sealed_registry.entry("chess")
     from gameweave_core import ConfigError
 
-    with pytest.raises(ConfigError, match="has no bot 'genius'; bots: random, thrifty"):
+    with pytest.raises(ConfigError, match="has no bot 'genius'; bots: ismcts, random, thrifty"):
         sealed_registry.bot(sealed_registry.title("sealedbid"), "genius")
 
 

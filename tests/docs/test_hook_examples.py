@@ -21,7 +21,7 @@ def test_a_bot_plugin_adds_a_bot_to_another_distributions_title() -> None:
     registry.add_plugin(plugin, "sealedbid", "gameweave-sealedbid", "1.0.0")
     registry.add_plugin(extra_bots, "cautious-bids", "cautious-bids", "0.1")
     title = registry.title("sealedbid")
-    assert set(registry.bots(title)) == {"random", "thrifty", "cautious"}
+    assert set(registry.bots(title)) == {"random", "ismcts", "thrifty", "cautious"}
 
     match = play_out(Match(title, 3, seed=11), {s: "cautious" for s in (1, 2, 3)}, registry)
     assert match.is_over

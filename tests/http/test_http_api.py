@@ -92,7 +92,7 @@ def test_titles_lists_installed_titles(client: Any) -> None:
     assert [t["name"] for t in titles] == ["sealedbid"]
     (sealed,) = titles
     assert sealed["min_players"] == 2 and sealed["max_players"] == 4
-    assert sealed["bots"] == ["random", "thrifty"] and sealed["default_bot"] == "thrifty"
+    assert sealed["bots"] == ["ismcts", "random", "thrifty"] and sealed["default_bot"] == "thrifty"
     assert "renderer" not in sealed  # Sealed Bids ships none: the generic one draws it
 
 
