@@ -26,7 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(*args: str | Path, ok: bool = True, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str | Path, ok: bool = True, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
         [str(a) for a in args], capture_output=True, text=True, cwd=cwd, timeout=600
     )
@@ -66,8 +68,16 @@ def main(title_dirs: list[str]) -> None:
         for folder in [ROOT, *titles]:
             # --no-build-isolation: the build tools of the environment running this.
             run(
-                sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                "--no-build-isolation", "-w", wheels, folder,
+                sys.executable,
+                "-m",
+                "pip",
+                "wheel",
+                "--quiet",
+                "--no-deps",
+                "--no-build-isolation",
+                "-w",
+                wheels,
+                folder,
             )
         built = sorted(p.name for p in wheels.glob("*.whl"))
         print("built:", ", ".join(built))
@@ -79,21 +89,33 @@ def main(title_dirs: list[str]) -> None:
 
         venv = work / "venv"
         run(sys.executable, "-m", "venv", venv)
-        pip = [venv / "bin" / "python", "-m", "pip", "install", "--quiet",
-               "--disable-pip-version-check", "--find-links", wheels]
+        pip = [
+            venv / "bin" / "python",
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--find-links",
+            wheels,
+        ]
         gameweave = venv / "bin" / "gameweave"
 
         print("1. gameweave alone")
         run(*pip, wheel("gameweave"))
         check(listed(venv) == [], "no title is listed")
         plain = run(gameweave, "games").stdout
-        check("No titles are installed" in plain and "pip install" in plain,
-              "`gameweave games` says how to add a title")
+        check(
+            "No titles are installed" in plain and "pip install" in plain,
+            "`gameweave games` says how to add a title",
+        )
         version = run(gameweave, "--version").stdout
         check("gameweave" in version, "`gameweave --version` answers")
         serve = run(gameweave, "serve", "--port", "0", ok=False)
-        check(serve.returncode != 0 and "gameweave[http]" in serve.stdout + serve.stderr,
-              "`gameweave serve` names the http extra it needs")
+        check(
+            serve.returncode != 0 and "gameweave[http]" in serve.stdout + serve.stderr,
+            "`gameweave serve` names the http extra it needs",
+        )
         importable = run(venv / "bin" / "python", "-c", "import starlette", ok=False)
         check(importable.returncode != 0, "the server's dependencies are not installed")
 
@@ -113,8 +135,7 @@ def main(title_dirs: list[str]) -> None:
             check(json.loads(sim.stdout)["games"] == 1, f"{slug(t)} plays a bot game")
 
         print(f"4. {project_name(first)} uninstalled")
-        run(venv / "bin" / "python", "-m", "pip", "uninstall", "--quiet", "-y",
-            project_name(first))
+        run(venv / "bin" / "python", "-m", "pip", "uninstall", "--quiet", "-y", project_name(first))
         rest = sorted(slug(t) for t in titles[1:])
         check(listed(venv) == rest, f"{slug(first)} is gone, the others remain")
     finally:
