@@ -75,7 +75,10 @@ class HeuristicBot:
         if Grip in kinds:
             return Grip()
         if Latch in kinds:
-            return Latch()
+            # Let a thief leave with less than this one holds: keep the Latch.
+            escaper = view["seats"][view["window"]["actor"] - 1]
+            mine_now = sum(value(i["name"]) for i in [*mine["carried"], *mine["stashed"]])
+            return Latch() if estimate(escaper) + 2 >= mine_now else Pass()
         if Surrender in kinds:
             danger = len(view["strikes"]) + 1 >= view["strikes_to_end"]
             cheapest = min(
@@ -138,7 +141,8 @@ class HeuristicBot:
 
         swipes = [a for a in legal if isinstance(a, Swipe)]
         if swipes:
-            return max(swipes, key=lambda a: (value(a.item), rival_worth(a.target, a.item)))
+            # A Swipe is worth the item to this thief plus its worth to the loser.
+            return max(swipes, key=lambda a: value(a.item) + rival_worth(a.target, a.item))
         raids = [a for a in legal if isinstance(a, Raid)]
         if raids:
             return max(raids, key=lambda a: len(seats[a.target - 1]["stashed"]))
@@ -151,15 +155,17 @@ class HeuristicBot:
         carried = len(seats[me - 1]["carried"])
         if PlayUtility("Smoke Pellet") in legal and carried >= 2:
             return PlayUtility("Smoke Pellet")
-        if PlayUtility("Getaway Car") in legal:
-            return PlayUtility("Getaway Car")
+        if PlayUtility("Getaway Car") in legal and self.should_escape(view, seats[me - 1], value):
+            return PlayUtility("Getaway Car")  # only worth it on the turn it leaves
         if PlayUtility("Deep Pockets") in legal and carried >= seats[me - 1]["carry_limit"]:
             return PlayUtility("Deep Pockets")
         snoops = [a for a in legal if isinstance(a, Snoop)]
         if snoops:
             return snoops[0]
         safe = len(view["strikes"]) + 1 < view["strikes_to_end"]
-        if Lift() in legal and safe and view["deck"] > 12:
+        # A Lift that finds Security ends the turn with no escape: not when leaving.
+        leaving = self.should_escape(view, seats[me - 1], value)
+        if Lift() in legal and safe and view["deck"] > 12 and not leaving:
             return Lift()
         return EndTurn()
 
