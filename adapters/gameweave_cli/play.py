@@ -25,6 +25,7 @@ from rich.text import Text
 
 from gameweave_core import BotSeat, GameweaveError, IllegalAction, Match, run_bots
 
+from .hint import show_hint, thinking_bots
 from .render import (
     menu,
     outcome_text,
@@ -44,6 +45,7 @@ MENU_LIMIT = 60
 HELP = """\
 Type a menu number or an action to act, or one of:
   help          this text
+  hint          what the search bot would play in your seat, from your view alone
   history       everything your seat has seen happen
   map, show     your view and your legal actions again
   menu          every legal action, however many
@@ -249,7 +251,9 @@ class Session:
             self.autosave_failed = True
 
     def _bots_move(self) -> None:
-        run_bots(self.match, self.bots, limit=self.match.title.max_actions)
+        # With a person at the terminal, each bot's turn shows that it is thinking.
+        bots = thinking_bots(self.bots, self.match, self.console) if self.humans else self.bots
+        run_bots(self.match, bots, limit=self.match.title.max_actions)
 
     def _unattended(self) -> None:
         self._bots_move()
@@ -365,6 +369,8 @@ class Session:
                 continue
             if word == "help":
                 self.console.print(Text(HELP))
+            elif word == "hint":
+                show_hint(self.console, match, seat)
             elif word == "history":
                 print_history(self.console, match.history(seat), empty="  (nothing yet)")
             elif word in ("map", "show"):
