@@ -152,6 +152,7 @@ class Hub:
             distribution_version=entry.distribution_version,
             bots={s: b.name for s, b in seated.items()},
             tokens=tokens,
+            generator=match.generator,
         )
         live = LiveMatch(match_id, match, seated)
         with self._loading:
@@ -197,6 +198,7 @@ class Hub:
                 stored.config,
                 distribution=stored.distribution,
                 distribution_version=stored.distribution_version,
+                generator=stored.generator,
             )
             for seat, act in stored.actions:
                 match.submit(seat, act)

@@ -60,6 +60,8 @@ CREATE TABLE IF NOT EXISTS matches (
     distribution_version TEXT NOT NULL,
     bots TEXT NOT NULL,
     created REAL NOT NULL,
+    -- The random generator the match draws from (gameweave_core.rng).
+    generator INTEGER NOT NULL DEFAULT 2,
     -- Written with the last action only (the live version is the count of actions).
     version INTEGER NOT NULL DEFAULT 0,
     over INTEGER NOT NULL DEFAULT 0
@@ -79,6 +81,29 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (match_id, idx)
 ) WITHOUT ROWID;
 """
+
+
+#: The schema's version, kept in SQLite's ``user_version``. Version 0 is a database
+#: written before the version was recorded: its matches have no ``generator``
+#: column and were all drawn with the legacy generator.
+SCHEMA_VERSION = 1
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Bring a database written by an earlier version of the server up to
+    :data:`SCHEMA_VERSION` (a new database is created at it)."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise sqlite3.DatabaseError(
+            f"the database was written by a newer Gameweave (schema {version}; "
+            f"this one knows up to {SCHEMA_VERSION})"
+        )
+    columns = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
+    if version == 0 and columns and "generator" not in columns:
+        # Matches stored before generators were numbered drew from generator 1.
+        db.execute("ALTER TABLE matches ADD COLUMN generator INTEGER NOT NULL DEFAULT 1")
+    db.executescript(SCHEMA)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def hash_token(token: str) -> bytes:
@@ -119,6 +144,7 @@ class StoredMatch:
     bots: dict[int, str | None]
     created: float
     actions: list[tuple[int, dict[str, Any]]]
+    generator: int = 2
 
 
 INSERT = "INSERT INTO actions (match_id, idx, seat, action) VALUES (?, ?, ?, ?)"
@@ -209,7 +235,7 @@ class Store:
         # per commit (several ms per action) guards against (see the module doc).
         self._db.execute(f"PRAGMA synchronous={'FULL' if fsync else 'NORMAL'}")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        migrate(self._db)
         self._group = GroupCommit(self)
 
     @contextmanager
@@ -248,13 +274,14 @@ class Store:
         distribution_version: str,
         bots: Mapping[int, str | None],
         tokens: Mapping[int, str],
+        generator: int = 2,
     ) -> None:
         """Store a new match and the hashes of its seat tokens."""
         with self._tx() as db:
             db.execute(
                 "INSERT INTO matches (id, title, title_version, players, seed, config,"
-                " distribution, distribution_version, bots, created)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " distribution, distribution_version, bots, created, generator)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     match_id,
                     title,
@@ -266,6 +293,7 @@ class Store:
                     distribution_version,
                     json.dumps({str(s): n for s, n in bots.items()}),
                     time.time(),
+                    generator,
                 ),
             )
             hashes = tuple(sorted((seat, hash_token(tok)) for seat, tok in tokens.items()))
@@ -341,7 +369,7 @@ class Store:
         with self._lock:
             row = self._db.execute(
                 "SELECT id, title, title_version, players, seed, config, distribution,"
-                " distribution_version, bots, created FROM matches WHERE id = ?",
+                " distribution_version, bots, created, generator FROM matches WHERE id = ?",
                 (match_id,),
             ).fetchone()
             if row is None:
@@ -361,6 +389,7 @@ class Store:
             bots={int(s): n for s, n in json.loads(row[8]).items()},
             created=row[9],
             actions=[(seat, json.loads(act)) for seat, act in actions],
+            generator=row[10],
         )
 
     def tokens_cached(self, match_id: str) -> bool:
