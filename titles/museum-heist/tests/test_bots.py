@@ -51,15 +51,20 @@ def test_beliefs_follow_the_moves_a_seat_made() -> None:
 
 def test_the_bot_lands_its_own_piece_when_it_can() -> None:
     state = position({"artist": "E4"}, "E5", chosen=["artist", "duchess"])
-    obs = Observation(1, rules.legal_actions(state, 1), lambda s: views.view(state, s), list)
+    obs = Observation(1, rules.legal_actions(state, 1), lambda s: views.view(state, s), no_history)
     assert HeuristicBot().act(obs, Rng(1)) == Move("artist", "E5")
 
 
 def test_the_bot_challenges_a_seat_whose_piece_it_has_watched_and_that_can_land() -> None:
     state = position({"guard": "E4", "artist": "A1"}, "E5", chosen=["artist", "guard"])
     state.moves = [(2, "guard", 0, 0), (2, "guard", 0, 0)]  # seat 2 moved the Guard twice
-    obs = Observation(1, rules.legal_actions(state, 1), lambda s: views.view(state, s), list)
+    obs = Observation(1, rules.legal_actions(state, 1), lambda s: views.view(state, s), no_history)
     assert HeuristicBot().act(obs, Rng(1)) == Challenge(2, "guard")
     state.moves = []  # no evidence: no challenge
-    obs = Observation(1, rules.legal_actions(state, 1), lambda s: views.view(state, s), list)
+    obs = Observation(1, rules.legal_actions(state, 1), lambda s: views.view(state, s), no_history)
     assert not isinstance(HeuristicBot().act(obs, Rng(1)), Challenge)
+
+
+def no_history(seat: int) -> list[str]:
+    """The history an observation built by hand offers: none."""
+    return []

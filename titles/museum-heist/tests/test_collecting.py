@@ -92,11 +92,12 @@ def test_challenge_wrong_the_challenger_is_out_and_only_they_see_the_card() -> N
     match.submit(1, Challenge(2, "boy"))
     assert match.view(1)["known"] == {"2": "duchess"}
     assert "Seat 2 shows you The Duchess" in match.history(1)
-    for seat in (2, 3, None):
-        assert match.view(seat)["known"] == {}
-        if seat != 2:
-            assert not any("Duchess" in line for line in match.history(seat))
-        assert match.view(seat)["out"] == [1]
+    others: tuple[int | None, ...] = (2, 3, None)
+    for other in others:
+        assert match.view(other)["known"] == {}
+        if other != 2:
+            assert not any("Duchess" in line for line in match.history(other))
+        assert match.view(other)["out"] == [1]
         assert match.view(seat)["ruled_out"] == {"2": ["boy"]}
     assert match.awaiting == (2,)
     # A seat out of the round cannot be challenged.

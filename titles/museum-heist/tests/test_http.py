@@ -69,7 +69,7 @@ def _hides_seat_one(action: dict[str, Any], artwork: str | None) -> bool:
     if action["type"] == "challenge":
         return False
     if action["type"] == "move":
-        return action["to"] != artwork
+        return bool(action["to"] != artwork)
     return True
 
 
@@ -109,8 +109,9 @@ def test_a_card_shown_to_the_challenger_reaches_that_seat_only(client: Any) -> N
     reply = table.act(1, {"type": "challenge", "seat": 3, "character": "boy"})
     assert reply["view"]["known"] == {"3": "guard"}
     assert "Seat 3 shows you The Guard" in reply["history"]
-    for seat in (2, None):
-        payload = table.read(seat)
+    others: tuple[int | None, ...] = (2, None)
+    for other in others:
+        payload = table.read(other)
         assert payload["view"]["known"] == {}
         assert not any("Guard" in line for line in payload["history"])
         assert not any("shows you" in line for line in payload["history"])
