@@ -21,6 +21,7 @@ COMPILED = [
     "gameweave_house/history.py",
     "gameweave_house/dealer.py",
     "gameweave_house/settle.py",
+    "gameweave_house/roles.py",
     "gameweave_house/abilities.py",
     "gameweave_house/rules.py",
 ]

@@ -9,7 +9,7 @@ card list, and :func:`play_card` to carry a play out.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from gameweave_core import Event, Rng
 
@@ -21,15 +21,15 @@ from .roles import ABILITIES, BEFORE_DEAL, DEALT, ROLES
 from .state import BET, CALL, DRAFT, MIN_BET, OVER, PLAY, Box, Hand, State
 
 #: Amounts Back the Play offers (and the whole Take, for going all-in).
-BACKING_STEPS = (10, 50, 100, 250, 500, 1000)
+BACKING_STEPS: Final = (10, 50, 100, 250, 500, 1000)
 
 
 #: Each card played with no target (Long Glass, Alibi...).
-PLAIN = {card: Ability(card) for card in ABILITIES}
+PLAIN: Final = {card: Ability(card) for card in ABILITIES}
 #: How many plays with a target the cache keeps before it starts afresh (Back the
 #: Play's amounts follow the Take).
-PLAYS_KEPT = 20_000
-_PLAYS: dict[tuple[str, int | None, int | None, int | None, int | None], Ability] = {}
+PLAYS_KEPT: Final = 20_000
+_PLAYS: Final[dict[tuple[str, int | None, int | None, int | None, int | None], Ability]] = {}
 
 
 def play(
@@ -394,7 +394,7 @@ class ExtraBox(Card):
 
 # -- the table -----------------------------------------------------------------------------
 
-CARDS: dict[str, Card] = {
+CARDS: Final[dict[str, Card]] = {
     "long_glass": LongGlass(),
     "rooftop": Rooftop(),
     "the_call": TheCall(),
@@ -417,7 +417,7 @@ CARDS: dict[str, Card] = {
 
 
 #: Each role's cards with their timing and rules, in the role's order.
-ROLE_CARDS = {
+ROLE_CARDS: Final = {
     key: tuple((card, ABILITIES[card].timing, CARDS[card]) for card in role.cards)
     for key, role in ROLES.items()
 }

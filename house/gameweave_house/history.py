@@ -8,6 +8,8 @@ it costs less than building it (see docs/titles/house/compiled.md for the figure
 
 from __future__ import annotations
 
+from typing import Final
+
 from gameweave_core import Event
 
 from .cards import FULL_DECK, rank_name, total
@@ -15,9 +17,9 @@ from .state import Box, Hand, State
 
 #: How many distinct lines the cache keeps before it starts afresh (lines naming the
 #: Take have no end of variety).
-LINES_KEPT = 20_000
+LINES_KEPT: Final = 20_000
 #: Lines by kind, then by text (two lookups by string cost less than one by a tuple).
-_LINES: dict[str, dict[str, Event]] = {}
+_LINES: Final[dict[str, dict[str, Event]]] = {}
 
 
 def line(text: str, kind: str = "") -> Event:
@@ -34,7 +36,7 @@ def line(text: str, kind: str = "") -> Event:
 
 
 #: "The house shows 7", by up-card (the card rides along for renderers).
-UPCARDS = {
+UPCARDS: Final = {
     card: Event(f"The house shows {rank_name(card)}", None, True, "upcard", {"card": card})
     for card in FULL_DECK
 }
@@ -45,7 +47,7 @@ def upcard_line(card: str) -> Event:
     return UPCARDS[card]
 
 
-_SETTLED: dict[int, Event] = {}
+_SETTLED: Final[dict[int, Event]] = {}
 
 
 def settled_line(take: int) -> Event:

@@ -15,7 +15,7 @@ BEFORE_DEAL: Final = "before_deal"
 DEALT: Final = "dealt"
 ANY: Final = "any"
 
-TIMING_TEXT = {
+TIMING_TEXT: Final = {
     BEFORE_DEAL: "before the deal only — your betting turn",
     DEALT: "once cards are dealt — your playing turn",
     ANY: "any time on your turn",
@@ -45,7 +45,7 @@ class Role:
     cards: tuple[str, str, str]
 
 
-ABILITIES: dict[str, Ability] = {
+ABILITIES: Final[dict[str, Ability]] = {
     a.key: a
     for a in (
         Ability(
@@ -156,7 +156,7 @@ ABILITIES: dict[str, Ability] = {
     )
 }
 
-ROLES: dict[str, Role] = {
+ROLES: Final[dict[str, Role]] = {
     r.key: r
     for r in (
         Role(
@@ -206,4 +206,4 @@ ROLES: dict[str, Role] = {
 }
 
 #: Role keys in the rulebook's order.
-ROLE_ORDER: tuple[str, ...] = tuple(ROLES)
+ROLE_ORDER: Final[tuple[str, ...]] = tuple(ROLES)

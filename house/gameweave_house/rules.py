@@ -9,7 +9,7 @@ pays), ``abilities`` (the fifteen cards) and ``history`` (the lines, all public)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from gameweave_core import ConfigError, Event, Outcome, Rng
 
@@ -39,23 +39,23 @@ from .settle import BUST, result, settle_backed, settle_hand
 from .state import BET, CALL, DRAFT, MIN_BET, OVER, PLAY, SETTLED, Box, Hand, State
 
 #: The chips a betting turn pushes at a time.
-CHIP_STEPS = (10, 50, 100)
+CHIP_STEPS: Final = (10, 50, 100)
 
 # Actions without fields are immutable and all equal: legal_actions, which runs after
 # every step, hands out one shared object of each (see docs/titles/house/compiled.md).
-HIT = Hit()
-STAND = Stand()
-DOUBLE = Double()
-SPLIT = Split()
-COLD_FEET = ColdFeet()
-DEAL_ME_IN = DealMeIn()
-NO_MARK = NoMark()
-HEAVY = Heavy()
-NEXT_ROUND = NextRound()
+HIT: Final = Hit()
+STAND: Final = Stand()
+DOUBLE: Final = Double()
+SPLIT: Final = Split()
+COLD_FEET: Final = ColdFeet()
+DEAL_ME_IN: Final = DealMeIn()
+NO_MARK: Final = NoMark()
+HEAVY: Final = Heavy()
+NEXT_ROUND: Final = NextRound()
 #: Chips on a seat's own box, one per step (the Extra Box's are made as needed).
-OWN_CHIPS = tuple(Chips(step) for step in CHIP_STEPS)
+OWN_CHIPS: Final = tuple(Chips(step) for step in CHIP_STEPS)
 #: The Mark of each box id (seats 1 to 4, the Extra Box at most 5).
-MARKS = tuple(Mark(box) for box in range(6))
+MARKS: Final = tuple(Mark(box) for box in range(6))
 
 
 # -- setup ---------------------------------------------------------------------------

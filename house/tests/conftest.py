@@ -17,6 +17,7 @@ COMPILED_MODULES = (
     "gameweave_house.history",
     "gameweave_house.dealer",
     "gameweave_house.settle",
+    "gameweave_house.roles",
     "gameweave_house.abilities",
     "gameweave_house.rules",
     "gameweave_core.rng",
