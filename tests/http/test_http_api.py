@@ -23,7 +23,8 @@ SEED = 1234
 def create(client: Any, players: int = 2, **extra: Any) -> dict[str, Any]:
     r = client.post("/api/matches", json={"title": "sealedbid", "players": players, **extra})
     assert r.status_code == 201, r.text
-    return r.json()
+    body: dict[str, Any] = r.json()
+    return body
 
 
 def token(created: dict[str, Any], seat: int) -> str:
@@ -34,7 +35,8 @@ def read(client: Any, match_id: str, tok: str | None = None) -> dict[str, Any]:
     headers = {"X-Seat-Token": tok} if tok else {}
     r = client.get(f"/api/matches/{match_id}", headers=headers)
     assert r.status_code == 200, r.text
-    return r.json()
+    body: dict[str, Any] = r.json()
+    return body
 
 
 def act(client: Any, match_id: str, tok: str | None, version: Any, action: Any) -> Any:
@@ -523,7 +525,7 @@ def test_a_new_app_on_the_same_file_resumes_every_match(
             act(first, mid, token(created, 1), 0, {"type": "bid", "coins": 4})
             act(first, mid, token(created, 2), 1, {"type": "bid", "coins": 2})
             before = snapshot(first, created)
-        first.app.state.store.close()
+        first.app.state.store.close()  # type: ignore[attr-defined]
         with TestClient(create_app(db, sealed_registry, dev=True)) as second:
             assert snapshot(second, created) == before
             r = act(second, mid, token(created, 1), 2, {"type": "bid", "coins": 1})
@@ -546,7 +548,7 @@ def test_bots_owed_a_turn_take_it_after_a_restart(
         with TestClient(create_app(db, sealed_registry, dev=True)) as first:
             created = create(first, players=2, bots=[2], seed=SEED)
             mid = created["id"]
-        first.app.state.store.close()
+        first.app.state.store.close()  # type: ignore[attr-defined]
         # Lot 1 is complete (bot bid at creation; store seat 1's bid by hand); the bot
         # owes its bid for lot 2.
         store = Store(db)
@@ -556,7 +558,7 @@ def test_bots_owed_a_turn_take_it_after_a_restart(
             payload = read(second, mid, token(created, 1))
             assert payload["version"] == 3 and payload["awaiting"] == [1]
             assert payload["view"]["sealed"] == [2]
-            assert len(second.app.state.store.load(mid).actions) == 3
+            assert len(second.app.state.store.load(mid).actions) == 3  # type: ignore[attr-defined]
 
 
 def test_a_log_that_would_not_replay_is_not_given_out(tmp_path: Path) -> None:

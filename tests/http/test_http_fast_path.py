@@ -220,7 +220,7 @@ def reference(body: bytes) -> Any:
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(json_values.map(lambda v: json.dumps(v).encode()), st.binary(max_size=40)))
 def test_the_body_parser_reads_what_the_standard_library_reads(body: bytes) -> None:
-    expected = reference(body) if body.strip() else ("error",)
+    expected: tuple[Any, ...] = reference(body) if body.strip() else ("error",)
     try:
         got: Any = ("ok", parse_json(body))
     except ApiError as exc:

@@ -85,7 +85,7 @@ def test_closed_streams_are_forgotten(live_sealed: ThreadServer, listeners: int)
     with httpx.Client(base_url=live_sealed.url, timeout=10) as http:
         created = http.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
         mid = created["id"]
-        app_listeners = live_sealed.server.config.app.state.listeners
+        app_listeners = live_sealed.server.config.app.state.listeners  # type: ignore[union-attr]
         for _ in range(listeners):
             with http.stream("GET", f"/api/matches/{mid}/events") as s:
                 # Keep the reader referenced: dropping it closes the connection.
