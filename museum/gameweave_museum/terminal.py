@@ -9,6 +9,7 @@ reads what a person types, e.g. ``walk K7``, ``walk K7 cut``, ``hold``,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -118,6 +119,11 @@ def parse_action(text: str, legal: Sequence[Any]) -> Any:
 
 # -- drawing ---------------------------------------------------------------------
 
+#: The width drawn for when the terminal's is not known: 80 columns.
+WIDTH = 80
+#: From this width on, the placards, evidence and secrets stand beside the map.
+WIDE = 118
+
 WING_TINT = {
     "North": "grey70",
     "West": "wheat4",
@@ -126,13 +132,76 @@ WING_TINT = {
     "Court": "grey50",
 }
 
-LEGEND = (
-    "[bold white on red]G1[/] guard  [bold magenta]@ [/] you (Thief only)  "
-    "[bold yellow]? [/] last seen  [gold1]V [/] vault case  [cyan]C [/] display case  "
-    "[red]x [/] empty frame\n[bright_cyan]c1[/] camera  [on grey23]. [/] watched now  "
-    "[bright_yellow]B [/] breaker  [green]P [/] guard post  [bright_green]D W S[/] door, "
-    "window, skylight  [blue]::[/] Security Office  [grey35]##[/] wall"
+#: The mark of a square the monitors watch now: a glyph as well as a shade, so it
+#: shows without colours (``NO_COLOR``) too.
+WATCHED = "+"
+WATCHED_STYLE = "on grey23"
+
+#: The legend: (glyph, style, meaning), one short entry per symbol of the map.
+LEGEND_ENTRIES: tuple[tuple[str, str, str], ...] = (
+    ("G1", "bold white on red", "guard"),
+    ("@", "bold magenta", "you"),
+    ("?", "bold yellow", "last seen"),
+    ("V", "gold1", "vault case"),
+    ("C", "cyan", "showcase"),
+    ("x", "red", "empty frame"),
+    ("c1", "bright_cyan", "camera"),
+    (WATCHED, "bold", "watched now"),
+    ("B", "bright_yellow", "breaker"),
+    ("P", "green", "guard post"),
+    ("D", "bright_green", "door"),
+    ("W", "bright_green", "window"),
+    ("S", "bright_green", "skylight"),
+    ("::", "blue", "Office"),
+    ("##", "grey35", "wall"),
 )
+
+#: A piece of a line: its text and its rich style ("" for none).
+Seg = tuple[str, str]
+
+
+def _markup(segs: Sequence[Seg]) -> str:
+    """Segments as rich markup (the text's own brackets escaped)."""
+    out = []
+    for text, style in segs:
+        safe = text.replace("[", "\\[")
+        out.append(f"[{style}]{safe}[/]" if style else safe)
+    return "".join(out)
+
+
+def _len(segs: Sequence[Seg]) -> int:
+    return sum(len(text) for text, _ in segs)
+
+
+def _pack(
+    items: Sequence[list[Seg]], width: int, first: list[Seg] | None = None, sep: str = "  "
+) -> list[str]:
+    """Items laid out on as few lines as fit ``width``, ``sep`` apart, never
+    breaking an item (so no word is ever split); ``first`` opens the first line
+    and the lines after it are indented."""
+    lines: list[list[Seg]] = [list(first or [])]
+    for item in items:
+        line = lines[-1]
+        gap = [(sep, "")] if _len(line) else []
+        if _len(line) and _len(line) + len(sep) + _len(item) > width:
+            lines.append([("  ", ""), *item] if first else list(item))
+        else:
+            line.extend(gap + item)
+    return [_markup(line) for line in lines if line]
+
+
+def legend_items(seat_is_thief: bool, *, short: bool = False) -> list[list[Seg]]:
+    """The legend's entries (the Thief's ``@`` only on the Thief's screen); ``short``
+    puts the three kinds of exit on one entry."""
+    entries = [e for e in LEGEND_ENTRIES if e[0] != "@" or seat_is_thief]
+    if short:
+        exits = [e for e in entries if e[0] in "DWS"]
+        entries = [e for e in entries if e not in exits]
+        entries.insert(-2, (" ".join(e[0] for e in exits), "bright_green", "exits"))
+    return [
+        [(glyph, style), (" " * max(1, 3 - len(glyph)) + meaning, "")]
+        for glyph, style, meaning in entries
+    ]
 
 
 def _cells(view: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
@@ -175,99 +244,297 @@ def _cells(view: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
     return cells
 
 
-def render_map(view: Mapping[str, Any], seat: int | None) -> str:
-    """The floor plan with everything the view shows, coordinates on all four edges."""
+def watched_squares(view: Mapping[str, Any]) -> set[str]:
+    """The squares the monitors show now (none while nobody is in the Office)."""
+    watched: set[str] = set()
+    if view["monitors_watched"]:
+        for cam, state in zip(view["board"]["cameras"], view["cameras"], strict=True):
+            if state["status"] == "working":
+                watched.update(cam["covers"])
+    return watched
+
+
+def render_map(view: Mapping[str, Any], seat: int | None, *, right_numbers: bool = True) -> str:
+    """The floor plan with everything the view shows, coordinates on its edges
+    (the row numbers on the right too unless ``right_numbers`` is false, and the
+    column letters below only then)."""
     board = view["board"]
     columns = board["columns"]
     cells = _cells(view)
     wing_of = {sq: wing for wing, squares in board["wings"].items() for sq in squares}
-    watched: set[str] = set()
-    if view["monitors_watched"]:
-        for cam, state in zip(board["cameras"], view["cameras"], strict=True):
-            if state["status"] == "working":
-                watched.update(cam["covers"])
+    watched = watched_squares(view)
     header = "    " + " ".join(f"{c} " for c in columns)
-    lines = [header]
+    lines = [header.rstrip()]
     for row in range(1, board["height"] + 1):
         parts = []
         for col in columns:
             sq = f"{col}{row}"
             glyph, style = cells.get(sq, (". ", WING_TINT.get(wing_of.get(sq, ""), "white")))
-            if sq in watched and " on " not in f" {style}":
-                style += " on grey23"
+            if sq in watched:
+                if glyph == ". ":
+                    glyph = f"{WATCHED} "
+                elif glyph[1] == " ":
+                    glyph = glyph[0] + WATCHED
+                if " on " not in f" {style}":
+                    style += f" {WATCHED_STYLE}"
             parts.append(f"[{style}]{glyph}[/]")
-        lines.append(f"{row:>3} " + " ".join(parts) + f" {row}")
-    lines.append(header)
+        line = f"{row:>3} " + " ".join(parts)
+        lines.append(line + f" {row}" if right_numbers else line)
+    if right_numbers:
+        lines.append(header.rstrip())
     return "\n".join(lines)
 
 
-def render_text(view: Mapping[str, Any], seat: int | None) -> str:
-    """The whole screen for one seat, from that seat's view alone."""
-    you = view["you"]
+def _dawn(view: Mapping[str, Any]) -> str:
     dawn = view["dawn"]
-    track = "[yellow]" + "●" * dawn + "[/][grey35]" + "○" * (18 - dawn) + "[/]"
+    return "[yellow]" + "●" * dawn + "[/][grey35]" + "○" * (18 - dawn) + f"[/] {dawn}"
+
+
+def _who(view: Mapping[str, Any]) -> str:
+    you = view["you"]
     guards = you.get("guards") or []
     runs = f" (guard{'s' if len(guards) > 1 else ''} {', '.join(map(str, guards))})"
-    out = [
-        f"[bold]The Museum Job[/] — {view['board']['name']} — you are "
-        f"[bold]{you['role']}[/]" + (runs if guards else ""),
-        f"Round {view['round']}   Dawn {track} {dawn}   {view['phase_text']}"
-        + (f" — guard {view['guard_to_move']} to move" if view.get("guard_to_move") else ""),
-        "",
-        render_map(view, seat),
-        "",
-        LEGEND,
-        "",
-        "[bold]Monitors:[/] "
-        + ("watched (a guard is in the Office)" if view["monitors_watched"] else "nobody watching"),
-    ]
+    return f"you are [bold]{you['role']}[/]" + (runs if guards else "")
+
+
+def _phase(view: Mapping[str, Any]) -> str:
+    mover = view.get("guard_to_move")
+    return view["phase_text"] + (f" — guard {mover} to move" if mover else "")
+
+
+def _monitors(view: Mapping[str, Any]) -> str:
+    if view["monitors_watched"]:
+        return f"monitors watched ([bold]{WATCHED}[/] squares)"
+    return "monitors: nobody watching"
+
+
+def _faults(view: Mapping[str, Any]) -> list[str]:
     dead = [
         f"camera {c['number']} {c['status']}" for c in view["cameras"] if c["status"] != "working"
     ]
     dark = [f"{b['wing']} breaker dark" for b in view["breakers"] if b["status"] != "on"]
-    if dead or dark:
-        out.append("[red]Known faults:[/] " + ", ".join(dead + dark))
-    out.append("")
-    out.append("[bold]Placards[/]")
+    return dead + dark
+
+
+def _mine(view: Mapping[str, Any]) -> dict[str, Any]:
     secret = view.get("thief") or {}
-    mine = {item["case"]: item for item in secret.get("satchel", [])}
+    return {item["case"]: item for item in secret.get("satchel", [])}
+
+
+def _case_items(view: Mapping[str, Any]) -> list[list[Seg]]:
+    """Each placard in a few characters: case, value, ``h`` for heavy, and what
+    became of it (``gone``, or ``yours`` when it is in the Thief's satchel)."""
+    mine = _mine(view)
+    items = []
     for p in view["placards"]:
-        heavy = ", heavy" if p["heavy"] else ""
-        status = (
-            f"[red]gone, taken in round {p['taken_round']}[/]"
-            if p["status"] == "gone"
-            else "on display"
-        )
-        if p["case"] in mine and p["status"] != "gone":
-            lifted = mine[p["case"]]["round"]
-            status = f"[magenta]in your satchel (round {lifted}); Security has not noticed[/]"
-        out.append(f"  {p['case']:>3} {p['name']} ({p['value']}{heavy}, {p['kind']}) — {status}")
-    if view["evidence"]:
-        out.append("")
-        out.append("[bold]Evidence[/]")
-        for ev in view["evidence"]:
-            out.append("  " + evidence_line(ev))
-    if secret:
-        out.append("")
-        out.append(f"[bold magenta]Your secrets[/] — you are at {secret.get('at', 'outside')}")
-        items = ", ".join(f"{a['name']} ({a['value']})" for a in secret["carrying"]) or "empty"
-        out.append(f"  Satchel: {items} — worth {secret['satchel_value']} (need 4 to leave)")
-        out.append(f"  Open exits: {', '.join(secret['open_exits']) or 'none'}")
-        if "walk" in secret:
-            out.append(f"  You can walk {secret['walk']} steps this turn")
-        cuts = [f"camera {c['number']}" for c in secret["cut_cameras"] if not c["found"]] + [
-            f"{b['wing']} breaker" for b in secret["cut_breakers"] if not b["found"]
-        ]
-        if cuts:
-            out.append(f"  Cuts not yet found: {', '.join(cuts)}")
-        out.append(f"  Route: {' → '.join(secret['route'])}")
+        item: list[Seg] = [(f"{p['case']} {p['value']}{'h' if p['heavy'] else ''}", "")]
+        if p["status"] == "gone":
+            item.append((f" gone r{p['taken_round']}", "red"))
+        elif p["case"] in mine:
+            item.append((" yours", "magenta"))
+        items.append(item)
+    return items
+
+
+def _secret_lines(view: Mapping[str, Any], width: int) -> list[str]:
+    """The Thief's own lines (nothing on another seat's screen)."""
+    secret = view.get("thief")
+    if not secret:
+        return []
+    out = [
+        f"[bold magenta]You[/] at {secret.get('at', 'outside')}; satchel worth "
+        f"{secret['satchel_value']} (4 to leave)"
+        + (f"; walk {secret['walk']} steps" if "walk" in secret else "")
+    ]
+    items = [f"{a['name']} ({a['value']})" for a in secret["carrying"]]
+    if items:
+        out.extend(_pack([[(f"{i},", "")] for i in items], width, [("Satchel: ", "")]))
+    out.append(f"Open exits: {', '.join(secret['open_exits']) or 'none'}")
+    cuts = [f"camera {c['number']}" for c in secret["cut_cameras"] if not c["found"]] + [
+        f"{b['wing']} breaker" for b in secret["cut_breakers"] if not b["found"]
+    ]
+    if cuts:
+        out.append(f"Cuts not yet found: {', '.join(cuts)}")
+    route = list(secret["route"])
+    steps: list[list[Seg]] = [[(f"→ {sq}" if n else sq, "")] for n, sq in enumerate(route)]
+    out.extend(_pack(steps, width, [("Route:", "")], sep=" "))
+    return out
+
+
+def _reveal_lines(view: Mapping[str, Any], width: int) -> list[str]:
     reveal = view.get("reveal")
-    if reveal:
-        out.append("")
-        out.append(f"[bold]The heist is over ({view['ended']}). What the Thief did:[/]")
-        out.append(f"  Broke in at {reveal.get('entry', '?')}; route {' → '.join(reveal['route'])}")
-        out.append(f"  Satchel worth {reveal['satchel_value']}")
+    if not reveal:
+        return []
+    out = [f"[bold]The heist is over ({view['ended']}). What the Thief did:[/]"]
+    route = [[(f"→ {sq}" if n else sq, "")] for n, sq in enumerate(reveal["route"])]
+    entry = reveal.get("entry", "?")
+    out.extend(_pack(route, width, [(f"Broke in at {entry}; route", "")], sep=" "))
+    out.append(f"Satchel worth {reveal['satchel_value']}")
+    return out
+
+
+def _beside(left: list[str], left_width: int, right: list[str], gap: int) -> list[str]:
+    """Two columns of markup lines; the left ones are ``left_width`` wide."""
+    out = []
+    for n in range(max(len(left), len(right))):
+        a = left[n] if n < len(left) else ""
+        b = right[n] if n < len(right) else ""
+        if b:
+            pad = left_width - len(_plain(a)) + gap
+            out.append(a + " " * pad + b)
+        else:
+            out.append(a)
+    return out
+
+
+def _plain(markup: str) -> str:
+    """The visible text of markup built here (tags removed, escapes undone)."""
+    return re.sub(r"(?<!\\)\[[^\]\[]*\]", "", markup).replace("\\[", "[")
+
+
+def _header_items(view: Mapping[str, Any]) -> list[list[Seg]]:
+    you = view["you"]
+    guards = you.get("guards") or []
+    role = you["role"]
+    if guards:
+        role += f", guard{'s' if len(guards) > 1 else ''} {', '.join(map(str, guards))}"
+    dawn = view["dawn"]
+    mover = view.get("guard_to_move")
+    return [
+        [(role, "bold")],
+        [(f"Round {view['round']}", "")],
+        [("Dawn ", ""), ("●" * dawn, "yellow"), ("○" * (18 - dawn), "grey35"), (f" {dawn}", "")],
+        [(f"guard {mover} to move" if mover else view["phase_text"], "")],
+    ]
+
+
+def _narrow_secrets(view: Mapping[str, Any], width: int) -> list[str]:
+    """The Thief's own facts, packed into a line or two."""
+    secret = view.get("thief")
+    if not secret:
+        return []
+    where = f" at {secret['at']}" if "at" in secret else " are outside"
+    items: list[list[Seg]] = [
+        [("You", "bold magenta"), (where, "")],
+        [(f"loot {secret['satchel_value']} (4 to leave)", "")],
+    ]
+    if "walk" in secret:
+        items.append([(f"walk {secret['walk']}", "")])
+    if secret["open_exits"]:
+        items.append([(f"open exits {', '.join(secret['open_exits'])}", "")])
+    items.extend([(f"carrying {a['name']} {a['value']}", "")] for a in secret["carrying"])
+    cuts = [f"camera {c['number']}" for c in secret["cut_cameras"] if not c["found"]] + [
+        f"{b['wing']} breaker" for b in secret["cut_breakers"] if not b["found"]
+    ]
+    if cuts:
+        items.append([(f"unfound cuts: {', '.join(cuts)}", "")])
+    route = list(secret["route"])
+    if route:
+        shown = " → ".join(route[-4:])
+        items.append([(f"route {'… → ' if len(route) > 4 else ''}{shown}", "")])
+    return _pack(items, width, sep=" · ")
+
+
+def _narrow_evidence(view: Mapping[str, Any], width: int) -> list[str]:
+    """The newest evidence that fits one line (all of it is in the history)."""
+    evidence = view["evidence"]
+    if not evidence:
+        return []
+    head: list[Seg] = [("Evidence:", "bold")]
+    room = width - _len(head)
+    shown: list[str] = []
+    for n, ev in enumerate(reversed(evidence)):
+        word = evidence_short(ev)
+        rest = len(evidence) - n - 1
+        more = f" +{rest} older" if rest else ""
+        if len(" ".join([*shown, word])) + 1 + len(more) > room:
+            break
+        shown.append(word)
+    older = len(evidence) - len(shown)
+    text = " " + "; ".join(shown) + (f"; +{older} older" if older else "")
+    return [_markup([*head, (text, "")])]
+
+
+def render_text(view: Mapping[str, Any], seat: int | None, width: int = WIDTH) -> str:
+    """The whole screen for one seat, from that seat's view alone, laid out for a
+    terminal ``width`` columns wide. Below :data:`WIDE` it is compact, so that at
+    80×24 the map, its legend and the menu fit on one screen; from :data:`WIDE` on,
+    the placards, evidence and secrets stand in full beside the map. Nothing is
+    ever broken mid-word."""
+    thief = bool(view.get("thief"))
+    if width >= WIDE:
+        return _render_wide(view, seat, width, thief)
+    out = _pack(_header_items(view), width, sep=" · ")
+    board = render_map(view, seat, right_numbers=False)
+    map_width = 4 + 3 * len(view["board"]["columns"]) - 1
+    legend = legend_items(thief, short=True)
+    panel = [*(_markup(i) for i in legend), "", _monitors_short(view)]
+    if width >= map_width + 2 + max(_len(item) for item in legend):
+        out.extend(_beside(board.split("\n"), map_width, panel, 2))
+    else:
+        out.extend(board.split("\n"))
+        out.extend(_pack([*legend, [(_plain(panel[-1]), "")]], width))
+    out.extend(_pack(_case_items(view), width, [("Cases (h heavy):", "")]))
+    faults = _faults(view)
+    if faults:
+        out.extend(_pack([[(f, "")] for f in faults], width, [("Known faults:", "red")]))
+    out.extend(_narrow_evidence(view, width))
+    out.extend(_narrow_secrets(view, width))
+    out.extend(_reveal_lines(view, width))
     return "\n".join(out)
+
+
+def _monitors_short(view: Mapping[str, Any]) -> str:
+    return f"monitors [bold]{'on' if view['monitors_watched'] else 'off'}[/]"
+
+
+def _render_wide(view: Mapping[str, Any], seat: int | None, width: int, thief: bool) -> str:
+    board = render_map(view, seat).split("\n")
+    map_width = 4 + 3 * len(view["board"]["columns"]) + 2
+    panel = width - map_width - 3
+    right = [
+        f"Y{_who(view)[1:]}",
+        *_pack([*_header_items(view)[1:-1], [(_phase(view), "")]], panel, sep="   "),
+        _monitors(view).capitalize(),
+        "",
+        *_pack(legend_items(thief), panel),
+        "",
+        "[bold]Placards[/] (h: heavy)",
+    ]
+    mine = _mine(view)
+    for p in view["placards"]:
+        line = f"{p['case']:>3} {p['value']}{'h' if p['heavy'] else ' '} {p['name']}"
+        if p["status"] == "gone":
+            line += f" [red]gone, round {p['taken_round']}[/]"
+        elif p["case"] in mine:
+            line += " [magenta]in your satchel[/]"
+        right.append(line)
+    faults = _faults(view)
+    if faults:
+        right.append("[red]Known faults:[/] " + ", ".join(faults))
+    if view["evidence"]:
+        right.append("[bold]Evidence[/]")
+        right.extend(evidence_line(ev) for ev in view["evidence"])
+    secret = _secret_lines(view, panel)
+    if secret:
+        right.extend(["", *secret])
+    right.extend(_reveal_lines(view, panel))
+    return "\n".join(_beside(board, map_width, right, 3))
+
+
+def evidence_short(ev: Mapping[str, Any]) -> str:
+    """One evidence token in a few words, for a narrow screen."""
+    kind, at, rnd = ev["kind"], ev["at"], ev["round"]
+    window = f"r{rnd}" if ev.get("since", rnd) == rnd else f"r{ev['since']}-{rnd}"
+    words = {
+        "last_seen": f"? seen {at} r{rnd}" + (f" ({ev['how']})" if ev.get("how") else ""),
+        "empty_frame": f"x empty {at} r{rnd}",
+        "cut_camera": f"camera {ev.get('camera', '')} cut {window}",
+        "dark": f"{ev.get('wing', '')} dark {window}",
+        "alarm": f"alarm {at} r{rnd}",
+        "forced_exit": f"forced exit {at} r{rnd}",
+    }
+    return words.get(kind, f"{kind} {at} r{rnd}")
 
 
 def evidence_line(ev: Mapping[str, Any]) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 from gameweave_core import Event, Outcome, Rng, Title
 from gameweave_core.bots import BotFactory
 
-from . import resample, rules, terminal, views
+from . import resample, rules, rules_text, terminal, views
 from . import state as state_module
 from .actions import ACTIONS
 from .bots import BOTS
@@ -80,5 +80,10 @@ class MuseumJob(Title[State]):
             return super().parse_action(text, legal)
         return terminal.parse_action(text, legal)
 
-    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
-        return terminal.render_text(view, seat)
+    def render_text(
+        self, view: Mapping[str, Any], seat: int | None, width: int = terminal.WIDTH
+    ) -> str | None:
+        return terminal.render_text(view, seat, width)
+
+    def rules_text(self) -> Mapping[str, str]:
+        return rules_text.TOPICS
