@@ -1242,6 +1242,20 @@ def bench_memory(s: Settings, ctx: dict[str, Any]) -> Section:
 
 # -- the run ---------------------------------------------------------------------------------
 
+
+def bench_search(s: Settings, ctx: dict[str, Any]) -> Section:
+    """The ISMCTS bot: strength against the shipped bots (seat-swapped, Wilson
+    intervals) and time per decision per title (benchmarks/search.py)."""
+    import search
+
+    sec = Section("search", "6. The search bot (ISMCTS): strength and speed")
+    out = search.run(s.quick, ctx.get("search_games"), say=say)
+    sec.body += out["body"]
+    sec.goals += [Goal(*g) for g in out["goals"]]
+    sec.raw = out["raw"]
+    return sec
+
+
 BENCHES: dict[str, Callable[[Settings, dict[str, Any]], Section]] = {
     "blackjack": bench_blackjack,
     "overhead": bench_overhead,
@@ -1250,6 +1264,7 @@ BENCHES: dict[str, Callable[[Settings, dict[str, Any]], Section]] = {
     "cluster": bench_cluster,
     "server": bench_server,
     "memory": bench_memory,
+    "search": bench_search,
 }
 
 
@@ -1357,6 +1372,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="profile the overhead benchmark even when its goal is met",
     )
+    parser.add_argument(
+        "--search-games", type=int, help="games per pairing of the search benchmark (400)"
+    )
     parser.add_argument("--list", action="store_true", help="list the benchmarks and stop")
     args = parser.parse_args(argv)
     if args.list:
@@ -1381,6 +1399,7 @@ def main(argv: list[str] | None = None) -> int:
         "ours": ours,
         "titles": ["museum", "house"],
         "profile_always": args.profile,
+        "search_games": args.search_games,
         "compiled": None,
         "compiled_modules": [],
     }
@@ -1415,6 +1434,7 @@ def main(argv: list[str] | None = None) -> int:
                     "cluster": "3c. cluster",
                     "server": "4. Server",
                     "memory": "5. Memory",
+                    "search": "6. Search bot",
                 }[name]
             sec.raw["seconds"] = time.perf_counter() - start
             sections.append(sec)

@@ -1,0 +1,337 @@
+"""The ISMCTS bot (issue 17): strength against the shipped bots and speed per title.
+
+    python benchmarks/search.py                       # every pairing, 400 games each
+    python benchmarks/search.py --games 40 museum     # some titles, fewer games
+    python benchmarks/search.py --json out.json       # also keep the raw figures
+
+``make bench`` runs it as the ``search`` benchmark of ``benchmarks/run.py``.
+
+Strength: every pairing plays the same seeds (``game:i`` derived from ``--seed``)
+for each side, so the comparisons are paired; symmetric titles swap seats (each
+seed is played once with the search in seat 1 and once in seat 2). Win rates carry
+95% Wilson intervals. Speed: each decision of the search bot is timed in CPU
+seconds (``time.process_time``: the machine is shared, and waiting for a core is
+not the bot's cost), and iterations per CPU second are the default budget divided
+by that time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+TUTORIAL = ROOT / "docs" / "tutorial" / "sealed-bid"
+
+#: Games per pairing asked for by the issue.
+FULL_GAMES = 400
+#: Games per pairing of a quick run.
+QUICK_GAMES = 8
+
+
+def registry() -> Any:
+    """The installed titles, and the tutorial title from its folder if it is not
+    installed (the dev environment does not install it)."""
+    from gameweave_core import Registry, default_registry
+
+    reg = default_registry()
+    if "sealedbid" in reg.names():
+        return reg
+    if str(TUTORIAL) not in sys.path:
+        sys.path.insert(0, str(TUTORIAL))
+    from gameweave_sealedbid import plugin
+
+    out = Registry()
+    for name in reg.names():
+        entry = reg.entry(name)
+        out.add_title(entry.title, entry.distribution, entry.distribution_version)
+    out.add_plugin(plugin, "sealedbid", "gameweave-sealedbid", "tutorial")
+    return out
+
+
+#: (key, title, players, {seat: bot}, what it measures). ``None`` is the title's
+#: default bot. Pairings of one title with the same "compare" key share seeds.
+PAIRINGS: list[dict[str, Any]] = [
+    {"key": "sealedbid", "title": "sealedbid", "players": 2, "search": "ismcts", "other": "random",
+     "swap": True},
+    {"key": "museum-thief", "title": "museum", "players": 2, "seats": {1: "ismcts", 2: None}},
+    {"key": "museum-thief-base", "title": "museum", "players": 2, "seats": {1: None, 2: None}},
+    {"key": "museum-security", "title": "museum", "players": 2, "seats": {1: None, 2: "ismcts"}},
+    {"key": "house", "title": "house", "players": 2, "seats": {1: "ismcts", 2: "ismcts"}},
+    {"key": "house-base", "title": "house", "players": 2, "seats": {1: None, 2: None}},
+    {"key": "museumheist", "title": "museumheist", "players": 2, "search": "ismcts",
+     "other": None, "swap": True},
+    {"key": "masterthief", "title": "masterthief", "players": 2, "search": "ismcts",
+     "other": None, "swap": True},
+]  # fmt: skip
+
+
+def jobs_for(pairing: dict[str, Any], games: int, seed: int) -> list[dict[str, Any]]:
+    """One job per game: the seats' bots and the game's seed."""
+    from gameweave_core import derive_seed
+
+    out = []
+    for i in range(games):
+        if pairing.get("swap"):
+            game_seed = derive_seed(seed, f"game:{i // 2}")
+            search_seat = 1 + i % 2
+            seats = {s: pairing["other"] for s in range(1, pairing["players"] + 1)}
+            seats[search_seat] = pairing["search"]
+        else:
+            game_seed = derive_seed(seed, f"game:{i}")
+            seats = dict(pairing["seats"])
+            search_seat = next((s for s, b in seats.items() if b == "ismcts"), None)
+        out.append(
+            {
+                "key": pairing["key"],
+                "title": pairing["title"],
+                "players": pairing["players"],
+                "seed": game_seed,
+                "seats": seats,
+                "search_seat": search_seat,
+            }
+        )
+    return out
+
+
+class _Timed:
+    """A bot whose every decision is timed in CPU seconds."""
+
+    def __init__(self, bot: Any, times: list[float]) -> None:
+        self.bot = bot
+        self.times = times
+
+    def act(self, observation: Any, rng: Any) -> Any:
+        start = time.process_time()
+        action = self.bot.act(observation, rng)
+        self.times.append(time.process_time() - start)
+        return action
+
+
+def play(job: dict[str, Any]) -> dict[str, Any]:
+    """Play one game of a job; its outcome and the search seats' decision times."""
+    from gameweave_core import BotSeat, Match, Rng, derive_seed, run_bots
+
+    reg = registry()
+    title = reg.title(job["title"])
+    match = Match.create(job["title"], job["players"], job["seed"], registry=reg)
+    times: list[float] = []
+    seats = {}
+    for seat, name in job["seats"].items():
+        bot = reg.bot(title, name)(seat, job["players"])
+        if name == "ismcts":
+            bot = _Timed(bot, times)
+        seats[seat] = BotSeat(bot, Rng(derive_seed(job["seed"], f"bot:{seat}")), name or "")
+    run_bots(match, seats, limit=title.max_actions)
+    outcome = match.outcome()
+    assert outcome is not None
+    return {
+        "key": job["key"],
+        "title": job["title"],
+        "search_seat": job["search_seat"],
+        "winners": list(outcome.winners),
+        "figures": dict(outcome.figures),
+        "steps": match.step,
+        "times": times,
+    }
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of ``k`` successes in ``n`` trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def rate(k: int, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{k / n:.1%} ({lo:.1%} – {hi:.1%}), {k}/{n}" if n else "no games"
+
+
+def run_games(
+    pairings: Sequence[dict[str, Any]],
+    games: int,
+    seed: int,
+    workers: int,
+    say: Callable[[str], None],
+) -> list[dict[str, Any]]:
+    jobs = [j for p in pairings for j in jobs_for(p, games, seed)]
+    results: list[dict[str, Any]] = []
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for i, result in enumerate(pool.map(play, jobs, chunksize=1), start=1):
+            results.append(result)
+            if i % 10 == 0 or i == len(jobs):
+                say(f"search: {i}/{len(jobs)} games, {time.perf_counter() - start:.0f} s")
+    return results
+
+
+def summarize(results: list[dict[str, Any]], default_iterations: int) -> dict[str, Any]:
+    """The strength table, goals and speed figures from the played games."""
+    by: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        by.setdefault(r["key"], []).append(r)
+    rows: list[list[str]] = []
+    goals: list[tuple[str, str, str, bool | None]] = []
+
+    def wins(key: str, seat_of: Callable[[dict[str, Any]], int]) -> tuple[int, int]:
+        games = by.get(key, [])
+        return sum(r["winners"] == [seat_of(r)] for r in games), len(games)
+
+    searched = lambda r: r["search_seat"]  # noqa: E731
+    thief = lambda r: 1  # noqa: E731
+
+    if "sealedbid" in by:
+        k, n = wins("sealedbid", searched)
+        rows.append(["Sealed Bids", "ISMCTS against random, seats swapped", "search wins",
+                     rate(k, n)])  # fmt: skip
+        goals.append(("ISMCTS: Sealed Bids", "beats random in >= 90% of games", rate(k, n),
+                      k / n >= 0.9 if n else None))  # fmt: skip
+    if "museum-thief" in by:
+        k, n = wins("museum-thief", thief)
+        kb, nb = wins("museum-thief-base", thief)
+        rows.append(["The Museum Job", "ISMCTS Thief against heuristic Security", "Thief wins",
+                     rate(k, n)])  # fmt: skip
+        rows.append(["The Museum Job", "heuristic Thief against heuristic Security (same seeds)",
+                     "Thief wins", rate(kb, nb)])  # fmt: skip
+        met = (k / n - kb / nb >= 0.10) if n and nb else None
+        goals.append(("ISMCTS: Museum Thief",
+                      "wins >= 10 points more often than the heuristic Thief",
+                      f"{k / n:.1%} against {kb / nb:.1%} ({n} and {nb} games)" if n and nb
+                      else "no games", met))  # fmt: skip
+    if "museum-security" in by:
+        k, n = wins("museum-security", thief)
+        rows.append(["The Museum Job", "heuristic Thief against ISMCTS Security", "Thief wins",
+                     rate(k, n)])  # fmt: skip
+        goals.append(("ISMCTS: Museum Security", "holds the heuristic Thief to <= 45%",
+                      rate(k, n), (k / n <= 0.45) if n else None))  # fmt: skip
+    if "house" in by:
+        takes = [r["figures"]["take"] for r in by["house"]]
+        base = [r["figures"]["take"] for r in by.get("house-base", [])]
+        for label, vals in (("ISMCTS crew", takes), ("basic crew (same seeds)", base)):
+            if vals:
+                sd = statistics.stdev(vals) if len(vals) > 1 else 0.0
+                rows.append(["The House Job", f"{label}, 2 seats, abilities on", "mean Take",
+                             f"{statistics.mean(vals):,.0f} ± {1.96 * sd / math.sqrt(len(vals)):,.0f}"
+                             f" (95%), {len(vals)} games"])  # fmt: skip
+        met = statistics.mean(takes) >= statistics.mean(base) if takes and base else None
+        goals.append(("ISMCTS: House crew", "mean Take >= the basic bots' (same seeds)",
+                      f"{statistics.mean(takes):,.0f} against {statistics.mean(base):,.0f}"
+                      if takes and base else "no games", met))  # fmt: skip
+    for key, name in (("museumheist", "Museum Heist"), ("masterthief", "Master Thief")):
+        if key in by:
+            k, n = wins(key, searched)
+            kb = sum(r["winners"] == [3 - r["search_seat"]] for r in by[key])
+            rows.append([name, "ISMCTS against the heuristic bot, seats swapped",
+                         "search wins / heuristic wins", f"{rate(k, n)} / {kb / n:.1%}"])  # fmt: skip
+            goals.append((f"ISMCTS: {name}", "at least matches the heuristic bot",
+                          f"{k} wins against {kb} in {n} games", k >= kb))  # fmt: skip
+    speed: list[list[str]] = []
+    raw_speed: dict[str, Any] = {}
+    titles = sorted({r["title"] for r in results})
+    for t in titles:
+        times = [x for r in results if r["title"] == t for x in r["times"]]
+        if not times:
+            continue
+        med = statistics.median(times)
+        p90 = sorted(times)[int(0.9 * (len(times) - 1))]
+        worst = max(times)
+        speed.append([t, f"{len(times):,}", f"{med * 1000:,.0f} ms", f"{p90 * 1000:,.0f} ms",
+                      f"{worst * 1000:,.0f} ms", f"{default_iterations / med:,.0f}"])  # fmt: skip
+        raw_speed[t] = {"decisions": len(times), "median": med, "p90": p90, "max": worst}
+        goals.append((f"ISMCTS: {t} decision", "<= 1 s per decision at the default budget",
+                      f"median {med:.2f} s, 90th percentile {p90:.2f} s, max {worst:.2f} s (CPU)",
+                      worst <= 1.0))  # fmt: skip
+    return {"rows": rows, "goals": goals, "speed": speed, "raw_speed": raw_speed}
+
+
+def markdown(summary: dict[str, Any], games: int, seconds: float) -> list[str]:
+    from gameweave_core.ismcts import DEFAULT_EXPLORATION, DEFAULT_ITERATIONS
+
+    lines = [
+        f"The `ismcts` bot at its default budget ({DEFAULT_ITERATIONS} iterations, "
+        f"exploration {DEFAULT_EXPLORATION}, random rollouts) against the shipped bots: "
+        f"{games} games per pairing asked for, seeds shared between the sides of a "
+        "comparison, seats swapped where the title is symmetric; 95% Wilson intervals "
+        f"(the games took {seconds / 60:.1f} minutes). `python benchmarks/search.py --help` "
+        "runs parts of it.",
+        "",
+        _table(["Title", "Pairing", "Measure", "Result"], summary["rows"]),
+        "",
+        "Time per decision of the search bot at the default budget (CPU seconds, every "
+        "decision of the games above) and iterations per CPU second:",
+        "",
+        _table(
+            ["Title", "decisions", "median", "90th percentile", "max", "iterations/s (median)"],
+            summary["speed"],
+        ),
+    ]
+    return lines
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def run(
+    quick: bool,
+    games: int | None = None,
+    only: Sequence[str] = (),
+    seed: int = 17,
+    workers: int | None = None,
+    say: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Play the pairings and summarize: ``body`` (markdown lines), ``goals``, ``raw``."""
+    from gameweave_core.ismcts import DEFAULT_ITERATIONS
+
+    count = games or (QUICK_GAMES if quick else FULL_GAMES)
+    chosen = [p for p in PAIRINGS if not only or p["title"] in only]
+    start = time.perf_counter()
+    results = run_games(chosen, count, seed, workers or min(2, os.cpu_count() or 1), say)
+    seconds = time.perf_counter() - start
+    summary = summarize(results, DEFAULT_ITERATIONS)
+    return {
+        "body": markdown(summary, count, seconds),
+        "goals": summary["goals"],
+        "raw": {"games": count, "seconds": seconds, "results": results,
+                "speed": summary["raw_speed"]},
+    }  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("titles", nargs="*", help="only these titles")
+    parser.add_argument("--games", type=int, help=f"games per pairing (default {FULL_GAMES})")
+    parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--workers", type=int, help="processes (default: 2 or the cores)")
+    parser.add_argument("--json", type=Path, help="write the raw figures here")
+    args = parser.parse_args(argv)
+    out = run(False, args.games, args.titles, args.seed, args.workers,
+              lambda m: print(m, file=sys.stderr, flush=True))  # fmt: skip
+    print("\n".join(out["body"]))
+    print()
+    for goal in out["goals"]:
+        met = "not measured" if goal[3] is None else ("yes" if goal[3] else "NO")
+        print(f"- {goal[0]}: {goal[1]}: {goal[2]} -> {met}")
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
