@@ -29,9 +29,17 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# mypy --strict on every package, then on the tests: the core's and adapters' tests
+# (with the folders their imports come from on the path), and each title's from its
+# own folder, as its distribution runs them.
+ROOT_TESTS_PATH := adapters:$(subst $(eval) ,:,$(TITLE_DIRS)):docs/tutorial/sealed-bid:docs/tutorial:docs/_ext:docs/reference/examples:tests/http
 typecheck: $(STAMP)
 	$(BIN)/mypy gameweave_core adapters/gameweave_cli adapters/gameweave_http \
-	  $(wildcard $(addsuffix /gameweave_*,$(TITLE_DIRS)))
+	  $(patsubst %/__init__.py,%,$(wildcard $(addsuffix /gameweave_*/__init__.py,$(TITLE_DIRS))))
+	MYPYPATH=$(ROOT_TESTS_PATH) $(BIN)/mypy --explicit-package-bases tests
+	set -e; for d in $(TITLE_DIRS); do echo "== mypy $$d/tests"; \
+	  (cd $$d && MYPYPATH=$(CURDIR):$(CURDIR)/adapters $(CURDIR)/$(BIN)/mypy \
+	    --config-file $(CURDIR)/pyproject.toml tests); done
 
 # The core's and adapters' tests, then each title's own tests from its own folder
 # (each distribution carries its tests, run with its own pytest settings).
