@@ -1,0 +1,207 @@
+"""Master Thief in Chromium (Debian's, driven by Playwright): matches made through the
+HTTP API and played by clicking the Museum, hand cards and items; a Grip prompt
+reaches the thief a Swipe is aimed at, and nobody else; the page fits a 390 px
+phone. Screenshots go to test-output/screenshots/ at the repository root."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from gameweave_core import Registry
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[3]
+SHOTS = ROOT / "test-output" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+class Server:
+    """The Gameweave server with only Master Thief, in development mode (so a test
+    may stack the decks), on a free loopback port."""
+
+    def __init__(self, db: Path) -> None:
+        import uvicorn
+        from gameweave_masterthief import plugin
+
+        from gameweave_http.app import create_app
+
+        registry = Registry()
+        registry.add_plugin(plugin, "masterthief", "gameweave", "test")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        self.url = f"http://127.0.0.1:{port}"
+        config = uvicorn.Config(
+            create_app(db, registry, dev=True),
+            host="127.0.0.1",
+            port=port,
+            access_log=False,
+            log_level="warning",
+            timeout_graceful_shutdown=1,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (make browser-deps)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    with Server(tmp_path / "thief.sqlite3") as s:
+        yield s
+
+
+@pytest.fixture
+def shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+def create(server: Server, players: int, bots: list[int], **config: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"title": "masterthief", "players": players, "bots": bots}
+    if config:
+        body["config"] = config
+    reply = httpx.post(server.url + "/api/matches", json=body)
+    assert reply.status_code == 201, reply.text
+    return dict(reply.json())
+
+
+def open_seat(browser: Any, url: str, errors: list[str], width: int = 1280) -> Any:
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(10_000)
+    page.goto(url)
+    page.wait_for_selector(".mt-table")
+    assert page.get_attribute("body", "data-renderer") == "masterthief"
+    return page
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute("body", "data-version"))
+
+
+def click(page: Any, selector: str) -> None:
+    """Click and wait for the page to redraw with the next version."""
+    before = version(page)
+    page.click(selector)
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+
+
+def test_a_heist_and_a_turn_against_a_bot_by_clicking(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    errors: list[str] = []
+    made = create(server, 2, [2])
+    page = open_seat(browser, made["seats"][0]["url"], errors)
+    # Four cards in hand, face up for this seat; the bot's hand is four backs.
+    assert page.locator(".mt-hand .mt-thief").count() == 4
+    assert page.locator(".mt-seat[data-seat='2'] .mt-back").count() == 4
+    assert page.locator(".mt-seat[data-seat='2'] .mt-calling.hidden").count() == 1
+    page.screenshot(path=str(shots / "masterthief-heist.png"), full_page=True)
+    click(page, ".mt-museum.target")  # the Heist
+    # Everyone has a card face up (or Security was dealt with); wait for a choice.
+    page.wait_for_function(
+        "document.querySelectorAll('.mt-museum.target, .mt-act, .mt-thief.playable').length > 0"
+        " || document.querySelector('.mt').dataset.phase === 'over'"
+    )
+    carried = page.locator(".mt-seat .mt-item").count()
+    assert carried >= 1
+    page.screenshot(path=str(shots / "masterthief-table.png"), full_page=True)
+    assert errors == []
+
+
+def stacked_match(server: Server) -> dict[str, Any]:
+    return create(
+        server,
+        2,
+        [],
+        museum=["Astrolabe", "Ruby Sceptre", "T-Rex Skull"],
+        deck=["Swipe", "Stash", "Lift", "Raid", "Grip", "Trip", "Deep Pockets", "Latch"],
+        calling=["The Looter", "The Cat Burglar"],
+    )
+
+
+def test_a_swipe_prompts_the_target_alone_and_a_grip_stops_it(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    errors: list[str] = []
+    made = stacked_match(server)
+    one = open_seat(browser, made["seats"][0]["url"], errors)
+    two = open_seat(browser, made["seats"][1]["url"], errors, width=390)
+    assert "The Looter" in one.inner_text(".mt-hand") and "The Looter" not in two.inner_text(".mt")
+    click(one, ".mt-museum.target")
+    click(two, ".mt-museum.target")
+    one.wait_for_selector(".mt-museum.target")  # seat 1 (the poorer Heist) steals first
+    click(one, ".mt-museum.target")
+    # Swipe: click the card, then the outlined item on seat 2's side.
+    one.click(".mt-hand .mt-thief[data-card='Swipe']")
+    one.wait_for_selector(".mt-thief.selected")
+    targets = one.locator(".mt-seat[data-seat='2'] .mt-item.target")
+    assert targets.count() == 1 and targets.first.get_attribute("data-item") == "Ruby Sceptre"
+    click(one, ".mt-seat[data-seat='2'] .mt-item.target")
+    # Seat 2 is asked (Grip or pass); seat 1 only sees that seat 2 is asked.
+    two.wait_for_selector(".mt-prompt .mt-grip")
+    assert "Seat 1 plays Swipe on you: Ruby Sceptre" in two.inner_text(".mt-prompt")
+    assert two.locator(".mt-prompt .mt-pass").count() == 1
+    one.wait_for_selector(".mt-seat[data-seat='2'].asked")
+    assert one.locator(".mt-prompt .mt-grip").count() == 0
+    width = two.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+    two.screenshot(path=str(shots / "masterthief-grip-phone.png"), full_page=True)
+    click(two, ".mt-prompt .mt-grip")
+    one.wait_for_function(
+        "document.querySelector('.mt-history').innerText.includes('the Swipe is stopped')"
+    )
+    assert "Ruby Sceptre" in two.inner_text(".mt-seat[data-seat='2'] .mt-carried")
+    # Back to seat 1: end the turn and escape, seat 2 is asked about Latch.
+    one.wait_for_selector(".mt-act.mt-end")
+    click(one, ".mt-act.mt-end")
+    click(one, ".mt-act.mt-escape")
+    two.wait_for_selector(".mt-prompt .mt-latch")
+    click(two, ".mt-prompt .mt-latch")
+    one.wait_for_function(
+        "document.querySelector('.mt-history').innerText.includes(\"stops Seat 1's escape\")"
+    )
+    one.screenshot(path=str(shots / "masterthief-latched.png"), full_page=True)
+    assert errors == []
