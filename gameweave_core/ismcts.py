@@ -40,9 +40,10 @@ from .rng import MAX_SEED, Rng
 from .title import Title
 
 #: Iterations per decision unless told otherwise. Measured on the project's 2-core
-#: machine (``benchmarks/run.py``, "ISMCTS speed"): a decision at this budget takes
-#: at most about a second for every shipped title.
-DEFAULT_ITERATIONS = 200
+#: machine (``benchmarks/search.py``): at 200, Museum Heist's slowest decisions took
+#: just over a CPU second (its move generation dominates); at this budget every
+#: shipped title decides within a second.
+DEFAULT_ITERATIONS = 160
 #: The UCB exploration constant (rewards are in [0, 1]).
 DEFAULT_EXPLORATION = 0.7
 #: What every seat scores when a rollout is cut off by ``rollout_limit``.
