@@ -78,3 +78,8 @@ def on_top(match: Match, *cards: str) -> None:
     for card in cards:
         st.museum.remove(card)
     st.museum += list(reversed(cards))
+
+
+def awaited(match: Match) -> tuple[int, ...]:
+    """The seats awaited now (a function, so type checkers do not narrow it)."""
+    return tuple(match.awaiting)

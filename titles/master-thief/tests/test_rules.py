@@ -16,7 +16,7 @@ from gameweave_masterthief.cards import (
     UTILITY,
     thief_deck,
 )
-from helpers import FILLER, TITLE, act, give, heist, labels, on_top, stacked, state
+from helpers import FILLER, TITLE, act, awaited, give, heist, labels, on_top, stacked, state
 
 from gameweave_core import ConfigError, Match
 from gameweave_core.testing import check_refused
@@ -27,7 +27,7 @@ from gameweave_core.testing import check_refused
 def test_cards_70_thief_cards_of_three_kinds() -> None:
     """[Cards] "Thief Cards [70]": Actions, Reactions, Utilities."""
     assert len(thief_deck()) == 70
-    kinds = Counter()
+    kinds: Counter[str] = Counter()
     for card in THIEF_CARDS:
         kinds[card.kind] += card.copies
     assert set(kinds) == {ACTION, REACTION, UTILITY}
@@ -97,9 +97,9 @@ def test_heist_all_players_steal_simultaneously_and_draw_nothing() -> None:
     """[Beginning the Game] "All players steal 1 card from the Museum simultaneously,
     then place this card face-up"; "do not draw additional Thief Cards"."""
     match = stacked(3, museum=["Ruby Sceptre", "Dodo Egg", "Astrolabe"])
-    assert match.awaiting == (1, 2, 3)
+    assert awaited(match) == (1, 2, 3)
     act(match, 2, "steal")
-    assert match.awaiting == (1, 3)
+    assert awaited(match) == (1, 3)
     assert all(not s["carried"] for s in match.view(None)["seats"])  # nothing dealt yet
     act(match, 3, "steal")
     act(match, 1, "steal")
@@ -112,7 +112,7 @@ def test_heist_all_players_steal_simultaneously_and_draw_nothing() -> None:
     ]
     assert [s["hand"] for s in seats] == [4, 4, 4]
     # The first turn: the poorest Heist (Dodo Egg and Astrolabe, 2 BMC; the lower seat).
-    assert match.awaiting == (2,) and match.view(None)["phase"] == "steal"
+    assert awaited(match) == (2,) and match.view(None)["phase"] == "steal"
 
 
 def test_heist_security_requires_immediate_action_then_the_jury_may_abandon() -> None:
@@ -122,7 +122,7 @@ def test_heist_security_requires_immediate_action_then_the_jury_may_abandon() ->
     heist(match)
     # Nobody carries a Gem: a Strike, then the Jury of Thieves votes.
     assert match.view(None)["strikes"] == ["Laser Snare"]
-    assert match.view(None)["phase"] == "jury" and match.awaiting == (1, 2, 3)
+    assert match.view(None)["phase"] == "jury" and awaited(match) == (1, 2, 3)
     act(match, 1, "vote abandon")
     assert match.view(1)["my_vote"] is True and "my_vote" not in match.view(2)
     act(match, 2, "vote abandon")
@@ -148,7 +148,7 @@ def test_heist_security_averted_by_an_opponents_carried_item() -> None:
     category ... Return both the surrendered item AND the Security back into the Museum"."""
     match = stacked(2, museum=["Ruby Sceptre", "Laser Snare"])
     heist(match)
-    assert match.awaiting == (1,)  # seat 2 holds no Gem: only seat 1 is asked
+    assert awaited(match) == (1,)  # seat 2 holds no Gem: only seat 1 is asked
     assert labels(match, 1) == ["surrender Ruby Sceptre", "pass"]
     act(match, 1, "surrender Ruby Sceptre")
     view = match.view(None)
@@ -234,13 +234,13 @@ def test_play_continues_clockwise() -> None:
     the project's ruling for "anyone may take the first turn")."""
     match = stacked(3, museum=["Astrolabe", "Opal Brooch", "Dodo Egg", "T-Rex Skull"])
     heist(match)
-    assert match.awaiting == (1,)
+    assert awaited(match) == (1,)
     act(match, 1, "steal")
     act(match, 1, "end turn")
     while match.view(1)["phase"] == "cleanup":
         act(match, 1, labels(match, 1)[0])
     act(match, 1, "stay")
-    assert match.awaiting == (2,)
+    assert awaited(match) == (2,)
 
 
 # -- [Stashing] ----------------------------------------------------------------------
@@ -301,7 +301,7 @@ def test_swipe_takes_a_carried_item_from_an_opponent() -> None:
     """[Thief Cards] Swipe: "Take 1 Carried item from any 1 opponent"."""
     match = swipe_setup(["Latch", "Lift", "Raid", "Raid"])
     act(match, 1, "swipe 2 Ruby Sceptre")
-    assert match.awaiting == (2,)  # the target is asked, Grip or not
+    assert awaited(match) == (2,)  # the target is asked, Grip or not
     assert labels(match, 2) == ["pass"]
     act(match, 2, "pass")
     seats = match.view(None)["seats"]
@@ -334,7 +334,7 @@ def test_a_thief_with_no_cards_in_hand_is_not_asked() -> None:
     match = swipe_setup(FILLER)
     state(match).hands[1] = []
     act(match, 1, "swipe 2 Ruby Sceptre")
-    assert match.awaiting == (1,) and match.view(None)["phase"] == "play"
+    assert awaited(match) == (1,) and match.view(None)["phase"] == "play"
 
 
 def test_gaining_items_over_the_limit_on_an_opponents_turn_drops_immediately() -> None:
@@ -344,9 +344,9 @@ def test_gaining_items_over_the_limit_on_an_opponents_turn_drops_immediately() -
     give(match, 2, carried=["Ming Vase", "Marble Bust", "Ritual Mask"], stashed=["Dodo Egg"])
     act(match, 1, "raid 2")
     act(match, 2, "grip")
-    assert match.awaiting == (2,) and match.view(None)["phase"] == "overflow"
+    assert awaited(match) == (2,) and match.view(None)["phase"] == "overflow"
     act(match, 2, "drop Ritual Mask")
-    assert match.awaiting == (1,) and len(match.view(None)["seats"][1]["carried"]) == 4
+    assert awaited(match) == (1,) and len(match.view(None)["seats"][1]["carried"]) == 4
 
 
 def test_trip_drops_an_opponents_item_into_the_museum() -> None:
@@ -403,13 +403,13 @@ def test_security_ends_the_turn_and_is_averted_counterclockwise_from_the_puller(
     act(match, 1, "steal")  # seat 1 pulls Laser Snare
     # Seat 1 carries a Gem and is asked first, then 4, then 3 (counterclockwise).
     assert match.view(None)["window"]["asked"] == [1, 4, 3]
-    assert match.awaiting == (1,)
+    assert awaited(match) == (1,)
     act(match, 1, "pass")
-    assert match.awaiting == (4,)
+    assert awaited(match) == (4,)
     act(match, 4, "pass")
     act(match, 3, "surrender Sapphire Ring")
     view = match.view(None)
-    assert view["strikes"] == [] and match.awaiting == (2,)  # seat 1's turn is over
+    assert view["strikes"] == [] and awaited(match) == (2,)  # seat 1's turn is over
     text = "Seat 3 surrenders Sapphire Ring to avert Laser Snare; both go back into the Museum"
     assert text in match.history(2)
 
@@ -454,7 +454,8 @@ def test_the_scream_makes_it_4_strikes() -> None:
     act(match, 1, "steal")
     assert len(match.view(None)["strikes"]) == 3 and match.outcome() is None
     act(match, 2, "steal")
-    assert match.outcome() is not None and match.outcome().reason == "strikes"
+    result = match.outcome()
+    assert result is not None and result.reason == "strikes"
 
 
 def test_marble_cherub_averts_any_security_with_any_carried_item() -> None:
@@ -502,7 +503,8 @@ def test_an_exact_draw_lets_the_turn_finish_then_the_game_ends() -> None:
     while match.view(1)["phase"] == "cleanup":
         act(match, 1, labels(match, 1)[0])
     act(match, 1, "stay")
-    assert match.outcome() is not None and match.outcome().reason == "time"
+    result = match.outcome()
+    assert result is not None and result.reason == "time"
 
 
 # -- [Escaping] ------------------------------------------------------------------------
@@ -528,12 +530,12 @@ def test_escape_reveals_the_calling_card_and_takes_you_out_of_play() -> None:
     match = escape_setup(FILLER)
     act(match, 1, "escape")
     assert match.view(3)["seats"][0]["calling"] == "The Looter"  # revealed to all
-    assert match.awaiting == (2, 3)  # opponents with cards may Latch: both asked
+    assert awaited(match) == (2, 3)  # opponents with cards may Latch: both asked
     act(match, 3, "pass")
     act(match, 2, "pass")
     view = match.view(None)
     assert view["seats"][0]["status"] == "escaped" and view["seats"][0]["hand"] == 0
-    assert match.awaiting == (2,)
+    assert awaited(match) == (2,)
 
 
 def test_latch_stops_an_escape() -> None:
@@ -547,7 +549,7 @@ def test_latch_stops_an_escape() -> None:
     assert "mine" not in match.view(3)["window"]  # an answer is secret until all are in
     act(match, 3, "pass")
     view = match.view(None)
-    assert view["seats"][0]["status"] == "in" and match.awaiting == (2,)
+    assert view["seats"][0]["status"] == "in" and awaited(match) == (2,)
     assert "Latch! Seat 2 stops Seat 1's escape" in match.history(3)
 
 
@@ -572,7 +574,7 @@ def test_the_last_remaining_player_must_escape_after_one_final_turn() -> None:
     state(match).status[2] = "escaped"
     act(match, 1, "escape")
     act(match, 2, "pass")
-    assert match.view(None)["final_turn"] and match.awaiting == (2,)
+    assert match.view(None)["final_turn"] and awaited(match) == (2,)
     on_top(match, "Winged Victory")
     act(match, 2, "steal")
     act(match, 2, "end turn")
@@ -619,7 +621,7 @@ def test_a_tie_is_broken_by_one_last_simultaneous_steal() -> None:
     st.strikes = ["Pressure Plate", "Night Watchman"]
     st.museum = [m for m in st.museum if m not in st.strikes]
     act(match, 1, "steal")  # the third Strike: both caught with nothing Stashed
-    assert match.view(None)["phase"] == "tiebreak" and match.awaiting == (1, 2)
+    assert match.view(None)["phase"] == "tiebreak" and awaited(match) == (1, 2)
     on_top(match, "Star of the Nile", "Opal Brooch")  # seat 1 gets the first
     act(match, 2, "steal")
     assert match.outcome() is None

@@ -29,8 +29,8 @@ def test_every_view_fits_80_by_24() -> None:
 
 def test_the_table_shows_the_seats_own_hand_and_calling_card_only() -> None:
     match = stacked(2, hands=[["Swipe", "Grip", "Latch", "Lift"]], calling=["The Looter"])
-    mine = TITLE.render_text(match.view(1), 1)
-    theirs = TITLE.render_text(match.view(2), 2)
+    mine = TITLE.render_text(match.view(1), 1) or ""
+    theirs = TITLE.render_text(match.view(2), 2) or ""
     assert "Your hand:[/bold] Grip, Latch, Lift, Swipe" in mine
     assert "The Looter" in mine and "The Looter" not in theirs
     assert "Grip, Latch" not in theirs

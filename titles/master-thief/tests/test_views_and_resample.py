@@ -3,6 +3,7 @@ draws what a seat has not seen from what it knows alone."""
 
 from __future__ import annotations
 
+from gameweave_masterthief.state import State
 from helpers import FILLER, REGISTRY, TITLE, act, heist, stacked, state
 
 from gameweave_core import Match, Rng, play_out
@@ -73,7 +74,7 @@ def test_the_other_seats_hands_and_calling_cards_are_in_no_view() -> None:
                     assert "calling" not in s
 
 
-def snap(state_: object) -> object:
+def snap(state_: State) -> object:
     return TITLE.snapshot(state_)
 
 
