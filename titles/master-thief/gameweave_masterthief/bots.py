@@ -70,15 +70,18 @@ class HeuristicBot:
             return worth(item, calling)
 
         kinds = {type(a) for a in legal}
-        if Vote in kinds:
-            return Vote(len(view["strikes"]) >= 2)
+        if Vote in kinds:  # start over when the Heist left this thief behind
+            behind = max(estimate(s) for s in view["seats"] if s["seat"] != me) > sum(
+                value(i["name"]) for i in mine["carried"]
+            )
+            return Vote(behind or len(view["strikes"]) >= 2)
         if Grip in kinds:
             return Grip()
         if Latch in kinds:
             # Let a thief leave with less than this one holds: keep the Latch.
             escaper = view["seats"][view["window"]["actor"] - 1]
             mine_now = sum(value(i["name"]) for i in [*mine["carried"], *mine["stashed"]])
-            return Latch() if estimate(escaper) + 2 >= mine_now else Pass()
+            return Latch() if estimate(escaper) >= mine_now else Pass()
         if Surrender in kinds:
             danger = len(view["strikes"]) + 1 >= view["strikes_to_end"]
             cheapest = min(
