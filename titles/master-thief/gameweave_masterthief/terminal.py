@@ -105,6 +105,11 @@ def _item(entry: Mapping[str, Any]) -> str:
     return f"{entry['name']}({SHORT[entry['category']]}{entry['bmc']})"
 
 
+def _seats(values: Sequence[Any]) -> str:
+    # Comma-separated, never a Python list: square brackets are rich markup.
+    return ", ".join(str(v) for v in values) or "none"
+
+
 def _fit(text: str) -> str:
     return text if len(text) <= WIDTH else text[: WIDTH - 1] + "…"
 
@@ -122,7 +127,7 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
         you = " (you)" if s["seat"] == seat else ""
         calling = f" {s['calling']}" if "calling" in s else ""
         top = (
-            f"Seat {s['seat']}{you} [{s['status']}]{calling} hand {s['hand']}"
+            f"Seat {s['seat']}{you} ({s['status']}){calling} hand {s['hand']}"
             f" carry {len(s['carried'])}/{s['carry_limit']}"
         )
         if s["utilities"]:
@@ -146,7 +151,7 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
         lines.append(
             _fit(
                 f"Answering Seat {w['actor']}'s {w['trigger']}{what}: asked "
-                f"{w['asked']}, answered {w['answered']}"
+                f"{_seats(w['asked'])}; answered {_seats(w['answered'])}"
             )
         )
     notes = [view[k] for k in ("jury",) if k in view]
@@ -155,8 +160,8 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
     if view.get("final_turn"):
         notes.append("last thief inside: final turn")
     if "scores" in view:
-        won = f", winners {view['winners']}" if "winners" in view else ", a tie-break"
-        notes.append(f"Final BMC {view['scores']}{won} ({view['ended']})")
+        won = f", winners {_seats(view['winners'])}" if "winners" in view else ", a tie-break"
+        notes.append(f"Final BMC {_seats(view['scores'])}{won} ({view['ended']})")
     if notes:
         lines.append(_fit(" · ".join(notes)))
     if seat is not None:

@@ -58,5 +58,6 @@ def test_a_window_and_security_are_shown() -> None:
     act(match, 1, "steal")
     act(match, 1, "swipe 2 Ruby Sceptre")
     text = TITLE.render_text(match.view(2), 2) or ""
-    assert "Answering Seat 1's swipe at Seat 2" in text
+    assert "Answering Seat 1's swipe at Seat 2: asked 2; answered none" in text
+    assert "Seat 2 (you) (in)" in text
     Console(width=80, record=True).print(text)
