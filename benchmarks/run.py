@@ -599,9 +599,8 @@ def bench_cluster(s: Settings, ctx: dict[str, Any]) -> Section:
     games = max(100, int(rate * s.simulate_target))
     batch = min(50, -(-games // 64))  # simulate's batch size for this run (window 4)
 
-    # 1. Between start-up and shut-down: the pool and the cluster are started once in a
-    # worker of their own (closed at the end, so that no cluster idles beside the
-    # other benchmarks) and play the same games, round after round.
+    # 1. Between start-up and shut-down: each round starts the pool or the cluster in a
+    # benchmark worker of its own, times the games alone, and stops it.
     steady = H.Worker(PY, "cluster")
     try:
 
@@ -611,16 +610,21 @@ def bench_cluster(s: Settings, ctx: dict[str, Any]) -> Section:
 
         pool = H.Contender("2 processes", lambda: on("pool"))
         dask = H.Contender("LocalCluster of 2", lambda: on("cluster"))
-        H.interleave([pool, dask], s.simulate_rounds, progress=lambda m: say("cluster " + m))
+        H.interleave(
+            [pool, dask], s.simulate_rounds, warmup=False, progress=lambda m: say("cluster " + m)
+        )
     finally:
         steady.close()
-    for p, d in zip(pool.samples, dask.samples, strict=True):
-        if p.extra["json"] != d.extra["json"]:
-            raise RuntimeError(f"simulate {title}: the pool and the cluster disagree")
-    ratio = dask.median_rate() / pool.median_rate()
-    # The client's process hosts the scheduler (and the workers' nannies) of a
-    # LocalCluster: its CPU beyond the pool's client is the scheduler's cost.
-    per_game = [(d.cpu - p.cpu) / games for p, d in zip(pool.samples, dask.samples, strict=True)]
+    pairs = list(zip(pool.samples, dask.samples, strict=True))
+    if any(p.extra["json"] != d.extra["json"] for p, d in pairs):
+        raise RuntimeError(f"simulate {title}: the pool and the cluster disagree")
+    pool_rates = [games / p.extra["games_wall"] for p, _ in pairs]
+    dask_rates = [games / d.extra["games_wall"] for _, d in pairs]
+    ratio = statistics.median(dask_rates) / statistics.median(pool_rates)
+    # The client's process hosts a LocalCluster's scheduler (and the workers'
+    # nannies): its CPU beyond the pool's client is the scheduler's cost.
+    per_game = [(d.extra["games_cpu"] - p.extra["games_cpu"]) / games for p, d in pairs]
+    client_cpu = [d.extra["games_cpu"] / games for _, d in pairs]
 
     # 2. The whole command, start-up and shut-down included, and with 2 games.
     gw = str(BIN / "gameweave")
@@ -657,7 +661,7 @@ def bench_cluster(s: Settings, ctx: dict[str, Any]) -> Section:
             [
                 "Title",
                 "games",
-                "",
+                "measured",
                 "2 processes (--jobs 2)",
                 "LocalCluster of 2",
                 "cluster / jobs",
@@ -667,11 +671,11 @@ def bench_cluster(s: Settings, ctx: dict[str, Any]) -> Section:
                 [
                     title,
                     f"{games:,}",
-                    "games/s, both started before (median)",
-                    f"{pool.median_rate():,.1f}",
-                    f"{dask.median_rate():,.1f}",
+                    "games/s between start-up and shut-down",
+                    f"{statistics.median(pool_rates):,.1f}",
+                    f"{statistics.median(dask_rates):,.1f}",
                     H.fmt_ratio(ratio),
-                    spread(H.paired_ratios(dask, pool)),
+                    spread([d / p for p, d in zip(pool_rates, dask_rates, strict=True)]),
                 ],
                 [
                     title,
@@ -696,7 +700,12 @@ def bench_cluster(s: Settings, ctx: dict[str, Any]) -> Section:
                     spread(startup, lambda x: f"{x:.2f} s"),
                 ],
                 [
-                    f"scheduler and client CPU per game ({batch} games a task)",
+                    "CPU per game of the process of the scheduler and client",
+                    f"{1000 * statistics.median(client_cpu):.3f} ms",
+                    spread(client_cpu, lambda x: f"{1000 * x:.3f} ms"),
+                ],
+                [
+                    f"the same beyond the pool's client: the scheduler's ({batch} games a task)",
                     f"{1000 * statistics.median(per_game):.3f} ms",
                     spread(per_game, lambda x: f"{1000 * x:.3f} ms"),
                 ],
@@ -712,8 +721,9 @@ def bench_cluster(s: Settings, ctx: dict[str, Any]) -> Section:
     sec.body.append(
         f"The same {games:,} games of {title} (`--seed 1`, default bots) through "
         "`simulate`. First with a pool of two forked processes (as `--jobs 2`) and a Dask "
-        "`LocalCluster` of two one-thread worker processes (as `--cluster local:2`), both "
-        "started once in one benchmark worker, interleaved: this is the cluster's rate. "
+        "`LocalCluster` of two one-thread worker processes (as `--cluster local:2`), "
+        "interleaved, each started for its round and timed from the first game sent to the "
+        "last result in: this is the cluster's rate. "
         "Then the whole command, `gameweave simulate "
         f"{title} --games N --seed 1 --json` with `--jobs 2` or `--cluster local:2`, and "
         "the same with 2 games, whose difference is the cluster's start-up and shut-down "
@@ -737,6 +747,11 @@ def bench_cluster(s: Settings, ctx: dict[str, Any]) -> Section:
             c.name: {"wall": c.walls, "cpu": [x.cpu for x in c.samples]}
             for c in [pool, dask, *commands]
         },
+        "games_wall": {
+            "pool": [games / r for r in pool_rates],
+            "cluster": [games / r for r in dask_rates],
+        },
+        "games_cpu": {c.name: [x.extra["games_cpu"] for x in c.samples] for c in (pool, dask)},
     }
     return sec
 

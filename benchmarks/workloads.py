@@ -354,31 +354,36 @@ def compiled_modules() -> list[str]:
 def simulate_on(title: str, how: str, games: int, seed: int = 1) -> Callable[[int], int]:
     """``simulate`` of the same ``games`` games (one run per step) through a pool of two
     forked processes (``how="pool"``, as ``--jobs 2``) or a ``LocalCluster`` of two
-    worker processes (``how="cluster"``, as ``--cluster local:2``), started once here so
-    that only the games are timed. Units: games. The extra ``json`` lets the caller
-    check that both print the same."""
-    import atexit
+    worker processes (``how="cluster"``, as ``--cluster local:2``). Each step starts
+    the pool or cluster, plays the games, and stops it, so that nothing idles beside
+    the other contender; the extras time the games alone: ``games_wall``, and
+    ``games_cpu``, the CPU time of this process (the client, and a local cluster's
+    scheduler), with ``json``, the results, to check that both print the same."""
     import json
     import multiprocessing
+    import time
     from concurrent.futures import ProcessPoolExecutor
 
     from gameweave_cli.cluster import open_cluster
     from gameweave_cli.simulate import simulate
 
-    entry = default_registry().entry(title)
-    executor: Any
-    if how == "pool":
-        executor = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"))
-        executor.submit(int).result()  # both workers forked now, as the CLI does
-    elif how == "cluster":
-        executor = open_cluster("local:2", entry)
-    else:
+    if how not in ("pool", "cluster"):
         raise ValueError(f"how={how!r}: pool or cluster")
-    atexit.register(executor.shutdown)
+    entry = default_registry().entry(title)
     last: dict[str, Any] = {}
 
     def step(i: int) -> int:
-        result = simulate(title, games, entry.title.min_players, seed, {}, executor, window=4)
+        executor: Any
+        if how == "pool":
+            executor = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"))
+            executor.submit(int).result()  # both workers forked now, as the CLI does
+        else:
+            executor = open_cluster("local:2", entry)
+        with executor:
+            t0, c0 = time.perf_counter(), time.process_time()
+            result = simulate(title, games, entry.title.min_players, seed, {}, executor, window=4)
+            last["games_wall"] = time.perf_counter() - t0
+            last["games_cpu"] = time.process_time() - c0
         last["json"] = json.dumps(result.to_json())
         return games
 

@@ -16,10 +16,12 @@ imports it before :func:`open_cluster` is called.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import threading
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, InvalidStateError
 from typing import Any
 
 import attrs
@@ -32,8 +34,9 @@ from .simulate import RunStopped, describe_error
 #: What to run when Dask is missing.
 INSTALL = "pip install 'gameweave[dask]'"
 
-#: Seconds to wait for the scheduler, and for the first worker to join it.
-TIMEOUT = 30.0
+
+#: Seconds between two looks at whether the client still has its scheduler.
+WATCH_EVERY = 1.0
 
 
 class ClusterError(RunStopped):
@@ -118,6 +121,14 @@ def check_workers(found: Mapping[str, dict[str, TitleStamp] | str], wanted: Titl
             )
 
 
+def _quiet() -> None:
+    """Silence Dask's logging in this process (run on a local cluster's workers too)."""
+    # Dask's configuration gives some of its loggers levels of their own.
+    names = [n for n in logging.Logger.manager.loggerDict if n.startswith("distributed.")]
+    for name in ["distributed", *names]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
 @attrs.frozen
 class ClusterSpec:
     """What ``--cluster`` asked for: a scheduler's address, or a local cluster."""
@@ -147,12 +158,32 @@ class ClusterExecutor(Executor):
     """An executor on a Dask cluster; shutting it down closes the connection (and
     the local cluster, if it started one)."""
 
-    def __init__(self, client: Any, wanted: TitleStamp, cluster: Any = None) -> None:
+    def __init__(
+        self, client: Any, wanted: TitleStamp, cluster: Any = None, where: str = "the cluster"
+    ) -> None:
         self.client = client
         self.wanted = wanted
         self.cluster = cluster
+        self.where = where
         # pure=False: two batches never share a result by accident of their keys.
         self._inner: Executor = client.get_executor(pure=False)
+        self._pending: set[Future[Any]] = set()
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        threading.Thread(target=self._watch, name="gameweave-cluster-watch", daemon=True).start()
+
+    def _watch(self) -> None:
+        """Fail the pending tasks once the client has given up on the scheduler (after
+        trying to reconnect for a while): their futures would never resolve."""
+        while not self._closing.wait(WATCH_EVERY):
+            if self.client.status in ("closing", "closed"):
+                lost = ClusterError(f"lost {self.where}: the client could not reconnect")
+                with self._lock:
+                    pending, self._pending = self._pending, set()
+                for future in pending:
+                    with contextlib.suppress(InvalidStateError):
+                        future.set_exception(lost)
+                return
 
     @property
     def threads(self) -> int:
@@ -163,36 +194,63 @@ class ClusterExecutor(Executor):
         if kwargs:
             raise TypeError("ClusterExecutor.submit takes positional arguments only")
         # Every task checks its worker's build of the title first (see checked_call).
-        return self._inner.submit(checked_call, self.wanted, fn, *args)
+        try:
+            future = self._inner.submit(checked_call, self.wanted, fn, *args)
+        except Exception as exc:
+            # The client gave up on the scheduler (it retries for a while first).
+            raise ClusterError(f"lost {self.where}: {describe_error(exc)}") from exc
+        with self._lock:
+            self._pending.add(future)
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, future: Future[Any]) -> None:
+        with self._lock:
+            self._pending.discard(future)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         # The run has collected every future it wants by now; on an interrupt the
-        # rest are cancelled rather than waited for.
-        try:
-            self._inner.shutdown(wait=False)
-        finally:
-            self.client.close()
-            if self.cluster is not None:
-                self.cluster.close()
+        # rest are cancelled rather than waited for. Each step is tried even if one
+        # before failed: the scheduler may be gone.
+        self._closing.set()
+        steps: list[Callable[[], object]] = [lambda: self._inner.shutdown(wait=False)]
+        if self.cluster is not None:
+            # A local cluster's workers log the heartbeats its own closing
+            # interrupts; the run's output is over by now.
+            steps.append(lambda: self.client.run(_quiet))
+        steps.append(self.client.close)
+        if self.cluster is not None:
+            steps.append(self.cluster.close)
+        for step in steps:
+            with contextlib.suppress(Exception):  # nothing more to do for a closing cluster
+                step()
 
 
-def open_cluster(text: str, entry: TitleEntry, *, timeout: float = TIMEOUT) -> ClusterExecutor:
+def open_cluster(text: str, entry: TitleEntry, *, timeout: float | None = None) -> ClusterExecutor:
     """Connect to the cluster ``--cluster text`` names (or start a local one) and
     check that its workers have ``entry``'s title; a :class:`ClusterError` says in
     one line why not."""
     spec = ClusterSpec.parse(text)
     try:
+        import dask.utils
         import distributed
     except ImportError:
         raise ClusterError(f"--cluster needs Dask, which is not installed: {INSTALL}") from None
-    dask: Any = distributed  # its constructors are not annotated
-    # The client's own chatter (reconnecting, closing) is not the run's output.
-    logging.getLogger("distributed").setLevel(logging.ERROR)
+    cluster_api: Any = distributed  # its constructors are not annotated
+    if timeout is None:
+        # Seconds to reach the scheduler (and to reconnect to it), and for a first
+        # worker to join: Dask's setting, 30 s unless configured otherwise
+        # (DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT).
+        setting: Any = dask.config.get("distributed.comm.timeouts.connect")
+        timeout = float(dask.utils.parse_timedelta(setting))
+    # Dask's own log lines (reconnecting, closing, a lost scheduler) are not the run's
+    # output: what stops the run is said in one line by a ClusterError.
+    _quiet()
     cluster: Any = None
     client: Any = None
     try:
         if spec.local_workers is not None:
-            cluster = dask.LocalCluster(
+            cluster = cluster_api.LocalCluster(
                 n_workers=spec.local_workers,
                 threads_per_worker=1,
                 processes=True,
@@ -202,12 +260,12 @@ def open_cluster(text: str, entry: TitleEntry, *, timeout: float = TIMEOUT) -> C
                 scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
                 silence_logs=logging.ERROR,
             )
-            client = dask.Client(cluster, timeout=timeout)
+            client = cluster_api.Client(cluster, timeout=timeout)
             where = f"the local cluster ({spec.local_workers} workers)"
         else:
             where = f"the Dask scheduler at {spec.address}"
             try:
-                client = dask.Client(spec.address, timeout=timeout)
+                client = cluster_api.Client(spec.address, timeout=timeout)
             except (OSError, TimeoutError, ValueError) as exc:
                 raise ClusterError(f"cannot reach {where}: {describe_error(exc)}") from exc
         try:
@@ -222,4 +280,4 @@ def open_cluster(text: str, entry: TitleEntry, *, timeout: float = TIMEOUT) -> C
         if cluster is not None:
             cluster.close()
         raise
-    return ClusterExecutor(client, wanted, cluster)
+    return ClusterExecutor(client, wanted, cluster, where)

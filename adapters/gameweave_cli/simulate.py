@@ -127,17 +127,8 @@ def play_game(spec: GameSpec) -> GameResult:
         )
     except Exception as exc:
         # The title's setup raised: a log with no actions reproduces that.
-        header = MatchLog(
-            title=entry.title.name,
-            title_version=entry.title.version,
-            players=spec.players,
-            seed=spec.seed,
-            distribution=entry.distribution,
-            distribution_version=entry.distribution_version,
-            config=dict(spec.config),
-        )
         return GameResult(
-            spec.index, spec.seed, 0, error=f"setup: {describe_error(exc)}", log=header.to_toml()
+            spec.index, spec.seed, 0, error=f"setup: {describe_error(exc)}", log=header_log(spec)
         )
     try:
         bots = seat_bots(match, dict(spec.seats), registry)
@@ -168,8 +159,9 @@ def play_batch(specs: Sequence[GameSpec]) -> list[GameResult]:
 
 
 def header_log(spec: GameSpec, registry: Any = None) -> str:
-    """A log with no actions for a game whose worker was lost: it names the title,
-    the players, the seed and the options, from which the game can be played again."""
+    """A log with no actions (a game whose setup raised, or whose worker was lost):
+    it names the title, the players, the seed and the options, from which the game
+    can be played again."""
     entry = (registry if registry is not None else default_registry()).entry(spec.title)
     return MatchLog(
         title=entry.title.name,

@@ -282,6 +282,41 @@ def test_a_worker_that_joins_late_without_the_title_stops_the_run(start_cluster,
     assert str(caught.value).startswith(f"worker {bare} does not have sealedbid (it has: none)")
 
 
+@pytest.mark.slow
+def test_a_lost_scheduler_stops_the_run_in_one_line(start_cluster, child_env, tmp_path):
+    cluster = start_cluster()
+    cluster.add_worker("w1")
+    cluster.wait_for_workers(1)
+    # The client tries to reconnect for this long before it gives up.
+    env = dict(child_env, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="3s")
+    args = ["simulate", "sealedbid", "-n", "500000", "--cluster", cluster.address]
+    run = subprocess.Popen(
+        [sys.executable, "-m", "gameweave_cli", *args],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        with cluster.client() as client:
+            # Kill the scheduler once the run's games are being played.
+            deadline = time.monotonic() + LIMIT
+            while not any(client.processing().values()):
+                assert time.monotonic() < deadline and run.poll() is None
+                time.sleep(0.1)
+        cluster.procs[0].send_signal(signal.SIGKILL)
+        out, err = run.communicate(timeout=LIMIT)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert run.returncode == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"error: lost the Dask scheduler at {cluster.address}: ")
+
+
 def default_entry() -> Any:
     """The tutorial title's entry as a ``gameweave`` subprocess sees it."""
     from gameweave_core import Registry
@@ -411,3 +446,32 @@ def test_the_client_keeps_no_game_it_was_not_asked_to(installed):
     # Every log went to the sink as its batch arrived; none stayed in the result.
     assert logged.results == () and sorted(sunk) == list(range(1, 121))
     assert logged.to_json() == plain.to_json()
+
+
+def test_games_of_a_lost_batch_fail_with_logs_that_name_their_seeds(installed):
+    from concurrent.futures import Future
+
+    from gameweave_core import MatchLog
+
+    class LosesTheSecondBatch(InlineExecutor):
+        calls = 0
+
+        def submit(self, fn, /, *args, **kwargs):
+            self.calls += 1
+            if self.calls != 2:
+                return super().submit(fn, *args, **kwargs)
+            lost: Future[Any] = Future()
+            lost.set_exception(RuntimeError("the worker vanished"))
+            return lost
+
+    result = simulate("sealedbid", 12, 2, 3, {}, LosesTheSecondBatch(), batch=5)
+    assert [r.index for r in result.failures] == [6, 7, 8, 9, 10]
+    assert result.tally.finished == 7 and result.games == 12
+    whole = simulate("sealedbid", 12, 2, 3, {}, InlineExecutor(), keep_logs=True)
+    seeds = {r.index: r.seed for r in whole.results}
+    for lost in result.failures:
+        assert lost.error == "worker failed: RuntimeError: the worker vanished"
+        log = MatchLog.from_toml(lost.log)
+        assert (log.title, log.players, log.actions) == ("sealedbid", 2, [])
+        # The seed of the game itself, from which it can be played again.
+        assert log.seed == lost.seed == seeds[lost.index]
