@@ -18,7 +18,7 @@ COLOURS = {
 }
 KINDS = {"Action": "#1f5f99", "Reaction": "#a34700", "Utility": "#2e7d32"}
 
-W, H, GAP = 120, 168, 14
+W, H, GAP = 120, 186, 14
 
 
 def _wrap(text: str, width: int = 19) -> list[str]:
@@ -34,7 +34,7 @@ def _wrap(text: str, width: int = 19) -> list[str]:
 def _card(x: int, title: str, band: str, top: str, body: str, corner: str) -> str:
     text = "".join(
         f'<text x="{x + 10}" y="{96 + 13 * i}" font-size="10">{escape(line)}</text>'
-        for i, line in enumerate(_wrap(body)[:5])
+        for i, line in enumerate(_wrap(body)[:6])
     )
     return (
         f'<rect x="{x}" y="0" width="{W}" height="{H}" rx="9" fill="#fffdf6" '
@@ -42,7 +42,7 @@ def _card(x: int, title: str, band: str, top: str, body: str, corner: str) -> st
         f'<rect x="{x}" y="0" width="{W}" height="30" rx="9" fill="{band}"/>'
         f'<text x="{x + 8}" y="20" font-size="11" fill="#fff" font-weight="bold">'
         f"{escape(top)}</text>"
-        f'<text x="{x + W - 8}" y="20" font-size="11" fill="#fff" text-anchor="end">'
+        f'<text x="{x + 10}" y="{H - 10}" font-size="11" font-weight="bold">'
         f"{escape(corner)}</text>"
         f'<text x="{x + 10}" y="60" font-size="13" font-weight="bold">{escape(title)}</text>'
         f"{text}"
