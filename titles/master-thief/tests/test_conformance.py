@@ -3,15 +3,59 @@ its resample hook (hands, Calling Cards, the Museum pile and the Thief deck)."""
 
 from __future__ import annotations
 
-from gameweave_masterthief import MasterThief
+from collections.abc import Sequence
+from typing import Any
 
-from gameweave_core import Registry, default_registry
-from gameweave_core.testing import TitleConformance
+import pytest
+from gameweave_masterthief import MasterThief
+from gameweave_masterthief.state import State
+from hypothesis import strategies as st
+
+from gameweave_core import Event, Registry, Rng, default_registry
+from gameweave_core.testing import TitleConformance, Twin, check_indistinguishable
+
+
+def latch_twin() -> Twin:
+    """Seat 1 tries to escape; seat 2 holds a Latch in one match and a Trip in the
+    other, and lets it go in both. Seat 3 and spectators must not tell them apart
+    (the museum order is the same in both, so the automatic twins' reshuffled
+    Museum does not end the comparison at the next steal)."""
+    common = {
+        "museum": ["Astrolabe", "Ruby Sceptre", "Opal Brooch", "T-Rex Skull"],
+        "calling": ["The Looter", "The Cat Burglar", "The Collector"],
+    }
+    filler = ["Deep Pockets", "Lift", "Raid", "Trip"]
+    hands = {
+        "a": [*filler, "Latch", "Lift", "Raid", "Raid", *filler],
+        "b": [*filler, "Trip", "Lift", "Raid", "Raid", *filler],
+    }
+    actions = [
+        (1, {"type": "steal"}),
+        (2, {"type": "steal"}),
+        (3, {"type": "steal"}),
+        (1, {"type": "steal"}),
+        (1, {"type": "end"}),
+        (1, {"type": "escape"}),
+        (3, {"type": "pass"}),
+        (2, {"type": "pass"}),
+    ]
+    return Twin(
+        players=3,
+        seed=5,
+        actions_a=actions,
+        actions_b=actions,
+        seats=[1, 3],
+        config_a={**common, "deck": hands["a"]},
+        config_b={**common, "deck": hands["b"]},
+    )
 
 
 class TestMasterThiefConformance(TitleConformance):
     title = MasterThief()
     examples = 24
+
+    def twins(self) -> st.SearchStrategy[Twin]:
+        return st.just(latch_twin())
 
     def registry(self) -> Registry:
         """Only this title: the kit does not depend on other installed plugins."""
@@ -24,3 +68,20 @@ def test_the_installed_plugin_registers_the_title() -> None:
     entry = default_registry().entry("masterthief")
     assert isinstance(entry.title, MasterThief)
     assert entry.distribution == "gameweave-master-thief"
+
+
+class LeakyThief(MasterThief):
+    """Master Thief whose Latch window asks only the thieves holding a Latch."""
+
+    def apply(self, state: State, seat: int, action: Any, rng: Rng) -> Sequence[Event]:
+        events = super().apply(state, seat, action, rng)
+        window = state.window
+        if window is not None and window.trigger == "escape":
+            window.order = [s for s in window.order if "Latch" in state.hands[s - 1]]
+        return events
+
+
+def test_the_latch_twin_catches_a_window_that_asks_only_the_holders() -> None:
+    check_indistinguishable(MasterThief(), latch_twin())
+    with pytest.raises(AssertionError, match="seat 1 can tell the twin matches apart"):
+        check_indistinguishable(LeakyThief(), latch_twin())
