@@ -50,12 +50,41 @@ def latch_twin() -> Twin:
     )
 
 
+def grip_twin() -> Twin:
+    """Seat 1 swipes seat 2's Ruby Sceptre; seat 2 holds a Grip in one match and a
+    Trip in the other, and lets the Swipe happen in both."""
+    filler = ["Deep Pockets", "Lift", "Raid", "Trip"]
+    common = {
+        "museum": ["Astrolabe", "Ruby Sceptre", "Opal Brooch", "T-Rex Skull"],
+        "calling": ["The Looter", "The Cat Burglar", "The Collector"],
+    }
+    mine = ["Swipe", "Lift", "Raid", "Trip"]
+    actions = [
+        (1, {"type": "steal"}),
+        (2, {"type": "steal"}),
+        (3, {"type": "steal"}),
+        (1, {"type": "steal"}),
+        (1, {"type": "swipe", "target": 2, "item": "Ruby Sceptre"}),
+        (2, {"type": "pass"}),
+        (1, {"type": "end"}),
+    ]
+    return Twin(
+        players=3,
+        seed=5,
+        actions_a=actions,
+        actions_b=actions,
+        seats=[1, 3],
+        config_a={**common, "deck": [*mine, "Grip", "Lift", "Raid", "Deep Pockets", *filler]},
+        config_b={**common, "deck": [*mine, "Trip", "Lift", "Raid", "Deep Pockets", *filler]},
+    )
+
+
 class TestMasterThiefConformance(TitleConformance):
     title = MasterThief()
     examples = 24
 
     def twins(self) -> st.SearchStrategy[Twin]:
-        return st.just(latch_twin())
+        return st.sampled_from([latch_twin(), grip_twin()])
 
     def registry(self) -> Registry:
         """Only this title: the kit does not depend on other installed plugins."""
@@ -71,17 +100,19 @@ def test_the_installed_plugin_registers_the_title() -> None:
 
 
 class LeakyThief(MasterThief):
-    """Master Thief whose Latch window asks only the thieves holding a Latch."""
+    """Master Thief whose Grip and Latch windows ask only the thieves holding one."""
 
     def apply(self, state: State, seat: int, action: Any, rng: Rng) -> Sequence[Event]:
         events = super().apply(state, seat, action, rng)
         window = state.window
-        if window is not None and window.trigger == "escape":
-            window.order = [s for s in window.order if "Latch" in state.hands[s - 1]]
+        if window is not None and window.trigger != "security":
+            card = "Latch" if window.trigger == "escape" else "Grip"
+            window.order = [s for s in window.order if card in state.hands[s - 1]]
         return events
 
 
-def test_the_latch_twin_catches_a_window_that_asks_only_the_holders() -> None:
-    check_indistinguishable(MasterThief(), latch_twin())
+@pytest.mark.parametrize("twin", [latch_twin(), grip_twin()], ids=["latch", "grip"])
+def test_the_twins_catch_a_window_that_asks_only_the_holders(twin: Twin) -> None:
+    check_indistinguishable(MasterThief(), twin)
     with pytest.raises(AssertionError, match="seat 1 can tell the twin matches apart"):
-        check_indistinguishable(LeakyThief(), latch_twin())
+        check_indistinguishable(LeakyThief(), twin)
