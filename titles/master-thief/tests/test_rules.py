@@ -629,3 +629,78 @@ def test_a_tie_is_broken_by_one_last_simultaneous_steal() -> None:
     result = match.outcome()
     assert result is not None and result.winners == (1,)
     assert match.view(None)["tie_steals"] == {"1": "Star of the Nile", "2": "Opal Brooch"}
+
+
+# -- the project's cards (see the rulings page) ---------------------------------------
+
+
+def test_golden_scarab_and_deep_pockets_raise_the_carrying_limit() -> None:
+    match = stacked(
+        2,
+        museum=["Golden Scarab", "Opal Brooch", "T-Rex Skull"],
+        hands=[["Deep Pockets", "Lift", "Raid", "Trip"], FILLER],
+    )
+    heist(match)
+    assert match.view(None)["seats"][0]["carry_limit"] == 5
+    act(match, 1, "steal")
+    act(match, 1, "play Deep Pockets")
+    assert match.view(None)["seats"][0]["carry_limit"] == 6
+
+
+def test_sabre_tooth_fang_draws_one_more_from_the_next_steal() -> None:
+    match = stacked(2, museum=["Sabre-Tooth Fang", "Opal Brooch", "Ruby Sceptre"])
+    heist(match)
+    act(match, 1, "steal")  # Ruby Sceptre draws 2, +1 for the Fang
+    assert match.view(None)["seats"][0]["hand"] == 4 + 3
+
+
+def test_mask_of_many_faces_allows_two_of_a_title() -> None:
+    match = stacked(
+        2,
+        museum=["Mask of Many Faces", "Opal Brooch", "T-Rex Skull"],
+        hands=[["Stash", "Stash", "Lift", "Raid"], FILLER],
+    )
+    heist(match)
+    act(match, 1, "steal")
+    act(match, 1, "stash T-Rex Skull")
+    act(match, 1, "stash Mask of Many Faces")
+    assert len(match.view(None)["seats"][0]["stashed"]) == 2
+
+
+def test_lift_steals_one_more_item() -> None:
+    match = stacked(
+        2,
+        museum=["Astrolabe", "Opal Brooch", "T-Rex Skull", "Winged Victory"],
+        hands=[["Lift", "Raid", "Trip", "Deep Pockets"], FILLER],
+    )
+    heist(match)
+    act(match, 1, "steal")
+    act(match, 1, "lift")
+    carried = [i["name"] for i in match.view(None)["seats"][0]["carried"]]
+    assert carried == ["Astrolabe", "T-Rex Skull", "Winged Victory"]
+
+
+def test_raid_takes_a_stashed_item_and_it_is_carried_by_the_raider() -> None:
+    match = swipe_setup(FILLER)
+    give(match, 2, stashed=["Dodo Egg"])
+    act(match, 1, "raid 2")
+    act(match, 2, "pass")
+    seats = match.view(None)["seats"]
+    assert seats[1]["stashed"] == [] and "Dodo Egg" in [i["name"] for i in seats[0]["carried"]]
+
+
+def test_refusals_say_what_is_wrong() -> None:
+    match = stacked(2, museum=["Ruby Sceptre", "Astrolabe", "Laser Snare"])
+    heist(match)
+    give(match, 1, carried=["Dodo Egg"])
+    act(match, 2, "steal")  # Laser Snare: seat 2 carries no Gem, seat 1 does
+    assert awaited(match) == (1,)
+    assert check_refused(match, 1, {"type": "surrender", "item": "Dodo Egg"}) == (
+        "Dodo Egg cannot avert Laser Snare"
+    )
+    assert check_refused(match, 1, {"type": "surrender", "item": "Amber"}) == (
+        "you do not carry Amber"
+    )
+    assert "there is no card called 'Nope'" in check_refused(
+        match, 1, {"type": "surrender", "item": "Nope"}
+    )
