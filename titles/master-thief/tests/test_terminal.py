@@ -61,3 +61,22 @@ def test_a_window_and_security_are_shown() -> None:
     assert "Answering Seat 1's swipe at Seat 2: asked 2; answered none" in text
     assert "Seat 2 (you) (in)" in text
     Console(width=80, record=True).print(text)
+
+
+def test_the_rules_topics_explain_every_kind_of_action() -> None:
+    topics = TITLE.rules_text()
+    assert list(topics)[:2] == ["overview", "actions"]
+    forms = {
+        line.strip()[3:].split("`")[0].split()[0]
+        for line in topics["actions"].splitlines()
+        if line.strip().startswith("- `")
+    }
+    match = Match(TITLE, 3, seed=2)
+    play_out(match, {s: "random" for s in range(1, 4)}, REGISTRY)
+    seen = set()
+    for step in range(match.step):
+        at = match.at(step)
+        for seat in at.awaiting:
+            seen |= {TITLE.describe_action(a).split()[0] for a in at.legal_actions(seat)}
+    assert seen <= forms, seen - forms
+    assert forms >= {"steal", "swipe", "grip", "latch", "pass", "escape", "stay", "end"}
