@@ -140,7 +140,7 @@ WATCHED_STYLE = "on grey23"
 #: The legend: (glyph, style, meaning), one short entry per symbol of the map.
 LEGEND_ENTRIES: tuple[tuple[str, str, str], ...] = (
     ("G1", "bold white on red", "guard"),
-    ("@", "bold magenta", "you"),
+    ("@", "bold magenta", "Thief"),
     ("?", "bold yellow", "last seen"),
     ("V", "gold1", "vault case"),
     ("C", "cyan", "showcase"),
@@ -190,10 +190,12 @@ def _pack(
     return [_markup(line) for line in lines if line]
 
 
-def legend_items(seat_is_thief: bool, *, short: bool = False) -> list[list[Seg]]:
-    """The legend's entries (the Thief's ``@`` only on the Thief's screen); ``short``
-    puts the three kinds of exit on one entry."""
-    entries = [e for e in LEGEND_ENTRIES if e[0] != "@" or seat_is_thief]
+def legend_items(*, short: bool = False) -> list[list[Seg]]:
+    """The legend's entries; ``short`` puts the three kinds of exit on one entry.
+
+    Every seat gets the same legend (the Thief's ``@`` is drawn for everyone once
+    the heist is over), so that screens differ only where the views do."""
+    entries = list(LEGEND_ENTRIES)
     if short:
         exits = [e for e in entries if e[0] in "DWS"]
         entries = [e for e in entries if e not in exits]
@@ -285,11 +287,6 @@ def render_map(view: Mapping[str, Any], seat: int | None, *, right_numbers: bool
     return "\n".join(lines)
 
 
-def _dawn(view: Mapping[str, Any]) -> str:
-    dawn = view["dawn"]
-    return "[yellow]" + "●" * dawn + "[/][grey35]" + "○" * (18 - dawn) + f"[/] {dawn}"
-
-
 def _who(view: Mapping[str, Any]) -> str:
     you = view["you"]
     guards = you.get("guards") or []
@@ -299,7 +296,7 @@ def _who(view: Mapping[str, Any]) -> str:
 
 def _phase(view: Mapping[str, Any]) -> str:
     mover = view.get("guard_to_move")
-    return view["phase_text"] + (f" — guard {mover} to move" if mover else "")
+    return str(view["phase_text"]) + (f" — guard {mover} to move" if mover else "")
 
 
 def _monitors(view: Mapping[str, Any]) -> str:
@@ -393,15 +390,11 @@ def _plain(markup: str) -> str:
 
 
 def _header_items(view: Mapping[str, Any]) -> list[list[Seg]]:
-    you = view["you"]
-    guards = you.get("guards") or []
-    role = you["role"]
-    if guards:
-        role += f", guard{'s' if len(guards) > 1 else ''} {', '.join(map(str, guards))}"
+    """Round, dawn and whose move it is: the same words for every seat (the
+    adapters name the seat and its role around the screen)."""
     dawn = view["dawn"]
     mover = view.get("guard_to_move")
     return [
-        [(role, "bold")],
         [(f"Round {view['round']}", "")],
         [("Dawn ", ""), ("●" * dawn, "yellow"), ("○" * (18 - dawn), "grey35"), (f" {dawn}", "")],
         [(f"guard {mover} to move" if mover else view["phase_text"], "")],
@@ -461,13 +454,12 @@ def render_text(view: Mapping[str, Any], seat: int | None, width: int = WIDTH) -
     80×24 the map, its legend and the menu fit on one screen; from :data:`WIDE` on,
     the placards, evidence and secrets stand in full beside the map. Nothing is
     ever broken mid-word."""
-    thief = bool(view.get("thief"))
     if width >= WIDE:
-        return _render_wide(view, seat, width, thief)
+        return _render_wide(view, seat, width)
     out = _pack(_header_items(view), width, sep=" · ")
     board = render_map(view, seat, right_numbers=False)
     map_width = 4 + 3 * len(view["board"]["columns"]) - 1
-    legend = legend_items(thief, short=True)
+    legend = legend_items(short=True)
     panel = [*(_markup(i) for i in legend), "", _monitors_short(view)]
     if width >= map_width + 2 + max(_len(item) for item in legend):
         out.extend(_beside(board.split("\n"), map_width, panel, 2))
@@ -488,16 +480,16 @@ def _monitors_short(view: Mapping[str, Any]) -> str:
     return f"monitors [bold]{'on' if view['monitors_watched'] else 'off'}[/]"
 
 
-def _render_wide(view: Mapping[str, Any], seat: int | None, width: int, thief: bool) -> str:
+def _render_wide(view: Mapping[str, Any], seat: int | None, width: int) -> str:
     board = render_map(view, seat).split("\n")
     map_width = 4 + 3 * len(view["board"]["columns"]) + 2
     panel = width - map_width - 3
     right = [
         f"Y{_who(view)[1:]}",
-        *_pack([*_header_items(view)[1:-1], [(_phase(view), "")]], panel, sep="   "),
+        *_pack([*_header_items(view)[:-1], [(_phase(view), "")]], panel, sep="   "),
         _monitors(view).capitalize(),
         "",
-        *_pack(legend_items(thief), panel),
+        *_pack(legend_items(), panel),
         "",
         "[bold]Placards[/] (h: heavy)",
     ]

@@ -107,10 +107,9 @@ def test_the_header_names_the_guards_a_security_seat_runs(players: Any, header: 
         match.submit(seat, match.legal_actions(seat)[0])
     wide = render_text(match.view(2), 2, 130).splitlines()[0]
     assert wide.rstrip().endswith(f"You are [bold]Security[/] {header}"), wide
-    narrow = plain(screen_of(match, 2)).splitlines()[0]
-    assert narrow.startswith(f"Security, {header[1:-1]} · Round 1"), narrow
-    for line in (plain(wide), narrow):
-        assert "[" not in line and "]" not in line
+    assert "[" not in plain(wide) and "]" not in plain(wide)
+    # The narrow screen leaves the seat's name to the adapter (the same header for all).
+    assert plain(screen_of(match, 2)).splitlines()[0].startswith("Round 1 · Dawn ●")
 
 
 def test_the_catching_guard_is_drawn_on_the_thiefs_square() -> None:
@@ -173,9 +172,6 @@ def test_the_legend_never_breaks_a_word(width: int) -> None:
         lines = drawn.splitlines()
         assert max(len(line) for line in lines) <= width
         for glyph, _, meaning in LEGEND_ENTRIES:
-            if glyph == "@" and seat != 1:
-                assert "  you" not in drawn
-                continue
             if glyph in "DWS" and width < WIDE:
                 meaning = "exits"  # the three kinds of exit share one entry
             assert any(re.search(rf"(^|\s){re.escape(meaning)}(\s|$)", ln) for ln in lines), (
