@@ -27,6 +27,7 @@ from gameweave_core import BotSeat, GameweaveError, IllegalAction, Match, run_bo
 
 from .hint import show_hint, thinking_bots
 from .render import (
+    compact_menu,
     menu,
     outcome_text,
     print_history,
@@ -42,9 +43,20 @@ LOG_DIR = Path("gameweave-logs")
 #: Legal actions listed on a turn's screen; ``menu`` lists them all.
 MENU_LIMIT = 60
 
+#: How many of each human seat's first turns explain the choices on offer.
+TEACHING_TURNS = 2
+
+#: The two lines a game opens with.
+HOW_TO_PLAY = (
+    "How to play: pick a move by its menu number, or type it as the menu writes it.",
+    "'rules' explains the game, 'help' lists the commands, 'quit' saves and stops.",
+)
+
 HELP = """\
 Type a menu number or an action to act, or one of:
   help          this text
+  rules         the game's rules: an overview and the list of topics
+  rules TOPIC   one topic of the rules, e.g. rules guards
   hint          what the search bot would play in your seat, from your view alone
   history       everything your seat has seen happen
   map, show     your view and your legal actions again
@@ -84,6 +96,24 @@ def parse_seats(specs: Sequence[str], players: int) -> SeatPlan:
         else:
             raise ValueError(f"--seat {spec!r}: a seat is 'human', 'bot' or 'bot:NAME'")
     return SeatPlan(frozenset(humans), dict(sorted(bots.items())))
+
+
+def ask_seat(match: Match, console: Console, read: Callable[[str], str] = input) -> int:
+    """Ask the person at the terminal which seat to play (Enter: seat 1); a wrong
+    answer gets one line and the question again. End of input chooses seat 1."""
+    seats = ", ".join(f"{s} = {match.seat_label(s)}" for s in range(1, match.players + 1))
+    while True:
+        try:
+            answer = read(f"Which seat do you want to play? {seats} [1]: ").strip()
+        except EOFError:
+            return 1
+        if not answer:
+            return 1
+        if answer.isdigit() and 1 <= int(answer) <= match.players:
+            return int(answer)
+        console.print(
+            Text(f"Not accepted: type a seat number from 1 to {match.players}", style="red")
+        )
 
 
 def default_log_path(title: str, seed: int) -> Path:
@@ -174,6 +204,8 @@ class Session:
         self.autosave_failed = False
         #: The step of the last log this session wrote (None: none yet).
         self.saved_step: int | None = None
+        #: How many turns each human seat has been shown (the first ones teach).
+        self.turns: dict[int, int] = {}
 
     # -- running ---------------------------------------------------------------
 
@@ -186,13 +218,17 @@ class Session:
                 else:
                     self._unattended()
             except Quit:
-                hint = f"Continue with: gameweave play --resume {self.log_path}"
-                return self._saved(0, f"Game saved to {self.log_path}", hint)
+                return self._saved(0, f"Game saved to {self.log_path}", self._resume_hint())
             except KeyboardInterrupt:
-                return self._saved(130, f"\nInterrupted; game saved to {self.log_path}")
+                return self._saved(
+                    130, f"\nInterrupted; game saved to {self.log_path}", self._resume_hint()
+                )
             except Exception as exc:
                 return self._crashed(exc)
             return self._saved(0, f"Log saved to {self.log_path}")
+
+    def _resume_hint(self) -> str:
+        return f"Continue with: gameweave play --resume {self.log_path}"
 
     def _save(self) -> None:
         """Write the log (OSError or NotReplayable if it cannot be)."""
@@ -338,18 +374,110 @@ class Session:
 
     def _screen(self, seat: int) -> None:
         match = self.match
-        self.console.print(
+        console = self.console
+        # What happened comes first, so that the board and the menu are what the
+        # last lines of a small terminal hold when the prompt appears.
+        self._print_new(seat, "Since your last look:")
+        console.print(
             Rule(Text(f"{match.title.display_name}, step {match.step}, {seat_name(match, seat)}"))
         )
-        self.console.print(render_view(match, seat))
-        self._print_new(seat, "Since your last look:")
-        self.console.print(Text(f"Your move, {seat_name(match, seat)}. Legal actions:"))
+        drawn = render_view(match, seat, width=console.width)
+        console.print(drawn)
         entries = menu(match, seat)
-        print_menu(self.console, entries[:MENU_LIMIT])
-        if len(entries) > MENU_LIMIT:
-            more = len(entries) - MENU_LIMIT
-            self.console.print(Text(f"... and {more} more: type 'menu' to list them all"))
-        self.console.print(Text("Type a number, an action, or help.", style="dim"))
+        teach = self._choices_explained(seat, entries)
+        if not console.is_terminal:
+            console.print(Text(f"Your move, {seat_name(match, seat)}. Legal actions:"))
+            print_menu(console, entries[:MENU_LIMIT])
+            if len(entries) > MENU_LIMIT:
+                more = len(entries) - MENU_LIMIT
+                console.print(Text(f"... and {more} more: type 'menu' to list them all"))
+            for taught_line in teach:
+                console.print(taught_line, soft_wrap=False)
+            console.print(Text("Type a number, an action, or help.", style="dim"))
+            return
+        # A terminal: the board, the menu and the prompt fit its height.
+        used = 1 + len(Text.from_markup(drawn).wrap(console, console.width))
+        rows = max(1, console.size.height - used - 1)  # the prompt takes the last line
+        lines = compact_menu(entries, console.width)
+        # The first turns teach: their lines come before the board's top row
+        # (a newcomer needs them more than the column letters for two turns).
+        taught = sum(len(t.wrap(console, console.width)) for t in teach)
+        room = max(2, rows - taught) if teach else rows
+        if len(lines) > room:
+            shown = lines[: max(1, room - 1)]
+            more = len(entries) - sum(count for _, count in shown)
+            lines = [*shown, (f"... and {more} more: type 'menu' to list them all", 0)]
+        elif len(lines) < room:
+            lines = [(f"Your move, {seat_name(match, seat)}:", 0), *lines]
+        for line, _ in lines:
+            console.print(Text(line))
+        for text in teach:
+            console.print(text, soft_wrap=False)
+
+    def _choices_explained(self, seat: int, entries: list[tuple[int, Any, str]]) -> list[Text]:
+        """At a seat's first turns, what each kind of choice on offer means (from
+        the ``actions`` topic of the title's rules text), in a few lines."""
+        turn = self.turns.get(seat, 0)
+        self.turns[seat] = turn + 1
+        first = not any(self.turns.get(s, 0) for s in self.humans if s != seat) and not turn
+        intro = [Text(line, style="bold") for line in HOW_TO_PLAY] if first else []
+        if turn >= TEACHING_TURNS:
+            return intro
+        meanings = explain_choices(self.match.title, [label for _, _, label in entries])
+        return intro + [Text(f"  {m}", style="cyan") for m in meanings]
+
+    def _rules(self, topic: str) -> None:
+        """``rules`` and ``rules TOPIC``: the title's rules text, paged on a terminal."""
+        title = self.match.title
+        try:
+            topics = dict(title.rules_text() or {})
+        except Exception as exc:  # a bug in the title's rules text must not end a game
+            self._refuse(f"{title.name} could not give its rules ({type(exc).__name__}: {exc})")
+            return
+        if not topics:
+            self.console.print(
+                Text(
+                    f"{title.display_name} has no rules text in the terminal; read its rules in "
+                    f"its documentation (Gameweave's own titles: docs/titles/{title.name}/)"
+                )
+            )
+            return
+        names = list(topics)
+        if not topic:
+            chosen = names[0]
+        else:
+            chosen_or_none = find_topic(names, topic)
+            if chosen_or_none is None:
+                self._refuse(f"no rules topic {topic!r}; the topics are: {', '.join(names)}")
+                return
+            chosen = chosen_or_none
+        others = ", ".join(n for n in names if n != chosen)
+        footer = f"Rules topics: {others} (type rules TOPIC, e.g. rules {names[-1]})"
+        self._page(f"{title.display_name}: {chosen}", topics[chosen], footer)
+
+    def _page(self, heading: str, text: str, footer: str) -> None:
+        """Markdown-ish text, a screenful at a time on a terminal."""
+        from rich.markdown import Markdown
+
+        console = self.console
+        if not console.is_terminal:
+            console.print(Rule(Text(heading)))
+            console.print(Markdown(text))
+            console.print(Text(footer, style="dim"), soft_wrap=False)
+            return
+        with console.capture() as captured:
+            console.print(Rule(Text(heading)))
+            console.print(Markdown(text))
+            console.print(Text(footer, style="dim"), soft_wrap=False)
+        lines = captured.get().rstrip("\n").split("\n")
+        page = max(3, console.size.height - 1)  # the last row asks for more
+        for start in range(0, len(lines), page):
+            console.file.write("\n".join(lines[start : start + page]) + "\n")
+            console.file.flush()
+            if start + page < len(lines):
+                answer = self._ask("-- more: Enter for the next page, q to stop -- ")
+                if answer.strip().lower() in ("q", "quit"):
+                    return
 
     def _turn(self, seat: int) -> None:
         match = self.match
@@ -369,6 +497,8 @@ class Session:
                 continue
             if word == "help":
                 self.console.print(Text(HELP))
+            elif word == "rules" or word.startswith("rules "):
+                self._rules(text[len("rules") :].strip())
             elif word == "hint":
                 show_hint(self.console, match, seat)
             elif word == "history":
@@ -424,3 +554,41 @@ class Session:
     def _refuse(self, reason: str) -> None:
         one = " ".join(reason.split("\n"))
         self.console.print(Text(f"Not accepted: {one}", style="red"))
+
+
+def find_topic(names: Sequence[str], wanted: str) -> str | None:
+    """The topic ``wanted`` names: the same word whatever its case, else the one
+    topic it begins (``guard`` for ``guards``), else ``None``."""
+    key = wanted.strip().lower()
+    exact = [n for n in names if n.lower() == key]
+    if exact:
+        return exact[0]
+    starts = [n for n in names if n.lower().startswith(key) or key.startswith(n.lower())]
+    return starts[0] if len(starts) == 1 else None
+
+
+def explain_choices(title: Any, labels: Sequence[str]) -> list[str]:
+    """The lines of the title's ``actions`` rules topic that explain the choices
+    in ``labels``: a list item opening with a typed form in backticks explains the
+    labels that begin with the same word (and, when its form ends in a word such
+    as ``cut``, only those that end with it too)."""
+    try:
+        topics = title.rules_text() or {}
+        guide = topics.get("actions", "")
+    except Exception:
+        return []
+    firsts = {label.split(" ", 1)[0] for label in labels}
+    lasts = {(label.split()[0], label.split()[-1]) for label in labels if " " in label}
+    out: list[str] = []
+    for line in str(guide).splitlines():
+        item = line.strip()
+        if not item.startswith("- `"):
+            continue
+        form, _, meaning = item[3:].partition("`")
+        words = form.split()
+        if not words or words[0] not in firsts:
+            continue
+        if len(words) >= 3 and words[-1].isalpha() and (words[0], words[-1]) not in lasts:
+            continue
+        out.append(f"{form}{meaning}")
+    return out

@@ -8,6 +8,7 @@ from a seat's view, history and legal actions as the :class:`Match` builds them.
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -85,12 +86,34 @@ def view_lines(view: Mapping[str, Any], indent: int = 0) -> list[str]:
     return lines
 
 
-def render_view(match: Match, seat: int | None, view: Mapping[str, Any] | None = None) -> str:
-    """The view of ``seat`` as rich markup: the title's own drawing if it has one."""
+def _takes_width(title: Title[Any]) -> bool:
+    """Whether the title's ``render_text`` takes a ``width`` keyword (the columns
+    of the terminal), to lay its screen out for it."""
+    try:
+        return "width" in inspect.signature(title.render_text).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def render_view(
+    match: Match,
+    seat: int | None,
+    view: Mapping[str, Any] | None = None,
+    *,
+    width: int | None = None,
+) -> str:
+    """The view of ``seat`` as rich markup: the title's own drawing if it has one.
+
+    With ``width``, a title whose ``render_text`` accepts a ``width`` keyword is
+    given it, to use a wide terminal or fit a narrow one."""
     view = match.view(seat) if view is None else view
     generic = escape("\n".join(view_lines(view)) or "(nothing to show)")
     try:
-        drawn = match.title.render_text(view, seat)
+        draw: Any = match.title.render_text
+        if width is not None and _takes_width(match.title):
+            drawn = draw(view, seat, width=width)
+        else:
+            drawn = draw(view, seat)
     except Exception as exc:
         # A drawing bug must not end a game: the generic form shows the same view.
         note = escape(f"({match.title.name} could not draw this view: {type(exc).__name__}: {exc})")
@@ -114,12 +137,60 @@ def describe(match: Match, action: Any) -> str:
 
 
 def print_menu(console: Console, entries: Sequence[tuple[int, Any, str]]) -> None:
+    """The whole menu, numbered, in columns when it is long."""
     items = [Text(f"{n:>3}. {label}") for n, _, label in entries]
     if len(items) > COLUMN_MENU:
         console.print(Columns(items, padding=(0, 3)))
     else:
         for item in items:
             console.print(item)
+
+
+def compact_menu(entries: Sequence[tuple[int, Any, str]], width: int) -> list[tuple[str, int]]:
+    """The menu in as few lines of ``width`` columns as it takes, for a screen that
+    must hold the board too: actions whose labels open with the same word share a
+    line that names the word once (``walk  1 A4  2 A5 ...``), single words share
+    the last line (``23 hold``). Returns (line, number of entries on it), the
+    entries in menu order; no entry is split between lines."""
+    runs: list[list[tuple[int, list[str]]]] = []  # labels as words, by first word
+    for n, _, label in entries:
+        words = label.split(" ")
+        if runs and len(words) > 1 and len(runs[-1][0][1]) > 1 and runs[-1][0][1][0] == words[0]:
+            runs[-1].append((n, words))
+        else:
+            runs.append([(n, words)])
+    groups: list[tuple[str, list[str]]] = []
+    for run in runs:
+        # The words every label of the run opens with ("guard 1" for guard 1's moves).
+        common = 0
+        while all(len(w) > common + 1 and w[common] == run[0][1][common] for _, w in run):
+            common += 1
+        if len(run[0][1]) == 1:
+            item = f"{run[0][0]} {run[0][1][0]}"
+            if groups and groups[-1][0] == "":
+                groups[-1][1].append(item)
+            else:
+                groups.append(("", [item]))
+            continue
+        word = " ".join(run[0][1][:common])
+        groups.append((word, [f"{n} {' '.join(w[common:])}" for n, w in run]))
+    # A word with one action reads better whole: "7 enter A8" among the singles.
+    indent = max((len(w) for w, items in groups if len(items) > 1), default=0)
+    lines: list[tuple[str, int]] = []
+    for word, items in groups:
+        if word and len(items) == 1:
+            number, _, rest = items[0].partition(" ")
+            items = [f"{number} {word} {rest}"]
+            word = ""
+        line, count = f"{word:<{indent}}", 0
+        for item in items:
+            if count and len(line) + 2 + len(item) > width - 1:
+                lines.append((line.rstrip(), count))
+                line, count = " " * indent, 0
+            line += ("  " if count or indent else "") + item
+            count += 1
+        lines.append((line.rstrip(), count))
+    return lines
 
 
 def print_history(console: Console, lines: Sequence[str], *, empty: str = "") -> None:

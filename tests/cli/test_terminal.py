@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import signal
 import sys
 import time
@@ -12,6 +14,7 @@ import pexpect
 import pytest
 
 from gameweave_core import Match, MatchLog
+from gameweave_core.registry import ENV_LOAD_PLUGINS
 
 PROMPT_1 = r"seat 1 \(Bidder 1\)> "
 PROMPT_2 = r"seat 2 \(Bidder 2\)> "
@@ -40,6 +43,11 @@ def test_a_whole_game_typed_at_the_terminal(
 ) -> None:
     log = tmp_path / "pty.toml"
     child = spawn(child_env, "--seed", "21", "--log", str(log))
+    # At a terminal, without --seat, the player is asked for a side.
+    child.expect_exact("Which seat do you want to play? 1 = Bidder 1, 2 = Bidder 2 [1]: ")
+    child.sendline("3")
+    child.expect("Not accepted: type a seat number from 1 to 2")
+    child.sendline("1")
     child.expect("Your move, seat 1 \\(Bidder 1\\)")
     child.expect(PROMPT_1)
     child.sendline("bid 25")
@@ -97,7 +105,7 @@ def test_an_interrupted_game_still_writes_its_log(
     child_env: Any, tutorial_on_path: Any, tmp_path: Path, how: Any
 ) -> None:
     log = tmp_path / "cut.toml"
-    child = spawn(child_env, "--seed", "21", "--log", str(log))
+    child = spawn(child_env, "--seed", "21", "--seat", "2=bot", "--log", str(log))
     child.expect(PROMPT_1)
     child.sendline("bid 2")
     child.expect("You bid 2 on the")
@@ -119,6 +127,123 @@ def test_an_interrupted_game_still_writes_its_log(
         child.expect(pexpect.EOF)
     if how != "sighup":  # after a hang-up the terminal is gone: nothing is shown
         assert f"Interrupted; game saved to {log}" in child.before
+        # The same resume hint as quit and Ctrl-D give.
+        assert f"Continue with: gameweave play --resume {log}" in child.before
     child.close()
     assert child.exitstatus == 130
     assert [e.seat for e in MatchLog.load(log).actions] == [2, 1, 2]
+
+
+# -- The Museum Job in a small terminal --------------------------------------------
+
+THIEF = r"seat 1 \(Thief\)> "
+SECURITY = r"seat 2 \(Security 2[^>\n]*\)> "
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+#: Escape sequences that set a colour (foreground or background).
+COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m")
+
+
+def museum(tmp_path: Path, *args: str, no_color: bool = False, rows: int = 24) -> pexpect.spawn:
+    """``gameweave play museum`` in a pseudo-terminal of 80 columns and 24 rows."""
+    env = dict(os.environ)
+    env[ENV_LOAD_PLUGINS] = "museum"
+    env["TERM"] = "xterm-256color"
+    for name in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR"):
+        env.pop(name, None)
+    if no_color:
+        env["NO_COLOR"] = "1"
+    log = tmp_path / "museum.toml"
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "gameweave_cli", "play", "museum", "--seed", "3", "--log", str(log), *args],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(rows, 80),
+    )
+
+
+def rows_shown(raw: str, width: int = 80) -> list[str]:
+    """The rows ``raw`` takes on a terminal ``width`` columns wide (colours removed,
+    long lines wrapped as the terminal would)."""
+    rows: list[str] = []
+    for line in ANSI.sub("", raw).replace("\r", "").split("\n"):
+        rows.extend([line[i : i + width] for i in range(0, len(line), width)] or [""])
+    return rows
+
+
+def last_screen(raw: str) -> list[str]:
+    """The rows from the last turn's rule to the prompt."""
+    rows = rows_shown(raw)
+    start = max(i for i, row in enumerate(rows) if "── The Museum Job, step" in row)
+    return rows[start:]
+
+
+def test_a_museum_turn_fits_80_by_24(tmp_path: Path) -> None:
+    child = museum(tmp_path)
+    child.expect_exact("Which seat do you want to play? 1 = Thief, 2 = Security 2 [1]: ")
+    child.sendline("")
+    child.expect(THIEF)
+    first = child.before
+    assert "How to play: pick a move by its menu number" in first
+    assert "enter A8: your first move" in first  # the first prompts explain the choices
+    child.sendline("enter T4")
+    turns = 0
+    while turns < 3:  # past the two turns that teach
+        assert child.expect([THIEF, "Game over"]) == 0, "the heist ended too soon for this test"
+        turns += 1
+        screen = child.before + child.after
+        if turns < 3:
+            child.sendline("hold")
+    rows = last_screen(screen)
+    assert len(rows) <= 24, "\n".join(rows)
+    assert all(len(row) <= 80 for row in rows), "a line wrapped"
+    text = "\n".join(rows)
+    assert "    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T" in text
+    assert re.search(r"^ 14 ", text, flags=re.MULTILINE)  # the whole map
+    assert " hold" in rows[-2] and rows[-1].startswith("seat 1 (Thief)>")  # and the menu
+    for word in ("guard", "last seen", "vault case", "watched now", "Office", "wall"):
+        assert re.search(rf"\s{word}(\s|$)", text), word  # the legend, words whole
+    assert "You at " in text and "Cases (h heavy):" in text
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_no_color_still_marks_what_the_monitors_watch(tmp_path: Path) -> None:
+    child = museum(tmp_path, "--seat", "2=human", "--seat", "1=bot", no_color=True)
+    for post in ("post 1 J4", "post 2 B7", "post 3 K12"):
+        child.expect(SECURITY)
+        child.sendline(post)
+    child.expect(SECURITY)  # guard 1 to move, after the Thief's turns
+    assert "monitors off" in ANSI.sub("", child.before)
+    child.sendline("guard 1 J7")  # into the Security Office: the monitors are watched
+    child.expect(SECURITY)
+    screen = child.before
+    assert not COLOUR.search(screen), "a colour was sent although NO_COLOR is set"
+    rows = last_screen(screen + child.after)
+    assert len(rows) <= 24
+    board = [row for row in rows if re.match(r"^ {1,2}\d{1,2} ", row)]  # not the menu's
+    assert len(board) == 14, board
+    assert sum(row.count("+") for row in board) > 10  # watched squares, by glyph
+    assert "monitors on" in "\n".join(rows)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_rules_are_paged_to_the_terminal(tmp_path: Path) -> None:
+    child = museum(tmp_path, "--seat", "1=human", rows=16)
+    child.expect(THIEF)
+    child.sendline("rules actions")
+    child.expect_exact("-- more: Enter for the next page, q to stop -- ")
+    page = rows_shown(child.before)
+    heading = next(n for n, row in enumerate(page) if "The Museum Job: actions" in row)
+    assert len(page[heading:]) == 16  # a page and its "more" line fill the 16 rows
+    child.sendline("")
+    child.expect("Rules topics: overview, moving, guards")
+    child.expect(THIEF)
+    child.sendline("rules crown")
+    child.expect("vault")
+    child.expect(THIEF)
+    assert "-- more" not in child.before  # a short topic is not paged
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

@@ -97,6 +97,8 @@ def test_the_museum_job_at_the_terminal(real_registry: Any, tmp_path: Path) -> N
         dimensions=(50, 110),
     )
     prompt = r"seat 1 \(Thief\)> "
+    child.expect("Which seat do you want to play")  # asked at a terminal without --seat
+    child.sendline("1")
     child.expect(prompt)
     child.sendline("walk Z99")  # not a square: refused, asked again
     child.expect("Not accepted: ")
