@@ -96,7 +96,17 @@ def show(
         console.print(Text(f"Awaiting {waiting}"))
 
 
-STEP_HELP = "Enter or n: next step, p: previous, a number: go to that step, q: quit"
+STEP_HELP = "Enter or n: next step, b: back, a number: go to that step, q: quit, help: more"
+
+#: What ``help`` prints while stepping through a replay.
+STEP_HELP_LONG = """\
+Stepping through a replay, one action at a time, as the seat chosen with --as sees it.
+  Enter, n, next     the next step (the screen shows the match after it)
+  b, p, back, prev   the step before
+  a number           go straight to that step (0: before the first action)
+  help, ?            this text
+  q, quit            leave (so does Ctrl-D)
+Each screen ends with what that step showed the seat ("Step N:")."""
 
 
 def step_through(
@@ -111,18 +121,26 @@ def step_through(
     step = start
     current = full.at(step)
     console.print(Text(STEP_HELP, style="dim"))
+    redraw = True
     while True:
-        show(console, current, seat, total, history=False)
-        new = [e["text"] for e in current.events(seat, since=step - 1)] if step else []
-        if new:
-            console.print(Text(f"Step {step}:", style="bold"))
-            print_history(console, new)
+        if redraw:
+            show(console, current, seat, total, history=False)
+            new = [e["text"] for e in current.events(seat, since=step - 1)] if step else []
+            if new:
+                console.print(Text(f"Step {step}:", style="bold"))
+                print_history(console, new)
+        redraw = True
         try:
-            answer = read(f"[{step}/{total}] > ").strip().lower()
+            answer = read(f"[{step}/{total}] Enter: next, b: back, N: go to step N, q, help > ")
         except EOFError:
             return
+        answer = answer.strip().lower()
         if answer in ("q", "quit", "exit"):
             return
+        if answer in ("help", "h", "?"):
+            console.print(Text(STEP_HELP_LONG))
+            redraw = False
+            continue
         if answer in ("", "n", "next"):
             target = step + 1
         elif answer in ("p", "b", "prev", "back"):
@@ -131,9 +149,11 @@ def step_through(
             target = int(answer)
         else:
             console.print(Text(f"'{answer}' is not a step command: {STEP_HELP}", style="red"))
+            redraw = False
             continue
         if not 0 <= target <= total:
             console.print(Text(f"there is no step {target}: steps are 0 to {total}", style="red"))
+            redraw = False
             continue
         step = target
         current = full.at(step)

@@ -190,7 +190,8 @@ def test_step_walks_forward_back_and_jumps(game: Any, runner: CliRunner) -> None
     assert result.exit_code == 0, result.output
     out = result.stdout
     headers = re.findall(r"step (\d+) of 10", out)
-    assert headers == ["1", "2", "1", "1", "1", "9", "10"]
+    # A refused answer is not followed by a redraw: the reason stays by the prompt.
+    assert headers == ["1", "2", "1", "9", "10"]
     assert "'foo' is not a step command" in out
     assert "there is no step 12: steps are 0 to 10" in out
     last = match.events(1, since=9)
@@ -203,3 +204,15 @@ def test_step_ends_at_end_of_input(game: Any, runner: CliRunner) -> None:
     result = replay(runner, path, "--step", input="")
     assert result.exit_code == 0
     assert "step 10 of 10" in result.stdout
+
+
+def test_step_says_what_to_type_and_help_explains(game: Any, runner: CliRunner) -> None:
+    path, _ = game
+    result = replay(runner, path, "--step", "--to", "2", input="help\n?\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    # The prompt itself names the keys; help explains each of them, and nothing is redrawn.
+    assert out.count("[2/10] Enter: next, b: back, N: go to step N, q, help > ") == 3
+    assert out.count("a number           go straight to that step") == 2
+    assert "b, p, back, prev   the step before" in out
+    assert re.findall(r"step (\d+) of 10", out) == ["2"]
