@@ -36,7 +36,7 @@ from gameweave_core.rng import MAX_SEED, fresh_seed
 
 from . import replay as replaying
 from .cluster import open_cluster
-from .play import Session, default_log_path, parse_seats
+from .play import Session, ask_seat, default_log_path, parse_seats
 from .render import error, make_console
 from .simulate import (
     InlineExecutor,
@@ -208,7 +208,8 @@ def play(
         typer.Option(
             "--seat",
             help="Who plays a seat: N=human, N=bot or N=bot:NAME (repeatable). "
-            "Default: seat 1 human, others the title's default bot.",
+            "Default: at a terminal you are asked which seat is yours; otherwise seat 1 "
+            "is human; the other seats are the title's default bot.",
         ),
     ] = None,
     log: Annotated[
@@ -244,6 +245,11 @@ def play(
             # Not the user's fault: the title's setup has a bug.
             fail(f"{title} raised while setting up the match: {describe_error(exc)}", 1)
         log_path = log or default_log_path(match.title.name, match.seed)
+    console = make_console()
+    if not seat and match.players > 1 and sys.stdin.isatty() and console.is_terminal:
+        # A person at a terminal chooses a side; pipes and tests keep seat 1.
+        chosen = ask_seat(match, console)
+        seat = [f"{chosen}=human"] + ([] if chosen == 1 else ["1=bot"])
     try:
         plan = parse_seats(seat or [], match.players)
         bots = seat_bots(match, plan.bots, reg)
@@ -255,7 +261,6 @@ def play(
             raise IsADirectoryError(f"{log_path} is a folder")
     except OSError as exc:
         fail(f"cannot write the log to {log_path}: {exc}", 2)
-    console = make_console()
     session = Session(match, plan.humans, bots, log_path, console)
     code = session.run()
     if code:
@@ -851,6 +856,11 @@ def serve(
             f"the HTTP server needs its dependencies ({exc}): pip install 'gameweave[http]'",
             1,
         )
+    if not 0 < port < 65536:
+        fail(f"--port must be between 1 and 65535, got {port}", 2)
+    refusal = listen_refusal(host, port)
+    if refusal is not None:
+        fail(refusal, 1)
     # Options left out keep the server's own defaults.
     options: dict[str, Any] = {} if db is None else {"db": db}
     if access_log is not None:
@@ -860,6 +870,31 @@ def serve(
     if dev:
         options["dev"] = True
     run_server(host=host, port=port, **options)
+
+
+def listen_refusal(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (one line), or ``None``.
+
+    Checked by binding the address the way the server will (with SO_REUSEADDR,
+    so a port in TIME_WAIT is free) before anything says the server is up; an
+    address that cannot be looked up is left for the server to report."""
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError, OverflowError):
+        return None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"port {port} is in use on {host}; choose another with --port"
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
 
 
 def main() -> None:

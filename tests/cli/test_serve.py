@@ -17,6 +17,8 @@ def test_serve_calls_the_http_adapter(runner: CliRunner, monkeypatch: pytest.Mon
     fake = types.ModuleType("gameweave_http.server")
     fake.serve = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "gameweave_http.server", fake)
+    # Whether these ports are free on this machine is not what is tested here.
+    monkeypatch.setattr("gameweave_cli.app.listen_refusal", lambda host, port: None)
     result = runner.invoke(app, ["serve"])
     assert result.exit_code == 0, result.output
     assert calls == [{"host": "127.0.0.1", "port": 8000}]  # the server's own default db
@@ -50,3 +52,29 @@ def test_the_real_server_takes_the_arguments_serve_passes() -> None:
     params = inspect.signature(server.serve).parameters
     assert {"host", "port", "db", "access_log", "fsync"} <= set(params)
     assert params["db"].default is not inspect.Parameter.empty  # omitted without --db
+
+
+def test_serve_on_a_port_in_use_is_one_line_before_anything_starts(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    calls = []
+    fake = types.ModuleType("gameweave_http.server")
+    fake.serve = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "gameweave_http.server", fake)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 1
+    assert result.stdout == ""  # no "serving on" line
+    assert result.stderr.strip().splitlines() == [
+        f"error: port {port} is in use on 127.0.0.1; choose another with --port"
+    ]
+    assert calls == []
+    assert runner.invoke(app, ["serve", "--port", "70000"]).exit_code == 2
+    # Once the port is free again, serve goes ahead.
+    assert runner.invoke(app, ["serve", "--port", str(port)]).exit_code == 0
+    assert calls == [{"host": "127.0.0.1", "port": port}]
