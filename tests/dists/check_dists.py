@@ -89,7 +89,7 @@ def main(title_dirs: list[str]) -> None:
 
         venv = work / "venv"
         run(sys.executable, "-m", "venv", venv)
-        pip = [
+        pip: list[str | Path] = [
             venv / "bin" / "python",
             "-m",
             "pip",
