@@ -63,15 +63,19 @@ def settled_line(take: int) -> Event:
     return event
 
 
+#: "Crew 1" to "Crew 4", named once: nearly every history line names a seat.
+CREW: Final = tuple(f"Crew {seat}" for seat in range(5))
+
+
 def crew(seat: int) -> str:
-    return f"Crew {seat}"
+    return CREW[seat] if 0 < seat < len(CREW) else f"Crew {seat}"
 
 
 def box_name(box: Box, hand: int = 0) -> str:
     """``"Crew 2"``, ``"Crew 2 split"`` or ``"Extra Box"``."""
     if box.extra:
         return "Extra Box"
-    return f"Crew {box.seat} split" if hand else f"Crew {box.seat}"
+    return crew(box.seat) + " split" if hand else crew(box.seat)
 
 
 def box_id_name(state: State, box_id: int) -> str:

@@ -281,6 +281,9 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
         case DealMeIn():
             do_deal_me_in(state, seat, rng, events)
             return events
+        case NextRound():
+            do_next_round(state, seat, rng, events)
+            return events
         case Double():
             do_double(state, rng, events)
         case Split():
@@ -306,9 +309,6 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
             events.append(
                 line(f"{crew(seat)} calls the Heavy — every bet counts double this round")
             )
-            return events
-        case NextRound():
-            do_next_round(state, seat, rng, events)
             return events
         case _:  # pragma: no cover - Match only passes legal actions
             raise TypeError(f"unknown action {action!r}")
