@@ -146,48 +146,53 @@ def print_menu(console: Console, entries: Sequence[tuple[int, Any, str]]) -> Non
             console.print(item)
 
 
+#: The widest shared opening a compact menu line names before its entries.
+MENU_WORD = 16
+
+
 def compact_menu(entries: Sequence[tuple[int, Any, str]], width: int) -> list[tuple[str, int]]:
     """The menu in as few lines of ``width`` columns as it takes, for a screen that
-    must hold the board too: actions whose labels open with the same word share a
-    line that names the word once (``walk  1 A4  2 A5 ...``), single words share
-    the last line (``23 hold``). Returns (line, number of entries on it), the
-    entries in menu order; no entry is split between lines."""
-    runs: list[list[tuple[int, list[str]]]] = []  # labels as words, by first word
+    must hold the board too: a run of actions whose labels open with the same
+    words shares lines that name those words once (``walk  1. A4  2. A5 ...``,
+    ``guard 2  3. C5 ...``); the other actions share lines of their own
+    (``23. hold  24. lift``). Returns (line, number of entries on it), entries in
+    menu order; no entry is split between lines."""
+    runs: list[list[tuple[int, list[str]]]] = []
     for n, _, label in entries:
         words = label.split(" ")
-        if runs and len(words) > 1 and len(runs[-1][0][1]) > 1 and runs[-1][0][1][0] == words[0]:
+        last = runs[-1][0][1] if runs else []
+        if len(words) > 1 and len(last) > 1 and last[0] == words[0]:
             runs[-1].append((n, words))
         else:
             runs.append([(n, words)])
     groups: list[tuple[str, list[str]]] = []
     for run in runs:
-        # The words every label of the run opens with ("guard 1" for guard 1's moves).
-        common = 0
-        while all(len(w) > common + 1 and w[common] == run[0][1][common] for _, w in run):
-            common += 1
-        if len(run[0][1]) == 1:
-            item = f"{run[0][0]} {run[0][1][0]}"
+        if len(run) == 1:
+            n, words = run[0]
+            item = f"{n}. {' '.join(words)}"
             if groups and groups[-1][0] == "":
                 groups[-1][1].append(item)
             else:
                 groups.append(("", [item]))
             continue
+        # The words every label of the run opens with ("guard 1" for guard 1's moves).
+        common = 1
+        while all(len(w) > common + 1 and w[common] == run[0][1][common] for _, w in run):
+            common += 1
         word = " ".join(run[0][1][:common])
-        groups.append((word, [f"{n} {' '.join(w[common:])}" for n, w in run]))
-    # A word with one action reads better whole: "7 enter A8" among the singles.
-    indent = max((len(w) for w, items in groups if len(items) > 1), default=0)
+        groups.append((word, [f"{n}. {' '.join(w[common:])}" for n, w in run]))
+    indent = min(MENU_WORD, max((len(w) + 1 for w, _ in groups if w), default=0))
     lines: list[tuple[str, int]] = []
     for word, items in groups:
-        if word and len(items) == 1:
-            number, _, rest = items[0].partition(" ")
-            items = [f"{number} {word} {rest}"]
+        if len(word) >= indent and word:
+            lines.append((word, 0))  # too long to stand beside its entries
             word = ""
         line, count = f"{word:<{indent}}", 0
         for item in items:
             if count and len(line) + 2 + len(item) > width - 1:
                 lines.append((line.rstrip(), count))
                 line, count = " " * indent, 0
-            line += ("  " if count or indent else "") + item
+            line += ("  " if count else " " if indent else "") + item
             count += 1
         lines.append((line.rstrip(), count))
     return lines

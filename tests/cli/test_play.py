@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -356,3 +357,23 @@ def test_a_title_whose_drawing_fails_still_plays(
     ]
     shown = runner.invoke(app, ["replay", str(log), "--as", "1"])
     assert shown.exit_code == 0 and "could not draw this view" in shown.stdout
+
+
+def test_the_compact_menu_names_each_entry_once_within_the_width() -> None:
+    from gameweave_cli.render import compact_menu
+
+    labels = [f"walk {c}{r}" for c in "ABCDEFG" for r in range(1, 5)]
+    labels += ["walk A10 cut", "hold", "lift", "guard 1 C4", "guard 1 D5", "enter A8"]
+    entries = [(n, None, label) for n, label in enumerate(labels, start=1)]
+    for width in (40, 80, 120):
+        lines = compact_menu(entries, width)
+        assert all(len(line) < width for line, _ in lines)
+        assert sum(count for _, count in lines) == len(labels)
+        text = " ".join(line for line, _ in lines)
+        numbers = [int(n) for n in re.findall(r"(\d+)\. ", text)]
+        assert numbers == list(range(1, len(labels) + 1))  # each once, in menu order
+    lines = [line for line, _ in compact_menu(entries, 80)]
+    assert lines[0].startswith("walk ") and " 1. A1  2. A2" in lines[0]
+    assert "29. walk A10 cut" not in " ".join(lines) and "29. A10 cut" in " ".join(lines)
+    assert any(line.startswith("guard 1 ") and "32. C4  33. D5" in line for line in lines)
+    assert any("30. hold  31. lift" in line for line in lines)

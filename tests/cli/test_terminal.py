@@ -143,8 +143,10 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m")
 
 
-def museum(tmp_path: Path, *args: str, no_color: bool = False, rows: int = 24) -> pexpect.spawn:
-    """``gameweave play museum`` in a pseudo-terminal of 80 columns and 24 rows."""
+def museum(
+    tmp_path: Path, *args: str, no_color: bool = False, rows: int = 24, columns: int = 80
+) -> pexpect.spawn:
+    """``gameweave play museum`` in a pseudo-terminal (80 columns, 24 rows unless told)."""
     env = dict(os.environ)
     env[ENV_LOAD_PLUGINS] = "museum"
     env["TERM"] = "xterm-256color"
@@ -159,7 +161,7 @@ def museum(tmp_path: Path, *args: str, no_color: bool = False, rows: int = 24) -
         env=env,
         encoding="utf-8",
         timeout=60,
-        dimensions=(rows, 80),
+        dimensions=(rows, columns),
     )
 
 
@@ -245,5 +247,22 @@ def test_rules_are_paged_to_the_terminal(tmp_path: Path) -> None:
     child.expect("vault")
     child.expect(THIEF)
     assert "-- more" not in child.before  # a short topic is not paged
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_a_wide_terminal_puts_the_placards_beside_the_map(tmp_path: Path) -> None:
+    child = museum(tmp_path, "--seat", "1=human", rows=40, columns=132)
+    child.expect(THIEF)
+    child.sendline("enter T4")
+    child.expect(THIEF)
+    rows = rows_shown(child.before, width=132)
+    start = max(i for i, row in enumerate(rows) if "── The Museum Job, step" in row)
+    rows = rows[start:]
+    assert all(len(row) <= 132 for row in rows)
+    # The whole width: a map row carries a placard with its full name beside it.
+    assert any(re.match(r"^ 1[0-4] .* 1[0-4] +[A-Z]\d+ \d", row) for row in rows), rows
+    assert any("Crown of the Estuary" in row and row.startswith(" ") for row in rows)
+    assert any(row.rstrip().endswith("You are Thief") for row in rows)
     child.sendline("quit")
     child.expect(pexpect.EOF)
