@@ -323,14 +323,14 @@ class Session:
         if len(self.humans) == 1:
             (seat,) = self.humans
             self.console.print(Rule(Text(f"{heading}, {seat_name(match, seat)}")))
-            self.console.print(render_view(match, seat))
+            self.console.print(render_view(match, seat, width=self.console.width))
             self._print_new(seat, "Since your last move:")
         else:
             # The last screen may hold one player's secrets; the ending is public.
             if self.shown is not None and match.has_secrets(self.shown):
                 self._clear()
             self.console.print(Rule(Text(f"{heading}, as a spectator sees it")))
-            self.console.print(render_view(match, None))
+            self.console.print(render_view(match, None, width=self.console.width))
             self.console.print(Text("Last moves:", style="bold"))
             print_history(self.console, match.history(None)[-10:])
         self.console.print(Text(outcome_text(outcome), style="bold"))

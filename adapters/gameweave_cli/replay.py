@@ -84,7 +84,7 @@ def show(
             )
         )
     )
-    console.print(render_view(match, seat))
+    console.print(render_view(match, seat, width=console.width))
     if history:
         console.print(Text("History:", style="bold"))
         print_history(console, match.history(seat), empty="  (nothing yet)")
