@@ -33,18 +33,22 @@ def played(players: int, seed: int, steps: int, deck: list[str] | None = None) -
     return state
 
 
-def hole_down_job(roles: tuple[str, ...], seed: int = 1) -> State:
-    """A job in its first playing turn with the hole card face down."""
-    state = TITLE.setup(len(roles), TITLE.check_config(len(roles), {}), Rng(seed))
-    rng = Rng(seed)
-    for seat, role in enumerate(roles, start=1):
-        TITLE.apply(state, seat, Draft(role), rng)
-    while state.phase == "bet":
-        seat = state.turn
-        TITLE.apply(state, seat, Chips(10), rng)
-        TITLE.apply(state, seat, DealMeIn(), rng)
-    assert state.hole_down, "this seed dealt the house a blackjack; pick another"
-    return state
+def hole_down_job(roles: tuple[str, ...]) -> State:
+    """A job in its first playing turn with the hole card face down and a ten or an
+    ace showing, so the peek has ruled some hole cards out (found by trying seeds,
+    not by one magic seed)."""
+    for seed in range(1, 500):
+        state = TITLE.setup(len(roles), TITLE.check_config(len(roles), {}), Rng(seed))
+        rng = Rng(seed)
+        for seat, role in enumerate(roles, start=1):
+            TITLE.apply(state, seat, Draft(role), rng)
+        while state.phase == "bet":
+            seat = state.turn
+            TITLE.apply(state, seat, Chips(10), rng)
+            TITLE.apply(state, seat, DealMeIn(), rng)
+        if state.hole_down and state.dealer[0][0] in "ATJQK":
+            return state
+    raise AssertionError("no seed deals a ten or an ace up with the hole card down")
 
 
 def surfaces(state: State) -> dict[str, Any]:
@@ -112,7 +116,7 @@ def test_the_hole_card_takes_every_value_the_crew_cannot_rule_out():
     state = hole_down_job(("lookout", "ghost"))
     up = state.dealer[0]
     possible = {c for c in unseen(state) if not is_two_card_21([up, c])}
-    assert possible < set(unseen(state))  # the up-card is a ten: the peek rules the aces out
+    assert possible < set(unseen(state))  # a ten or an ace is up: the peek rules cards out
     seen = {TITLE.resample(state, None, Rng(i)).dealer[1] for i in range(1500)}
     assert seen == possible  # never a card that would have made the peek say blackjack
 
