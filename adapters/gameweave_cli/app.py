@@ -846,6 +846,21 @@ def serve(
             "options, so whoever creates a match may know its secrets"
         ),
     ] = False,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Base URL of the join links, as players reach the server "
+            "(e.g. https://games.example.org) [default: the address a request reached]"
+        ),
+    ] = None,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A limit as NAME=VALUE, repeatable (e.g. --limit streams=2000): "
+            "streams, streams_per_match, creates_per_minute, live_matches, connections, "
+            "header_timeout, body_timeout, keep_alive, max_head (see the HTTP reference)"
+        ),
+    ] = None,
 ) -> None:
     """Host matches for browsers on this machine (the HTTP adapter)."""
     try:
@@ -869,7 +884,24 @@ def serve(
         options["fsync"] = True
     if dev:
         options["dev"] = True
-    run_server(host=host, port=port, **options)
+    if public_url is not None:
+        if not public_url.startswith(("http://", "https://")):
+            fail(f"--public-url must start with http:// or https://, got {public_url[:60]!r}", 2)
+        options["public_url"] = public_url
+    if limit:
+        from gameweave_http.limits import parse_limits
+
+        try:
+            options["limits"] = parse_limits(limit)
+        except ValueError as exc:
+            fail(f"--limit: {exc}", 2)
+    from gameweave_http.store import StoreError
+
+    try:
+        run_server(host=host, port=port, **options)
+    except StoreError as exc:
+        # A database that cannot be used: one line naming the file and what to do.
+        fail(exc.message, 1)
 
 
 def listen_refusal(host: str, port: int) -> str | None:

@@ -29,16 +29,19 @@ from .errors import on_error
 from .events import Listeners
 from .fastpath import App, access_log
 from .hub import ApiError, Hub
+from .limits import Limits, RateLimit
 from .routes import HOT, ROUTES
 from .state import AppState, Settings
-from .store import Store
+from .store import Store, StoreError
 from .wire import parse_json, read_token
 
 __all__ = [
     "ApiError",
     "App",
     "AppState",
+    "Limits",
     "Settings",
+    "StoreError",
     "access_log",
     "create_app",
     "parse_json",
@@ -52,6 +55,8 @@ def create_app(
     *,
     fsync: bool = False,
     dev: bool = False,
+    public_url: str | None = None,
+    limits: Limits | None = None,
 ) -> App:
     """The Gameweave server app storing matches in the SQLite file ``db_path``.
 
@@ -63,11 +68,24 @@ def create_app(
     ``dev=True`` is development mode: a client may choose a new match's seed and
     a title's test-only options, which fix the hidden information (so whoever
     creates the match may know every secret). Without it both are refused (403).
+
+    ``public_url`` is the base of the join links handed out (default: the address
+    each request reached); ``limits`` what the server holds at most (see
+    :mod:`gameweave_http.limits`). A database that cannot be used raises
+    :class:`~gameweave_http.store.StoreError`, whose message is one line naming
+    the file and what to do.
     """
     registry = registry if registry is not None else default_registry()
+    limits = limits if limits is not None else Limits()
     store = Store(db_path, fsync=fsync)
-    listeners = Listeners()
-    hub = Hub(store, registry, notify=listeners.notify)
+    listeners = Listeners(limits.streams_per_match, limits.streams)
+    hub = Hub(
+        store,
+        registry,
+        notify=listeners.notify,
+        max_live=limits.live_matches,
+        pinned=listeners.count,
+    )
     # Refusals (ApiError, Starlette's HTTPException) are answered by Starlette's
     # ExceptionMiddleware, anything else by its ServerErrorMiddleware: all by one mapper.
     handlers = {ApiError: on_error, HTTPException: on_error, Exception: on_error}
@@ -78,6 +96,12 @@ def create_app(
         store=store,
         hub=hub,
         listeners=listeners,
-        settings=Settings(dev=dev, fsync=fsync),
+        settings=Settings(
+            dev=dev,
+            fsync=fsync,
+            public_url=public_url.rstrip("/") if public_url else None,
+            limits=limits,
+        ),
+        creates=RateLimit(limits.creates_per_minute),
     )
     return app

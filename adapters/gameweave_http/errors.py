@@ -5,6 +5,7 @@ path) the request took."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -13,6 +14,7 @@ from starlette.responses import Response
 from gameweave_core.errors import one_line
 
 from .hub import ApiError
+from .store import Damaged
 from .wire import short, to_json
 
 log = logging.getLogger("gameweave_http")
@@ -21,6 +23,7 @@ log = logging.getLogger("gameweave_http")
 Headers = list[tuple[bytes, bytes]]
 
 INTERNAL = "internal server error (see the server log)"
+STORE_FAILED = "the match store failed on this request (see the server log); try again later"
 
 
 def error_reply(exc: Exception, method: str, path: str) -> tuple[int, bytes, Headers]:
@@ -33,6 +36,14 @@ def error_reply(exc: Exception, method: str, path: str) -> tuple[int, bytes, Hea
     headers: Headers = []
     if isinstance(exc, ApiError):
         status, message = exc.status, exc.message
+        if exc.retry_after is not None:
+            headers = [(b"retry-after", str(exc.retry_after).encode())]
+    elif isinstance(exc, (sqlite3.Error, Damaged)):
+        # The store failed under a request (a full disk, a damaged page): the
+        # server is not wrong, it cannot serve this now.
+        log.error("%s %s: the store failed", method, short(path), exc_info=exc)
+        status, message = 503, STORE_FAILED
+        headers = [(b"retry-after", b"30")]
     elif isinstance(exc, HTTPException):
         status = exc.status_code
         if status == 404:
@@ -46,9 +57,21 @@ def error_reply(exc: Exception, method: str, path: str) -> tuple[int, bytes, Hea
             for k, v in (exc.headers or {}).items()
         ]
     else:
-        log.error("%s %s failed", method, path, exc_info=exc)
+        log.error("%s %s failed", method, short(path), exc_info=exc)
         status, message = 500, INTERNAL
-    return status, to_json({"error": one_line(message)}), headers
+    return status, to_json({"error": capped(one_line(message))}), headers
+
+
+#: The longest refusal message sent: messages quote what they were sent (an
+#: action's fields, a title's words about them), which may be of any length.
+MAX_MESSAGE = 400
+
+
+def capped(message: str) -> str:
+    """``message`` cut to :data:`MAX_MESSAGE` characters."""
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return message[: MAX_MESSAGE - 30] + f"... ({len(message)} characters)"
 
 
 async def on_error(request: Request, exc: Exception) -> Response:

@@ -21,6 +21,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, StringConvertor
@@ -31,16 +32,27 @@ from starlette.routing import Route, compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import error_reply
-from .wire import read_body
+from .hub import ApiError
+from .wire import read_body, short
 
 access_log = logging.getLogger("gameweave_http.access")
 
+#: The pages' Content-Security-Policy: scripts, styles, images and connections
+#: from this server only, no inline script, no plugins, never inside a frame.
+CSP = (
+    b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    b"frame-ancestors 'none'"
+)
+
 #: Safety headers added to every response.
 SAFETY_HEADERS = (
+    (b"content-security-policy", CSP),
     (b"referrer-policy", b"no-referrer"),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
 )
+
 
 #: The middleware Starlette builds around its router whose work the fast path
 #: does itself: ServerErrorMiddleware (a crash is a logged 500) and
@@ -172,6 +184,13 @@ class App(Starlette):
             await super().__call__(scope, receive, send)
             return
         logged = access_log.isEnabledFor(logging.INFO)
+        # POST is the one method of the server's that changes state (routes take
+        # no other: the rest are refused by the router, 405).
+        if scope["method"] == "POST":
+            refusal = cross_site_refusal(scope, self.state.settings.public_url)
+            if refusal is not None:
+                await reply_error(scope, send, refusal, logged)
+                return
         route = self.hot_route(scope)
         if route is not None:
             scope["app"] = self  # as Starlette would: the handlers read app.state
@@ -180,25 +199,35 @@ class App(Starlette):
                 return
         started = time.perf_counter()
         status = 0
+        complete = False
 
         async def send_with_headers(message: Message) -> None:
-            nonlocal status
+            nonlocal status, complete
             if message["type"] == "http.response.start":
                 status = message["status"]
                 if route is None:
                     headers = [*message.get("headers", ()), *SAFETY_HEADERS]
                     message = {**message, "headers": headers}
+            elif not message.get("more_body", False):
+                complete = True
             await send(message)
 
         try:
             await (route or super().__call__)(scope, receive, send_with_headers)
+        except Exception:
+            # Starlette raises a crash again once its 500 is sent (the error mapper
+            # logged it): the connection's next requests still deserve answers, so
+            # only a reply cut short ends it (the server then closes the connection).
+            if not complete:
+                raise
         finally:
             if logged:
-                # The path only: queries may hold a seat token (the event stream's).
+                # The path only (queries may hold a seat token, the event stream's),
+                # with control characters escaped so that no path forges a line.
                 access_log.info(
                     "%s %s %d %.1fms",
                     scope["method"],
-                    scope["path"],
+                    printable(scope["path"]),
                     status,
                     (time.perf_counter() - started) * 1000,
                 )
@@ -210,3 +239,72 @@ def skipped_message(kind: type[Any]) -> str:
         "match, submitting an action): do its work in gameweave_http.fastpath.App too "
         "and list it in FAST_PATH_COVERS"
     )
+
+
+#: Characters a log line shows escaped: C0 and C1 controls and DEL, and the line
+#: and paragraph separators.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: str) -> str:
+    """``text`` for a log line: control characters as escapes (``\\n``, ``\\x1b``),
+    cut to 300 characters, so that what a client sends cannot forge or erase lines."""
+    if len(text) > 300:
+        text = text[:300] + "..."
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode(), text)
+
+
+def cross_site_refusal(scope: Scope, public_url: str | None) -> ApiError | None:
+    """Why a state-changing request is refused, or ``None``.
+
+    It must declare a JSON body (which a page of another site cannot send without
+    the browser asking first), and an ``Origin`` header, when sent, must be this
+    server's: its public URL's origin or the address the request was made to."""
+    ctype = origin = host = None
+    for name, value in scope["headers"]:
+        if name == b"content-type":
+            ctype = value
+        elif name == b"origin":
+            origin = value.decode("latin-1")
+        elif name == b"host":
+            host = value.decode("latin-1")
+    if ctype is None or ctype.split(b";", 1)[0].strip().lower() != b"application/json":
+        return ApiError(
+            415, "send the body as JSON, with the header Content-Type: application/json"
+        )
+    if origin is not None:
+        allowed = {f"{scope.get('scheme', 'http')}://{host}"} if host else set()
+        if public_url:
+            allowed.add(origin_of(public_url))
+        if origin not in allowed:
+            return ApiError(
+                403,
+                f"requests from the page of another site are refused (Origin {short(origin)!r})",
+            )
+    return None
+
+
+def origin_of(url: str) -> str:
+    """The origin (scheme, host and port) of ``url``."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+async def reply_error(scope: Scope, send: Send, exc: Exception, logged: bool) -> None:
+    """Answer ``exc`` as the error mapper does, with the safety headers."""
+    status, content, extra = error_reply(exc, scope["method"], scope["path"])
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-length", str(len(content)).encode()),
+                (b"content-type", b"application/json"),
+                *extra,
+                *SAFETY_HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": content})
+    if logged:
+        access_log.info("%s %s %d", scope["method"], printable(scope["path"]), status)

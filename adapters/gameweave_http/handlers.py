@@ -21,13 +21,13 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, Response
 from starlette.types import Scope
 
 from gameweave_core import LogError, Match, MatchLog, Title, TitleError, UnknownTitle
 
 from . import openapi
-from .events import promptly, stream
+from .events import EventStream, promptly, stream
 from .hub import ApiError, Busy, LiveMatch, labels
 from .state import AppState, state_of
 from .wire import (
@@ -184,6 +184,15 @@ async def create_match(request: Request) -> Response:
     state = state_of(request.scope)
     data = json_object(await read_json(request), "the body")
     check_keys(data, CREATE_FIELDS, "the body")
+    client = request.scope.get("client")
+    wait = state.creates.take(str(client[0]) if client else "")
+    if wait is not None:
+        raise ApiError(
+            429,
+            f"this client created {state.creates.per_minute} matches in the last minute, "
+            "the most it may; try again later",
+            retry_after=max(1, round(wait + 0.5)),
+        )
     name = data.get("title")
     if not isinstance(name, str):
         raise ApiError(400, f'"title" must be a string naming a title, got {kind(name)}')
@@ -200,7 +209,7 @@ async def create_match(request: Request) -> Response:
     if not state.settings.dev:
         refuse_secrets_known(state, name, seed, config)
     live, tokens = await promptly(state.hub.create, name, players, seed, config, bots)
-    base = str(request.base_url).rstrip("/")
+    base = state.settings.public_url or bound_url(request.scope)
     with live.lock:
         # The seats as a spectator's payload names them.
         seat_labels = {s: live.match.seat_label(s) for s in range(1, live.match.players + 1)}
@@ -223,6 +232,21 @@ async def create_match(request: Request) -> Response:
         "spectator_url": f"{base}/play/{live.id}",
     }
     return Json(body, status_code=201)
+
+
+def bound_url(scope: Scope) -> str:
+    """The base URL of the address a request reached, as the server's socket has
+    it (never the ``Host`` header, which the client writes)."""
+    scheme = scope.get("scheme", "http")
+    server = scope.get("server")
+    if not server:
+        return f"{scheme}://localhost"
+    host, port = server[0], server[1]
+    if ":" in host:
+        host = f"[{host}]"  # IPv6
+    if port is None or (scheme, port) in (("http", 80), ("https", 443)):
+        return f"{scheme}://{host}"
+    return f"{scheme}://{host}:{port}"
 
 
 #: Why a server refuses to let a client fix the hidden information.
@@ -272,10 +296,10 @@ async def events(request: Request) -> Response:
     match_id = request.path_params["match_id"]
     live = await promptly(state.hub.get, match_id)
     seat = await promptly(state.hub.seat, match_id, read_token(request.scope, query=True))
-    return StreamingResponse(
-        stream(state.hub, state.listeners, live, seat),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    listeners = state.listeners
+    entry = listeners.add(live.id)  # or a 429/503 when there are too many
+    return EventStream(
+        stream(state.hub, live, seat, entry), on_close=lambda: listeners.remove(live.id, entry)
     )
 
 
@@ -303,7 +327,7 @@ async def match_log(request: Request) -> Response:
                 # replay, so none is given out (the detail goes to the server log).
                 log.error("match %s: no log given out: %s", live.id, exc)
                 raise ApiError(
-                    500,
+                    503,
                     f"the log of match {live.id} does not replay with the installed "
                     f"{live.match.title.name} (a bug in the title), so it is not given out",
                 ) from None

@@ -18,11 +18,12 @@ anything changed, and the app makes the same call again from a worker thread.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import logging
 import secrets
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -44,7 +45,7 @@ from gameweave_core.errors import one_line
 from gameweave_core.rng import MAX_SEED, fresh_seed
 from gameweave_core.runner import BotSeat
 
-from .store import Store, StoredMatch
+from .store import Damaged, Store, StoredMatch
 
 log = logging.getLogger("gameweave_http")
 
@@ -52,15 +53,42 @@ log = logging.getLogger("gameweave_http")
 class ApiError(Exception):
     """A refusal the API reports as ``status`` with a one-line ``message``."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
         super().__init__(one_line(message))
         self.status = status
         self.message = one_line(message)
+        #: Seconds after which the same request may succeed (a ``Retry-After`` header).
+        self.retry_after = retry_after
+
+
+def unavailable(match_id: str) -> ApiError:
+    """The refusal for a match whose stored rows cannot be read or replayed."""
+    return ApiError(
+        503,
+        f"match {short_id(match_id)} is unavailable: its stored rows are damaged or do not "
+        "replay (the server log has the detail); other matches are not affected",
+        retry_after=3600,
+    )
+
+
+def not_stored(what: str) -> ApiError:
+    """The refusal when the store failed to write (a full disk, say): nothing changed."""
+    return ApiError(
+        503, f"{what} could not be stored (see the server log); nothing changed", retry_after=30
+    )
+
+
+def short_id(match_id: str) -> str:
+    return match_id if len(match_id) <= 64 else match_id[:64] + "..."
 
 
 class Busy(Exception):
     """The call, made with ``wait=False``, would have to wait or might take long;
     nothing changed. Make it again with ``wait=True`` from a worker thread."""
+
+
+#: A count of the uses of live matches, shared by every hub.
+_uses: Iterator[int] = itertools.count()
 
 
 @attrs.define
@@ -73,6 +101,8 @@ class LiveMatch:
     lock: threading.Lock = attrs.field(factory=threading.Lock)
     #: Set when a bot failed; the match then waits for that seat forever.
     bot_error: str | None = None
+    #: When it was last asked for (a count of uses), to drop the least recent first.
+    used: int = attrs.field(factory=lambda: next(_uses))
 
 
 def status_of(exc: IllegalAction) -> int:
@@ -94,10 +124,17 @@ class Hub:
         store: Store,
         registry: Registry | None = None,
         notify: Callable[[str], None] | None = None,
+        max_live: int = 1000,
+        pinned: Callable[[str], int] | None = None,
     ) -> None:
         self.store = store
         self.registry = registry if registry is not None else default_registry()
         self.notify: Callable[[str], None] = notify or (lambda match_id: None)
+        #: Live matches kept in memory; past it the least recently used idle ones
+        #: are dropped (see :meth:`_evict`).
+        self.max_live = max_live
+        #: How many event streams hold a match (those are never dropped).
+        self.pinned: Callable[[str], int] = pinned or (lambda match_id: 0)
         self._live: dict[str, LiveMatch] = {}
         self._labels: dict[tuple[Any, Any], str] = {}
         self._loading = threading.Lock()
@@ -141,6 +178,29 @@ class Hub:
             raise ApiError(422, str(exc)) from None
         tokens = {s: secrets.token_urlsafe(24) for s in range(1, players + 1) if s not in bots}
         match_id = secrets.token_urlsafe(9)
+        try:
+            self._store_new(match_id, title, players, match, entry, seated, tokens)
+        except Exception as exc:
+            log.error("could not store a new match", exc_info=exc)
+            raise not_stored("the new match") from None
+        live = LiveMatch(match_id, match, seated)
+        with self._loading:
+            self._live[match_id] = live
+            self._evict()
+        with live.lock:
+            self._run_bots(live)
+        return live, tokens
+
+    def _store_new(
+        self,
+        match_id: str,
+        title: Any,
+        players: int,
+        match: Match,
+        entry: Any,
+        seated: Mapping[int, BotSeat],
+        tokens: dict[int, str],
+    ) -> None:
         self.store.create(
             match_id,
             title=title.name,
@@ -154,12 +214,6 @@ class Hub:
             tokens=tokens,
             generator=match.generator,
         )
-        live = LiveMatch(match_id, match, seated)
-        with self._loading:
-            self._live[match_id] = live
-        with live.lock:
-            self._run_bots(live)
-        return live, tokens
 
     # -- finding --------------------------------------------------------------------
 
@@ -167,6 +221,7 @@ class Hub:
         """The live match ``match_id``, rebuilt from the store on first use."""
         live = self._live.get(match_id)
         if live is not None and not live.bots:
+            live.used = next(_uses)
             return live  # no bots, so no turn of theirs can be owed
         if not wait:
             raise Busy
@@ -177,16 +232,42 @@ class Hub:
         with self._loading:
             live = self._live.get(match_id)
             if live is None:
-                stored = self.store.load(match_id) if _plausible_id(match_id) else None
+                try:
+                    stored = self.store.load(match_id) if _plausible_id(match_id) else None
+                except Damaged:
+                    raise unavailable(match_id) from None
                 if stored is None:
-                    raise ApiError(404, f"no match with id {match_id!r}")
+                    raise ApiError(404, f"no match with id {short_id(match_id)!r}")
                 live = self._rebuild(stored)
                 self._live[match_id] = live
+                self._evict()
+        live.used = next(_uses)
         with live.lock:
             # A server killed between a person's action and its bots' replies
             # resumes here: the bots take their turns now.
             self._run_bots(live)
         return live
+
+    def live_count(self) -> int:
+        """How many matches are held in memory."""
+        return len(self._live)
+
+    def _evict(self) -> None:
+        """Past :attr:`max_live`, drop the least recently used matches (a tenth of
+        the limit at once, so that the sort is rare) that no one holds: no event
+        stream, lock free. Dropped matches are rebuilt from the store when next
+        asked for. Called with ``_loading`` held."""
+        if len(self._live) <= self.max_live:
+            return
+        goal = self.max_live - max(1, self.max_live // 10)
+        by_use = sorted(self._live.values(), key=lambda live: live.used)
+        for live in by_use:
+            if len(self._live) <= goal:
+                break
+            if live.lock.locked() or self.pinned(live.id):
+                continue
+            del self._live[live.id]
+            self.store.forget(live.id)
 
     def _rebuild(self, stored: StoredMatch) -> LiveMatch:
         try:
@@ -205,9 +286,17 @@ class Hub:
             bots = seat_bots(match, stored.bots, self.registry)
         except GameweaveError as exc:
             log.error("match %s cannot be rebuilt: %s", stored.id, exc)
-            raise ApiError(
-                500, f"match {stored.id} cannot be rebuilt with the installed titles: {exc}"
-            ) from None
+            if isinstance(exc, UnknownTitle):
+                raise ApiError(
+                    503,
+                    f"match {stored.id} is unavailable: its title {stored.title!r} is not "
+                    "installed on this server",
+                    retry_after=3600,
+                ) from None
+            raise unavailable(stored.id) from None
+        except Exception as exc:  # values of the rows the title cannot take
+            log.error("match %s cannot be rebuilt", stored.id, exc_info=exc)
+            raise unavailable(stored.id) from None
         return LiveMatch(stored.id, match, bots)
 
     def seat(self, match_id: str, token: str | None, wait: bool = True) -> int | None:
@@ -324,17 +413,23 @@ class Hub:
             log.error("match %s: %s", live.id, exc)
             match.failed = None
             raise ApiError(
-                500, "the title failed on this action (a bug in the title); nothing changed"
+                503, "the title failed on this action (a bug in the title); nothing changed"
             ) from None
         return action
 
     def _not_stored(self, live: LiveMatch, error: BaseException) -> None:
         """Not stored means not accepted: put the match back as the store has it."""
         log.error("match %s: could not store action %d", live.id, live.match.step, exc_info=error)
-        stored = self.store.load(live.id)
+        try:
+            stored = self.store.load(live.id)
+        except Damaged:
+            # What is stored cannot be read back: forget the match in memory too,
+            # so that it is answered as unavailable rather than served unstored.
+            self._live.pop(live.id, None)
+            raise unavailable(live.id) from None
         if stored is not None:
             live.match = self._rebuild(stored).match
-        raise ApiError(503, "the action could not be stored; nothing changed") from None
+        raise not_stored("the action") from None
 
     def _submit(self, live: LiveMatch, seat: int, action: Any) -> None:
         action = self._apply(live, seat, action)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
+from typing import Any
 
 from .app import access_log as access_logger
 from .app import create_app
+from .limits import LIMITS_ENV, Limits, guarded_protocol, parse_limits
+from .store import StoreError
 
 #: Set to 1 to write the access log without passing ``access_log=True``.
 ACCESS_LOG_ENV = "GAMEWEAVE_ACCESS_LOG"
@@ -20,6 +23,8 @@ def serve(
     fsync: bool = False,
     access_log: bool | None = None,
     dev: bool = False,
+    public_url: str | None = None,
+    limits: Limits | None = None,
 ) -> None:
     """Serve the browser client and the API on ``host:port``, storing matches in ``db``.
 
@@ -36,6 +41,16 @@ def serve(
     ``dev`` is development mode: clients may choose a match's seed and a title's
     test-only options, which fix the hidden information (see
     :func:`gameweave_http.app.create_app`); the server says so when it starts.
+
+    ``public_url`` is the base of the join links the server hands out, as players
+    reach it (``https://games.example.org``); by default, the address a request
+    reached. ``limits`` are what the server holds at most, and how long it waits
+    for a client (see :mod:`gameweave_http.limits`; default: the defaults, changed
+    by the environment variable ``GAMEWEAVE_LIMITS``, e.g. ``streams=2000``).
+
+    A database that cannot be used raises :class:`~gameweave_http.store.StoreError`
+    before the server listens: its message is one line naming the file and what
+    to do (``gameweave serve`` prints it and exits with status 1).
     """
     import uvicorn
 
@@ -44,8 +59,13 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     # Off, the app formats nothing per request: it checks the level first.
     access_logger.setLevel(logging.INFO if access_log else logging.WARNING)
-    app = create_app(db, fsync=fsync, dev=dev)
+    if limits is None:
+        from_env = os.environ.get(LIMITS_ENV, "")
+        limits = parse_limits(p for p in from_env.split(",") if p.strip())
+    app = create_app(db, fsync=fsync, dev=dev, public_url=public_url, limits=limits)
     print(f"Gameweave serving on http://{host}:{port}/ (matches in {Path(db).resolve()})")
+    if public_url:
+        print(f"Join links start with {public_url.rstrip('/')}/")
     if dev:
         print(
             "Development mode: clients may choose seeds and test-only options, "
@@ -59,14 +79,32 @@ def serve(
         log_level="info",
         # Open event streams would otherwise hold a shutdown up forever.
         timeout_graceful_shutdown=2,
+        **uvicorn_options(limits),
     )
+
+
+def uvicorn_options(limits: Limits) -> dict[str, Any]:
+    """uvicorn's settings for ``limits``: its own where it has them (idle
+    keep-alive, the size of a request's head), the guarded protocol for the rest
+    (open connections, time to send a request). uvicorn's ``limit_concurrency``
+    is left off: it counts open event streams as requests and answers plain text
+    without ``Retry-After``; the protocol's cap on connections does that work."""
+    return {
+        "http": guarded_protocol(limits),
+        "timeout_keep_alive": limits.keep_alive,
+        "h11_max_incomplete_event_size": limits.max_head,
+    }
 
 
 if __name__ == "__main__":  # python -m gameweave_http.server [port] [db]
     import sys
 
     args = sys.argv[1:]
-    serve(
-        port=int(args[0]) if args else 8000,
-        db=args[1] if len(args) > 1 else "gameweave.sqlite3",
-    )
+    try:
+        serve(
+            port=int(args[0]) if args else 8000,
+            db=args[1] if len(args) > 1 else "gameweave.sqlite3",
+        )
+    except StoreError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        sys.exit(1)

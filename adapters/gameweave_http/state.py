@@ -11,6 +11,7 @@ from gameweave_core import Registry
 
 from .events import Listeners
 from .hub import Hub
+from .limits import Limits, RateLimit
 from .store import Store
 
 
@@ -24,6 +25,12 @@ class Settings:
     dev: bool = False
     #: Every commit flushed to disk (see :mod:`gameweave_http.store`).
     fsync: bool = False
+    #: The base URL of the join links the server hands out (``None``: the address
+    #: the request reached, as the server's socket has it; never the ``Host``
+    #: header, which the client writes).
+    public_url: str | None = None
+    #: What the server holds at most (see :mod:`gameweave_http.limits`).
+    limits: Limits = attrs.field(factory=Limits)
 
 
 @attrs.frozen
@@ -35,6 +42,8 @@ class AppState:
     hub: Hub
     listeners: Listeners
     settings: Settings
+    #: Matches created per client address per minute.
+    creates: RateLimit
 
 
 def state_of(scope: Scope) -> AppState:

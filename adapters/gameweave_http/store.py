@@ -37,6 +37,8 @@ import contextlib
 import hashlib
 import hmac
 import json
+import logging
+import os
 import sqlite3
 import threading
 import time
@@ -47,6 +49,10 @@ from typing import Any
 
 import attrs
 import orjson
+
+from gameweave_core.errors import one_line
+
+log = logging.getLogger("gameweave_http")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -210,6 +216,71 @@ class GroupCommit:
                 future.set_exception(error)
 
 
+class StoreError(Exception):
+    """The store cannot be used: one line naming the file and what to do."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
+        self.message = one_line(message)
+
+
+class Damaged(Exception):
+    """The stored rows of one match cannot be read (damaged pages or values)."""
+
+
+#: Seconds ``PRAGMA quick_check`` may take at start-up before it is given up on
+#: (a large file is then served unchecked, and the server log says so).
+QUICK_CHECK_SECONDS = 5.0
+
+
+def quick_check(db: sqlite3.Connection, seconds: float) -> str | None:
+    """SQLite's ``quick_check`` of the open file, stopped after ``seconds``: the
+    first problem it found, or ``None`` (no problem, or no time to finish)."""
+    deadline = time.monotonic() + seconds
+    db.set_progress_handler(lambda: int(time.monotonic() > deadline), 1000)
+    try:
+        rows = db.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.OperationalError as exc:
+        if "interrupted" not in str(exc):
+            raise
+        log.warning("quick_check of the database did not finish in %.0f s: skipped", seconds)
+        return None
+    finally:
+        db.set_progress_handler(None, 0)
+    first = str(rows[0][0]) if rows else "ok"
+    return None if first == "ok" else first
+
+
+def _unusable(path: Path) -> str | None:
+    """Why ``path`` cannot hold the server's database, found before SQLite tries
+    (whose own words, "unable to open database file", name neither cause nor cure)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        return f"{path} is a folder, not a database file: give --db a file name inside it"
+    if not folder.is_dir():
+        return f"cannot create {path}: the folder {folder} does not exist; create it or choose another --db"
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        return f"{path} is not readable and writable by this user: fix its permissions (chmod u+rw) or choose another --db"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        # SQLite writes its journal (the WAL) beside the file.
+        return f"the folder {folder} is not writable, and the database needs its journal there: fix the folder's permissions or choose another --db"
+    return None
+
+
+def _open_failure(path: Path, exc: sqlite3.Error) -> str:
+    """One line for an error SQLite raised while opening ``path``."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return f"{path} is in use by another Gameweave server (only one may open a database): stop that one or choose another --db"
+    if "not a database" in text or "malformed" in text or "damaged" in text:
+        return f"{path} is not a Gameweave database or is damaged ({text}): move it aside and start again, or choose another --db"
+    if "newer Gameweave" in text:
+        return f"{path}: {text}; upgrade Gameweave or choose another --db"
+    if "readonly" in text or "I/O" in text:
+        return f"{path} cannot be written ({text}): check its permissions and the disk, or choose another --db"
+    return f"{path} cannot be opened as a database ({text}): choose another --db"
+
+
 class Store:
     """Matches, seat-token hashes and actions in one SQLite file.
 
@@ -219,11 +290,38 @@ class Store:
     seat's token costs no query.
     """
 
-    def __init__(self, path: str | Path, *, fsync: bool = False) -> None:
+    def __init__(
+        self, path: str | Path, *, fsync: bool = False, check_seconds: float = QUICK_CHECK_SECONDS
+    ) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
         self._tokens: dict[str, tuple[tuple[int, bytes], ...]] = {}
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        refusal = _unusable(Path(path))
+        if refusal is not None:
+            raise StoreError(refusal)
+        try:
+            self._db = self._open(fsync)
+        except sqlite3.Error as exc:
+            raise StoreError(_open_failure(Path(path), exc)) from exc
+        try:
+            damage = quick_check(self._db, check_seconds)
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise StoreError(_open_failure(Path(path), exc)) from exc
+        if damage is not None:
+            self._db.close()
+            raise StoreError(
+                f"{path} is damaged ({one_line(damage)[:120]}): copy out what SQLite can "
+                f"read with `sqlite3 {path} .recover | sqlite3 NEW.sqlite3` and serve "
+                "NEW.sqlite3, or start with another --db"
+            )
+        self._group = GroupCommit(self)
+
+    def _open(self, fsync: bool) -> sqlite3.Connection:
+        # A short busy timeout: the only other holder of the file's lock is a second
+        # server, which will not let go, so waiting the default 5 s is pointless.
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=0.2)
+        self._db = db
         # This process alone opens the file (its matches live in its memory, so a
         # second server on the file would go astray): holding the lock for good
         # spares every commit its file-lock calls, and the WAL its shared-memory index.
@@ -236,7 +334,7 @@ class Store:
         self._db.execute(f"PRAGMA synchronous={'FULL' if fsync else 'NORMAL'}")
         self._db.execute("PRAGMA foreign_keys=ON")
         migrate(self._db)
-        self._group = GroupCommit(self)
+        return db
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -365,7 +463,15 @@ class Store:
     # -- reading ------------------------------------------------------------------
 
     def load(self, match_id: str) -> StoredMatch | None:
-        """The stored match ``match_id`` with its actions, or ``None``."""
+        """The stored match ``match_id`` with its actions, or ``None``. Raises
+        :class:`Damaged` when its rows cannot be read (damaged pages or values)."""
+        try:
+            return self._load(match_id)
+        except (sqlite3.DatabaseError, ValueError, TypeError, KeyError, IndexError) as exc:
+            log.error("match %s: its stored rows cannot be read: %s", match_id, exc)
+            raise Damaged(match_id) from exc
+
+    def _load(self, match_id: str) -> StoredMatch | None:
         with self._lock:
             row = self._db.execute(
                 "SELECT id, title, title_version, players, seed, config, distribution,"
@@ -391,6 +497,10 @@ class Store:
             actions=[(seat, json.loads(act)) for seat, act in actions],
             generator=row[10],
         )
+
+    def forget(self, match_id: str) -> None:
+        """Drop the cached token hashes of ``match_id`` (read again when needed)."""
+        self._tokens.pop(match_id, None)
 
     def tokens_cached(self, match_id: str) -> bool:
         """Whether :meth:`seat_for` can answer for ``match_id`` without a query."""

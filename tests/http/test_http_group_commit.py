@@ -74,6 +74,8 @@ async def call(
     is there at once, so concurrent calls reach their commits in the same turn."""
     data = b"" if body is None else json.dumps(body).encode()
     headers = [(b"content-length", str(len(data)).encode())]
+    if method == "POST":
+        headers.append((b"content-type", b"application/json"))
     if token is not None:
         headers.append((b"x-seat-token", token.encode()))
     scope = {
@@ -195,7 +197,9 @@ def test_a_failed_commit_answers_each_waiting_request_and_changes_nothing(
         for c, (status, body) in zip(created, answers, strict=True):
             if c["id"] in doomed:
                 assert status == 503, body
-                assert body == {"error": "the action could not be stored; nothing changed"}
+                assert body == {
+                    "error": "the action could not be stored (see the server log); nothing changed"
+                }
             else:
                 assert status == 200 and body["version"] == 1, body
         for c in created:

@@ -12,7 +12,7 @@ import pytest
 
 from gameweave_core import Match, Registry
 from gameweave_http.hub import Hub
-from gameweave_http.store import SCHEMA_VERSION, Store, hash_token
+from gameweave_http.store import SCHEMA_VERSION, Store, StoreError, hash_token
 
 #: The schema as the server before schema versions wrote it (commit e46e81a).
 PREVIOUS_SCHEMA = """
@@ -119,5 +119,5 @@ def test_a_database_from_a_newer_server_is_refused(tmp_path: Path) -> None:
     db = sqlite3.connect(path)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     db.close()
-    with pytest.raises(sqlite3.DatabaseError, match="written by a newer Gameweave"):
+    with pytest.raises(StoreError, match="written by a newer Gameweave.*upgrade Gameweave"):
         Store(path)
