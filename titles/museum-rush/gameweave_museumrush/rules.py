@@ -1,0 +1,1286 @@
+"""The rules of Museum Rush as pure functions over :class:`~.state.State`.
+
+Entry points follow the title convention (``setup``, ``awaiting``, ``legal_actions``,
+``apply``, ``explain_illegal``, ``outcome``). Whatever the rules must settle before
+play goes on (a Guard's walk, a thief caught, the next card turned over) is queued
+as a :class:`~.state.Task`; :func:`settle` works through the queue and stops at the
+first task that needs somebody's choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from gameweave_core import Event, Outcome, Rng
+
+from .actions import (
+    BreakIn,
+    Choose,
+    Control,
+    Crack,
+    Disable,
+    Done,
+    Drop,
+    End,
+    Go,
+    Keep,
+    Lure,
+    Move,
+    Pass,
+    Pick,
+    Place,
+    PutWayOut,
+    Raid,
+    Rob,
+    Route,
+    Security,
+    Shop,
+    Stash,
+    StealLoot,
+    TakeDown,
+    Trap,
+    UseKeys,
+)
+from .cards import (
+    BUYER_BONUS,
+    BUYERS,
+    CAMERA,
+    CARDS,
+    CLOCK,
+    CLOCKS_TO_END,
+    CONTROL,
+    DISABLE,
+    EDGE,
+    EXHIBIT,
+    FILL_IDS,
+    GUARD,
+    HIGH,
+    LOOT,
+    LOST,
+    LURE,
+    RARE,
+    RARE_FOR_ROOM,
+    ROOMS,
+    SEARCH_IDS,
+    SECURITY,
+    SHOP,
+    STASH_ROOMS,
+    TAKEDOWN,
+    THIEVES,
+    TILES,
+    TRAP,
+    VALUABLES,
+    VAULT,
+    WAYOUT,
+    coord,
+    distance,
+    neighbours,
+    parse_coord,
+)
+from .museum import (
+    bit,
+    cannot_be_caught,
+    control_tile,
+    everyone,
+    guard_mover,
+    guard_options,
+    guards_on,
+    hand_value,
+    has_kind,
+    is_way_out,
+    item_value,
+    room_kind,
+    room_name,
+    security_tile,
+    steps,
+    thieves_on,
+    tile_of,
+    top_camera,
+    unlocked,
+    valuables,
+    within,
+)
+from .state import BREAKIN, ESCAPED, OUTSIDE, OVER, RUSH, TURN, State, Task, Tile
+
+HAND_LIMIT = 7
+DIE_FACES = 6  # faces 0 to 5: the rulebook's "roll a 0, 1 or 2"
+
+
+def label(seat: int) -> str:
+    return f"Seat {seat}"
+
+
+def name(card: int) -> str:
+    c = CARDS[card]
+    return f"{c.name} (${c.value}M)" if c.kind in VALUABLES else c.name
+
+
+# -- setting up ---------------------------------------------------------------------
+
+
+def setup(players: int, config: Any, rng: Rng) -> State:
+    """Set-up steps 1 to 8: the museum laid out and filled, Guards placed, the
+    Search deck shuffled, Buyers, Stashes and Thieves dealt (not in a first game)."""
+    first = bool(config.get("first_game", False))
+    order = list(range(TILES))
+    rng.shuffle(order)
+    grid = [Tile(room=r) for r in order]
+    fill = list(FILL_IDS)
+    rng.shuffle(fill)
+    deck = list(SEARCH_IDS)
+    rng.shuffle(deck)
+    state = State(players=players, first_game=first, grid=grid, deck=deck, knows=[0] * len(CARDS))
+    every = everyone(state)
+    for t, tile in enumerate(grid):
+        room = ROOMS[tile.room]
+        if room.kind not in (EXHIBIT, HIGH):
+            continue
+        tile.cards = [fill.pop(), fill.pop()]
+        if room.kind == HIGH:
+            rare = RARE_FOR_ROOM[room.name]
+            tile.cards.insert(0, rare)
+            tile.up = True
+            tile.covered = [False] * len(room.code)
+            state.knows[rare] = every
+            continue
+        # Step 2e: Guards showing go to the discard pile, a Guard model in their place.
+        while tile.cards:
+            top = tile.cards[0]
+            state.knows[top] = every
+            if CARDS[top].kind != GUARD:
+                tile.up = True
+                break
+            state.removed.append(tile.cards.pop(0))
+            state.guards.append(t)
+    state.guards.append(tile_of(state, SECURITY))
+    state.pos = [OUTSIDE] * players
+    state.hands = [[] for _ in range(players)]
+    state.keys = [0] * players
+    state.stash_shown = [False] * players
+    state.stashed = [-1] * players
+    state.cracked_at = [-1] * players
+    if first:
+        state.thief = [""] * players
+        state.stash = [""] * players
+        state.buyer = [-1] * players
+    else:
+        state.buyer = rng.sample(range(len(BUYERS)), players)
+        state.stash = rng.sample(list(STASH_ROOMS), players)
+        state.thief = rng.sample(list(THIEVES), players)
+    # "If no one feels like confessing, choose randomly."
+    state.starter = state.turn = rng.randrange(players) + 1
+    return state
+
+
+# -- whose choice -------------------------------------------------------------------
+
+
+def decider(state: State, task: Task) -> int:
+    """Who settles ``task``: the Guard mover for a Guard's route or a new Guard,
+    else the thief it concerns."""
+    return guard_mover(state) if task.kind in ("alert", "newguard") else task.seat
+
+
+def awaiting(state: State) -> Sequence[int]:
+    """The seat whose choice the first task needs, else the seat to play."""
+    if state.phase == OVER:
+        return ()
+    if state.tasks:
+        return (decider(state, state.tasks[0]),)
+    return (state.turn,)
+
+
+def free_edges(state: State) -> list[int]:
+    """Edge tiles with no Guard and no thief: where a thief may break in."""
+    taken = {p for p in state.guards if p >= 0} | {p for p in state.pos if p >= 0}
+    return [t for t in EDGE if t not in taken]
+
+
+def lure_moves(state: State, seat: int, here: int) -> list[Any]:
+    """Lures ``seat`` may play standing on ``here`` in its own turn."""
+    if has_kind(state.hands[seat - 1], LURE) < 0:
+        return []
+    reach = 3 if state.thief[seat - 1] == "The Ventriloquist" else 1
+    out: list[Any] = []
+    done_tiles: set[int] = set()
+    for g, p in enumerate(state.guards):
+        if p >= 0 and distance(p, here) <= 1 and p not in done_tiles:
+            done_tiles.add(p)
+            out.extend(Lure(g, 0, coord(t)) for t in within(p, reach))
+    for other in range(1, state.players + 1):
+        p = state.pos[other - 1]
+        if other != seat and p >= 0 and distance(p, here) <= 1:
+            out.extend(Lure(-1, other, coord(t)) for t in within(p, reach))
+    return out
+
+
+def cipher_reach(state: State, seat: int, room: str) -> bool:
+    """Whether the Cipher may use ``room`` from afar now (once, during movement)."""
+    return (
+        state.thief[seat - 1] == "Cipher"
+        and not state.used_cipher
+        and not state.stolen
+        and distance(state.pos[seat - 1], tile_of(state, room)) <= 3
+    )
+
+
+def turn_actions(state: State, seat: int) -> list[Any]:
+    """The current thief's choices when nothing else is pending."""
+    here = state.pos[seat - 1]
+    if here == OUTSIDE:
+        edges = free_edges(state)
+        return [BreakIn(coord(t)) for t in edges] if edges else [End(False)]
+    out: list[Any] = []
+    hand = state.hands[seat - 1]
+    tile = state.grid[here]
+    if state.moves_left > 0 and not state.stolen:
+        out.extend(Move(coord(t)) for t in steps(state, seat, here))
+    if not state.stolen:
+        top = tile.cards[0] if tile.cards and tile.up else -1
+        if top >= 0 and CARDS[top].kind == LOOT and unlocked(state, here):
+            out.append(StealLoot())
+        if can_crack(state, seat) is None:
+            out.append(Crack())
+        for other in thieves_on(state, here):
+            if other != seat and state.hands[other - 1]:
+                out.append(Rob(other))
+        if can_raid(state, seat) is None:
+            out.append(Raid())
+        if has_kind(hand, TRAP) >= 0:
+            out.extend(Trap(coord(t)) for t in trap_spots(state, here))
+    out.extend(lure_moves(state, seat, here))
+    if top_camera(state, here) and has_kind(hand, DISABLE) >= 0:
+        out.append(Disable(coord(here)))
+    control = control_tile(state)
+    if not state.used_control and (control in state.visited or cipher_reach(state, seat, CONTROL)):
+        out.extend(Control(coord(t)) for t in range(TILES) if top_camera(state, t))
+    security = security_tile(state)
+    if not state.used_security and (
+        security in state.visited or cipher_reach(state, seat, SECURITY)
+    ):
+        seen: set[int] = set()
+        for g, p in enumerate(state.guards):
+            if p >= 0 and p not in seen:
+                seen.add(p)
+                out.extend(Security(g, coord(t)) for t in neighbours(p))
+    if not state.used_shop and tile_of(state, SHOP) in state.visited and state.deck:
+        out.append(Shop())
+    if (
+        not state.first_game
+        and not state.stash_shown[seat - 1]
+        and room_name(state, here) == state.stash[seat - 1]
+    ):
+        out.extend(Stash(c) for c in sorted(hand) if CARDS[c].kind in VALUABLES)
+    out.append(End(False))
+    if is_way_out(state, here):
+        out.append(End(True))
+    return out
+
+
+def trap_spots(state: State, here: int) -> list[int]:
+    """Adjacent tiles a Booby Trap may go on: no thief, no Guard, no Camera on top,
+    no Booby Trap there already."""
+    taken = {p for p in state.guards if p >= 0} | {p for p in state.pos if p >= 0}
+    return [
+        t
+        for t in neighbours(here)
+        if t not in taken and not top_camera(state, t) and state.grid[t].trap < 0
+    ]
+
+
+def can_crack(state: State, seat: int) -> str | None:
+    """Why ``seat`` may not try the lock of its tile, or None."""
+    here = state.pos[seat - 1]
+    if room_kind(state, here) != HIGH:
+        return "you are not in a High Security room"
+    if unlocked(state, here):
+        return "this lock is already cracked"
+    for other in thieves_on(state, here):
+        if other != seat and state.cracked_at[other - 1] == here:
+            return f"I was here first: {label(other)} tried this lock last turn and is still here"
+    return None
+
+
+def can_raid(state: State, seat: int) -> str | None:
+    """Why ``seat`` may not break into the Vault or Lost & Found here, or None."""
+    here = state.pos[seat - 1]
+    room = room_name(state, here)
+    if room == VAULT:
+        need, pile = 2, state.vault
+    elif room == LOST:
+        need, pile = 1, state.lost
+    else:
+        return "you are not in the Vault or the Lost & Found"
+    if state.keys[seat - 1] < need:
+        return f"the {room} needs {need} key(s); you have {state.keys[seat - 1]}"
+    if not pile:
+        return f"the {room} is empty"
+    return None
+
+
+def task_actions(state: State, task: Task) -> list[Any]:
+    """The choices a pending task offers its decider."""
+    seat = task.seat
+    hand = state.hands[seat - 1] if seat else []
+    reach = 3 if seat and state.thief[seat - 1] == "The Ventriloquist" else 1
+    match task.kind:
+        case "alert":
+            return [
+                Route(g, "-".join(coord(t) for t in path)) for g, path in guard_options(state, seat)
+            ]
+        case "caught":
+            out: list[Any] = []
+            if has_kind(hand, TAKEDOWN) >= 0:
+                out.append(TakeDown())
+            if has_kind(hand, LURE) >= 0:
+                g = task.guard
+                out.extend(Lure(g, 0, coord(t)) for t in within(state.guards[g], reach))
+            return [*out, Pass()]
+        case "slip":
+            return [Go(coord(t)) for t in neighbours(state.pos[seat - 1])]
+        case "bust":
+            return [Keep(c) for c in sorted(hand)]
+        case "camera":
+            disable = has_kind(hand, DISABLE) >= 0
+            return [Disable(coord(task.room)), Pass()] if disable else [Pass()]
+        case "newguard":
+            return [Place(coord(t)) for t in new_guard_spots(state, task.room)]
+        case "drop":
+            return [Drop(c) for c in sorted(hand)]
+        case "pick":
+            pile = state.vault if room_name(state, task.room) == VAULT else state.lost
+            return [*(Pick(c) for c in sorted(pile)), Done()]
+        case "keys":
+            return [UseKeys(), Pass()]
+        case "defend":
+            if has_kind(hand, LURE) < 0:
+                return [Pass()]
+            p = state.pos[task.n - 1]
+            return [*(Lure(-1, task.n, coord(t)) for t in within(p, reach)), Pass()]
+        case "owl":
+            clocks = [c for c in task.cards if CARDS[c].kind == CLOCK]
+            return [Choose(c) for c in sorted(clocks or task.cards)]
+        case "wayout":
+            return [PutWayOut(coord(t)) for t in wayout_spots(state, seat)]
+    return []
+
+
+def legal_actions(state: State, seat: int) -> Sequence[Any]:
+    """Every action ``seat`` may take now (nothing when it is not awaited)."""
+    if seat not in awaiting(state):
+        return ()
+    if state.tasks:
+        return task_actions(state, state.tasks[0])
+    if state.phase == BREAKIN:
+        return [BreakIn(coord(t)) for t in free_edges(state)]
+    return turn_actions(state, seat)
+
+
+def explain_illegal(state: State, seat: int, action: Any) -> str | None:
+    """Why ``action`` is not legal for ``seat`` now, in one line."""
+    if state.phase == OVER:
+        return "the game is over"
+    if seat not in awaiting(state):
+        return f"it is not your turn: waiting for {label(awaiting(state)[0])}"
+    if state.tasks:
+        task = state.tasks[0]
+        offered = sorted({type(a).__name__ for a in task_actions(state, task)})
+        if type(action).__name__ not in offered:
+            return f"not now: {TASK_WORDS[task.kind]} (choose {', '.join(offered)})"
+        return f"not one of the choices now: {TASK_WORDS[task.kind]}"
+    legal = turn_actions(state, seat)
+    here = state.pos[seat - 1]
+    if state.stolen and isinstance(action, (StealLoot, Crack, Rob, Raid, Trap)):
+        return "one Steal Action a turn, and no Booby Trap after it"
+    match action:
+        case BreakIn(at=at):
+            if state.phase == TURN and here >= 0:
+                return "your thief is already in the museum"
+            return f"{at} is not a free edge tile (no Guard, no thief, on the edge)"
+        case Move(to=to):
+            if here < 0:
+                return "break in first"
+            if state.stolen:
+                return "you have taken your Steal Action: no more moves this turn"
+            if state.moves_left == 0:
+                return "you have moved 3 times this turn"
+            return f"{to} is not next to your tile {coord(here)}"
+        case StealLoot():
+            return "there is no face-up Loot you can reach on your tile"
+        case Crack():
+            return can_crack(state, seat) if here >= 0 else "break in first"
+        case Rob(seat=other):
+            return f"{label(other)} is not on your tile with cards in hand"
+        case Raid():
+            return can_raid(state, seat) if here >= 0 else "break in first"
+        case End(escape=True):
+            return "you are not on a Way Out (a Way Out card's tile or the Entrance Hall)"
+    kinds = sorted({type(a).__name__ for a in legal})
+    return f"not possible now; you may: {', '.join(kinds)}"
+
+
+TASK_WORDS = {
+    "alert": "a Guard's route towards a thief is being chosen",
+    "caught": "a Guard has found a thief (Take Down, Lure or roll to slip away)",
+    "slip": "a thief slipped away and picks an adjacent room",
+    "bust": "a busted thief keeps one card",
+    "camera": "a Camera has seen a thief (Disable or not)",
+    "newguard": "a new Guard is being placed",
+    "drop": "a thief drops cards",
+    "pick": "a thief takes cards from a pile",
+    "keys": "a thief may finish the lock with keys",
+    "defend": "a thief may Lure the one stealing from them",
+    "owl": "The Owl keeps one of two cards",
+    "wayout": "a Way Out is being placed",
+}
+
+
+# -- carrying out actions -------------------------------------------------------------
+
+
+def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
+    """Carry out a legal action of ``seat``, then settle what follows."""
+    events: list[Event] = []
+    task = state.tasks.pop(0) if state.tasks else None
+    match action:
+        case BreakIn(at=at):
+            do_breakin(state, seat, parse_coord(at), rng, events)
+        case Move(to=to):
+            do_move(state, seat, parse_coord(to), rng, events)
+        case StealLoot():
+            do_steal_loot(state, seat, events)
+        case Crack():
+            do_crack(state, seat, rng, events)
+        case Rob(seat=other):
+            do_rob(state, seat, other, events)
+        case Raid():
+            do_raid(state, seat, events)
+        case Lure(guard=g, seat=other, to=to):
+            do_lure(state, seat, g, other, parse_coord(to), task, rng, events)
+        case TakeDown():
+            do_takedown(state, seat, task, events)
+        case Disable(at=at):
+            do_disable(state, seat, parse_coord(at), "a Disable card", events)
+        case Trap(at=at):
+            do_trap(state, seat, parse_coord(at), events)
+        case Control(at=at):
+            state.used_control = True
+            if control_tile(state) not in state.visited:
+                state.used_cipher = True
+            do_disable(state, seat, parse_coord(at), "the Control Room", events)
+        case Security(guard=g, to=to):
+            state.used_security = True
+            if security_tile(state) not in state.visited:
+                state.used_cipher = True
+            events.append(Event.public(f"{label(seat)} uses the Security Room", "security"))
+            move_guard_to(state, g, parse_coord(to), events)
+        case Shop():
+            state.used_shop = True
+            events.append(Event.public(f"{label(seat)} draws an extra card in the Gift Shop"))
+            draw(state, seat, rng, events)
+        case Stash(card=c):
+            do_stash(state, seat, c, events)
+        case Pass():
+            do_pass(state, seat, task, rng, events)
+        case UseKeys():
+            assert task is not None
+            do_use_keys(state, seat, task.room, events)
+        case Go(to=to):
+            events.append(Event.public(f"{label(seat)} slips away to {coord(parse_coord(to))}"))
+            enter(state, seat, parse_coord(to), rng, events)
+        case Keep(card=c):
+            do_bust(state, seat, c, events)
+        case Drop(card=c):
+            assert task is not None
+            do_drop(state, seat, c, task, events)
+        case Pick(card=c):
+            assert task is not None
+            do_pick(state, seat, c, task, events)
+        case Done():
+            events.append(Event.public(f"{label(seat)} takes no more cards"))
+        case Route(guard=g, path=path):
+            assert task is not None
+            walk_guard(state, g, [parse_coord(p) for p in path.split("-") if p], events)
+        case Place(at=at):
+            do_place_guard(state, parse_coord(at), events)
+        case PutWayOut(at=at):
+            place_way_out(state, seat, parse_coord(at), events)
+        case Choose(card=c):
+            assert task is not None
+            do_owl(state, seat, c, task, rng, events)
+        case End(escape=escape):
+            do_end(state, seat, escape, events)
+        case _:
+            raise TypeError(f"not a Museum Rush action: {action!r}")
+    settle(state, rng, events)
+    # What everyone just saw, kept in the view: a public choice (a Guard's route)
+    # must show there, not only in the history.
+    state.news = [e.text for e in events if e.seats is None]
+    return events
+
+
+def do_breakin(state: State, seat: int, tile: int, rng: Rng, events: list[Event]) -> None:
+    """Break In: onto a free edge tile (not a move); in a turn, the draw follows."""
+    state.pos[seat - 1] = tile
+    events.append(
+        Event.public(f"{label(seat)} breaks in at {coord(tile)} ({room_name(state, tile)})")
+    )
+    if state.phase == BREAKIN:
+        left = [s for s in range(1, state.players + 1) if state.pos[s - 1] == OUTSIDE]
+        if left:
+            state.turn = next(s for s in order_from_turn(state) if s in left)
+        else:
+            state.phase = TURN
+            state.turn = state.starter
+            start_turn(state, rng, events)
+        return
+    state.visited = [tile]
+    pick_up_keys(state, seat, tile, events)
+    draw(state, seat, rng, events)
+
+
+def order_from_turn(state: State) -> list[int]:
+    return [(state.turn - 1 + i) % state.players + 1 for i in range(state.players)]
+
+
+def start_turn(state: State, rng: Rng, events: list[Event]) -> None:
+    """Step 1 of a turn: draw (after breaking in again if busted)."""
+    seat = state.turn
+    state.turns_taken += 1
+    state.moves_left = 3
+    state.stolen = state.moved = False
+    state.used_control = state.used_security = state.used_shop = state.used_cipher = False
+    state.cracked_at[seat - 1] = -1
+    here = state.pos[seat - 1]
+    state.visited = [here] if here >= 0 else []
+    events.append(Event.public(f"{label(seat)}'s turn", "turn", seat=seat))
+    if here >= 0:
+        draw(state, seat, rng, events)
+
+
+def draw(state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+    """Draw 1 Search card (The Owl: look at 2, keep 1, the other to the bottom)."""
+    if not state.deck:
+        events.append(Event.public("The Search deck is empty"))
+        return
+    if state.thief[seat - 1] == "The Owl" and len(state.deck) >= 2:
+        two = [state.deck.pop(0), state.deck.pop(0)]
+        for c in two:
+            state.knows[c] = bit(seat)
+        state.tasks.insert(0, Task("owl", seat, cards=two))
+        events.append(Event.public(f"{label(seat)} (The Owl) draws two cards to keep one"))
+        events.append(Event.private([seat], f"You draw {name(two[0])} and {name(two[1])}", "owl"))
+        return
+    receive(state, seat, state.deck.pop(0), rng, events)
+
+
+def receive(state: State, seat: int, card: int, rng: Rng, events: list[Event]) -> None:
+    """A drawn card: Clock and Way Out at once, anything else into the hand."""
+    kind = CARDS[card].kind
+    if kind == CLOCK:
+        state.clocks += 1
+        state.discard.append(card)
+        state.knows[card] = everyone(state)
+        need = CLOCKS_TO_END[state.players]
+        events.append(
+            Event.public(f"{label(seat)} draws a Clock: {state.clocks} of {need}", "clock")
+        )
+        if state.clocks >= need:
+            begin_rush(state, rng, events)
+        return
+    if kind == WAYOUT:
+        state.knows[card] = everyone(state)
+        state.discard.append(card)
+        events.append(Event.public(f"{label(seat)} draws a Way Out", "wayout"))
+        spots = wayout_spots(state, seat)
+        if not spots:
+            events.append(Event.public("The nearest edge rooms all have a Way Out: no effect"))
+        elif len(spots) == 1:
+            place_way_out(state, seat, spots[0], events)
+        else:
+            state.tasks.insert(0, Task("wayout", seat))
+        return
+    state.hands[seat - 1].append(card)
+    state.knows[card] = bit(seat)
+    events.append(Event.private([seat], f"You draw {name(card)}", "draw", card=card))
+    events.append(Event.others([seat], state.players, f"{label(seat)} draws a Search card"))
+    check_limit(state, seat)
+
+
+def wayout_spots(state: State, seat: int) -> list[int]:
+    """The closest edge tiles to the thief that have no Way Out yet."""
+    here = state.pos[seat - 1]
+    if here < 0:
+        return []
+    near = min(distance(t, here) for t in EDGE)
+    return [t for t in EDGE if distance(t, here) == near and not is_way_out(state, t)]
+
+
+def place_way_out(state: State, seat: int, tile: int, events: list[Event]) -> None:
+    state.grid[tile].wayout = True
+    events.append(
+        Event.public(
+            f"{label(seat)} puts a Way Out by {coord(tile)} ({room_name(state, tile)})", "way"
+        )
+    )
+
+
+def check_limit(state: State, seat: int) -> None:
+    """Hand Limit: 8 or more cards and the thief drops back down to 7 at once."""
+    if len(state.hands[seat - 1]) > HAND_LIMIT and not any(
+        t.kind == "drop" and t.seat == seat for t in state.tasks
+    ):
+        state.tasks.insert(0, Task("drop", seat))
+
+
+def do_move(state: State, seat: int, to: int, rng: Rng, events: list[Event]) -> None:
+    state.moves_left -= 1
+    state.moved = True
+    events.append(Event.public(f"{label(seat)} moves to {coord(to)} ({room_name(state, to)})"))
+    enter(state, seat, to, rng, events)
+
+
+def pick_up_keys(state: State, seat: int, tile: int, events: list[Event]) -> None:
+    t = state.grid[tile]
+    if t.keys:
+        state.keys[seat - 1] += t.keys
+        events.append(Event.public(f"{label(seat)} picks up {t.keys} key(s)"))
+        t.keys = 0
+
+
+def enter(state: State, seat: int, tile: int, rng: Rng, events: list[Event]) -> None:
+    """A thief moves into ``tile``: keys, Booby Trap, Guards and Camera there act."""
+    state.pos[seat - 1] = tile
+    if seat == state.turn and tile not in state.visited:
+        state.visited.append(tile)
+    pick_up_keys(state, seat, tile, events)
+    queued: list[Task] = []
+    here = state.grid[tile]
+    guards = guards_on(state, tile)
+    if guards and not cannot_be_caught(state, tile):
+        queued.append(Task("caught", seat, room=tile, guard=guards[0]))
+    if top_camera(state, tile):
+        queued.append(Task("camera", seat, room=tile))
+    if here.trap >= 0:
+        state.removed.append(here.trap)
+        here.trap = -1
+        events.append(Event.public(f"{label(seat)} walks into a Booby Trap", "trap"))
+        hand = state.hands[seat - 1]
+        if hand:
+            lost = hand[rng.randrange(len(hand))]
+            discard_from_hand(state, seat, lost)
+            events.append(Event.private([seat], f"You lose {name(lost)}"))
+            events.append(Event.others([seat], state.players, f"{label(seat)} loses a card"))
+        queued.append(Task("alert", seat))
+    state.tasks[0:0] = queued
+
+
+def discard_from_hand(state: State, seat: int, card: int) -> None:
+    """A card leaves a hand face down: Loot and Treasure to the Vault, Items to the
+    Lost & Found. Only its owner knows which card it was."""
+    state.hands[seat - 1].remove(card)
+    (state.vault if CARDS[card].kind in VALUABLES else state.lost).append(card)
+    state.knows[card] = bit(seat)
+
+
+def do_steal_loot(state: State, seat: int, events: list[Event]) -> None:
+    tile = state.pos[seat - 1]
+    card = state.grid[tile].cards.pop(0)
+    state.grid[tile].up = False
+    take_public(state, seat, card)
+    state.stolen = True
+    events.append(Event.public(f"{label(seat)} steals {name(card)}", "steal", card=card))
+    state.tasks[0:0] = [Task("alert", seat), Task("turnover", room=tile)]
+    check_limit(state, seat)
+
+
+def take_public(state: State, seat: int, card: int) -> None:
+    state.hands[seat - 1].append(card)
+    state.knows[card] = everyone(state)
+
+
+def roll(rng: Rng, n: int) -> list[int]:
+    return [rng.randrange(DIE_FACES) for _ in range(n)]
+
+
+def do_crack(state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+    """Roll 3 dice; each uncovered digit matched by a die takes an Unlock token."""
+    tile = state.pos[seat - 1]
+    state.stolen = True
+    state.cracked_at[seat - 1] = tile
+    t = state.grid[tile]
+    code = ROOMS[t.room].code
+    dice = roll(rng, 3)
+    state.rolls.append((seat, "crack", dice))
+    spare = list(dice)
+    for i, digit in enumerate(code):
+        if not t.covered[i] and int(digit) in spare and state.supply > 0:
+            spare.remove(int(digit))
+            t.covered[i] = True
+            state.supply -= 1
+    events.append(
+        Event.public(
+            f"{label(seat)} rolls {' '.join(map(str, dice))} at the lock {code}: "
+            f"{sum(t.covered)} of {len(code)} digits covered",
+            "crack",
+            dice=dice,
+        )
+    )
+    if all(t.covered):
+        cracked(state, seat, tile, events)
+        return
+    missing = t.covered.count(False)
+    if state.keys[seat - 1] >= missing:
+        state.tasks.insert(0, Task("keys", seat, room=tile, n=missing))
+        return
+    events.append(Event.public("Not cracked"))
+    state.tasks.insert(0, Task("alert", seat))
+
+
+def do_use_keys(state: State, seat: int, tile: int, events: list[Event]) -> None:
+    t = state.grid[tile]
+    missing = t.covered.count(False)
+    state.keys[seat - 1] -= missing
+    t.covered = [True] * len(t.covered)
+    events.append(Event.public(f"{label(seat)} uses {missing} key(s) to finish the code"))
+    cracked(state, seat, tile, events)
+
+
+def cracked(state: State, seat: int, tile: int, events: list[Event]) -> None:
+    """Cracked: the Rare Treasure into the hand, the Guard, the next card."""
+    t = state.grid[tile]
+    events.append(Event.public(f"The lock of the {room_name(state, tile)} is cracked", "open"))
+    if t.up and t.cards and CARDS[t.cards[0]].kind in (RARE, LOOT):
+        card = t.cards.pop(0)
+        t.up = False
+        take_public(state, seat, card)
+        events.append(Event.public(f"{label(seat)} steals {name(card)}", "steal", card=card))
+    state.tasks[0:0] = [Task("alert", seat), Task("turnover", room=tile)]
+    check_limit(state, seat)
+
+
+def do_rob(state: State, seat: int, other: int, events: list[Event]) -> None:
+    state.stolen = True
+    events.append(Event.public(f"{label(seat)} tries to steal from {label(other)}", "rob"))
+    state.tasks.insert(0, Task("defend", other, n=seat))
+
+
+def finish_rob(state: State, thief: int, victim: int, rng: Rng, events: list[Event]) -> None:
+    """Both roll a die; the higher takes a random card from the other (ties: the
+    thief whose turn it is). Then the nearest Guard comes for the thief."""
+    a, b = roll(rng, 2)
+    state.rolls.append((thief, "rob", [a, b]))
+    winner, loser = (thief, victim) if a >= b else (victim, thief)
+    events.append(
+        Event.public(
+            f"{label(thief)} rolls {a}, {label(victim)} rolls {b}: {label(winner)} wins",
+            "robroll",
+            dice=[a, b],
+        )
+    )
+    state.tasks.insert(0, Task("alert", thief))
+    hand = state.hands[loser - 1]
+    if hand:
+        card = hand[rng.randrange(len(hand))]
+        hand.remove(card)
+        state.hands[winner - 1].append(card)
+        state.knows[card] = bit(winner) | bit(loser)
+        events.append(Event.private([winner, loser], f"{label(winner)} takes {name(card)}", "took"))
+        events.append(
+            Event.others(
+                [winner, loser], state.players, f"{label(winner)} takes a card from {label(loser)}"
+            )
+        )
+        check_limit(state, winner)
+
+
+def do_raid(state: State, seat: int, events: list[Event]) -> None:
+    tile = state.pos[seat - 1]
+    room = room_name(state, tile)
+    need = 2 if room == VAULT else 1
+    state.keys[seat - 1] -= need
+    state.supply += need
+    state.stolen = True
+    pile = state.vault if room == VAULT else state.lost
+    for c in pile:
+        state.knows[c] |= bit(seat)
+    events.append(Event.public(f"{label(seat)} uses {need} key(s) to break into the {room}"))
+    events.append(
+        Event.private([seat], "Inside: " + ", ".join(name(c) for c in sorted(pile)), "pile")
+    )
+    state.tasks[0:0] = [Task("pick", seat, room=tile, n=3), Task("alert", seat)]
+
+
+def do_pick(state: State, seat: int, card: int, task: Task, events: list[Event]) -> None:
+    pile = state.vault if room_name(state, task.room) == VAULT else state.lost
+    pile.remove(card)
+    state.hands[seat - 1].append(card)
+    state.knows[card] = bit(seat)
+    events.append(Event.private([seat], f"You take {name(card)}"))
+    events.append(Event.others([seat], state.players, f"{label(seat)} takes a card"))
+    if task.n > 1 and pile:
+        state.tasks.insert(0, Task("pick", seat, room=task.room, n=task.n - 1))
+    check_limit(state, seat)
+
+
+def spend(state: State, seat: int, kind: str) -> int:
+    """Play the seat's card of ``kind`` face up onto the discard pile."""
+    card = has_kind(state.hands[seat - 1], kind)
+    state.hands[seat - 1].remove(card)
+    state.discard.append(card)
+    state.knows[card] = everyone(state)
+    return card
+
+
+def do_lure(
+    state: State,
+    seat: int,
+    guard: int,
+    other: int,
+    to: int,
+    task: Task | None,
+    rng: Rng,
+    events: list[Event],
+) -> None:
+    spend(state, seat, LURE)
+    if guard >= 0:
+        events.append(Event.public(f"{label(seat)} plays a Lure on a Guard", "lure"))
+        move_guard_to(state, guard, to, events)
+        return
+    events.append(
+        Event.public(f"{label(seat)} plays a Lure: {label(other)} moves to {coord(to)}", "lure")
+    )
+    enter(state, other, to, rng, events)
+    if task is not None and task.kind == "defend":
+        events.append(Event.public(f"{label(other)}'s steal fails"))
+
+
+def move_guard_to(state: State, guard: int, to: int, events: list[Event]) -> None:
+    """A Guard sent to ``to`` (a Lure or the Security Room): what is there acts."""
+    state.guards[guard] = to
+    events.append(Event.public(f"A Guard moves to {coord(to)}", "guard", guard=guard, to=coord(to)))
+    guard_arrives(state, guard, to, events)
+
+
+def guard_arrives(state: State, guard: int, tile: int, events: list[Event]) -> bool:
+    """A Guard steps into ``tile``; True if it stops there (a trap or a thief)."""
+    here = state.grid[tile]
+    if here.trap >= 0:
+        state.removed.append(here.trap)
+        here.trap = -1
+        state.guards[guard] = -1
+        if state.supply > 0:
+            state.supply -= 1
+            here.keys += 1
+        events.append(
+            Event.public(f"A Guard is caught in the Booby Trap on {coord(tile)}", "trapped")
+        )
+        return True
+    found = [] if cannot_be_caught(state, tile) else thieves_on(state, tile)
+    state.tasks[0:0] = [Task("caught", s, room=tile, guard=guard) for s in found]
+    return bool(found)
+
+
+def walk_guard(state: State, guard: int, path: list[int], events: list[Event]) -> None:
+    for t in path:
+        state.guards[guard] = t
+        events.append(
+            Event.public(f"A Guard moves to {coord(t)}", "guard", guard=guard, to=coord(t))
+        )
+        if guard_arrives(state, guard, t, events):
+            return
+
+
+def do_takedown(state: State, seat: int, task: Task | None, events: list[Event]) -> None:
+    assert task is not None
+    spend(state, seat, TAKEDOWN)
+    state.guards[task.guard] = -1
+    if state.supply > 0:
+        state.supply -= 1
+        state.keys[seat - 1] += 1
+    events.append(
+        Event.public(f"{label(seat)} plays a Take Down: the Guard is out, and its key taken")
+    )
+
+
+def do_disable(state: State, seat: int, tile: int, how: str, events: list[Event]) -> None:
+    if how == "a Disable card":
+        spend(state, seat, DISABLE)
+    t = state.grid[tile]
+    state.removed.append(t.cards.pop(0))
+    t.up = False
+    events.append(Event.public(f"{label(seat)} disables the Camera on {coord(tile)} with {how}"))
+    state.tasks.insert(0, Task("turnover", room=tile))
+
+
+def do_trap(state: State, seat: int, tile: int, events: list[Event]) -> None:
+    card = has_kind(state.hands[seat - 1], TRAP)
+    state.hands[seat - 1].remove(card)
+    state.knows[card] = everyone(state)
+    state.grid[tile].trap = card
+    events.append(Event.public(f"{label(seat)} sets a Booby Trap on {coord(tile)}", "settrap"))
+
+
+def do_stash(state: State, seat: int, card: int, events: list[Event]) -> None:
+    state.stash_shown[seat - 1] = True
+    state.hands[seat - 1].remove(card)
+    state.stashed[seat - 1] = card
+    state.knows[card] = everyone(state)
+    events.append(
+        Event.public(
+            f"{label(seat)} shows their Stash card ({state.stash[seat - 1]}) and stashes "
+            f"{name(card)}",
+            "stash",
+        )
+    )
+
+
+def do_pass(state: State, seat: int, task: Task | None, rng: Rng, events: list[Event]) -> None:
+    assert task is not None
+    match task.kind:
+        case "caught":
+            slip(state, seat, task, rng, events)
+        case "camera":
+            events.append(Event.public(f"The Camera on {coord(task.room)} sees {label(seat)}"))
+            state.tasks.insert(0, Task("alert", seat))
+        case "keys":
+            events.append(Event.public("Not cracked"))
+            state.tasks.insert(0, Task("alert", seat))
+        case "defend":
+            finish_rob(state, task.n, seat, rng, events)
+
+
+def slip(state: State, seat: int, task: Task, rng: Rng, events: list[Event]) -> None:
+    """Slipping Away: a die above the Loot and Treasure in hand gets away (the
+    Snake adds 1); otherwise busted."""
+    (die,) = roll(rng, 1)
+    state.rolls.append((seat, "slip", [die]))
+    bonus = 1 if state.thief[seat - 1] == "The Snake" else 0
+    carried = valuables(state.hands[seat - 1])
+    plus = " + 1 (The Snake)" if bonus else ""
+    if die + bonus > carried:
+        events.append(
+            Event.public(
+                f"{label(seat)} rolls {die}{plus} against {carried}: slips away", "slip", die=die
+            )
+        )
+        state.tasks.insert(0, Task("slip", seat))
+        return
+    events.append(
+        Event.public(f"{label(seat)} rolls {die}{plus} against {carried}: busted!", "bust", die=die)
+    )
+    state.tasks.insert(0, Task("bust", seat))
+
+
+def do_bust(state: State, seat: int, keep: int, events: list[Event]) -> None:
+    """Busted: keep one card (and the keys); the rest confiscated; out of the museum."""
+    for c in list(state.hands[seat - 1]):
+        if c != keep:
+            discard_from_hand(state, seat, c)
+    if keep >= 0:
+        state.knows[keep] = bit(seat)
+    state.pos[seat - 1] = OUTSIDE
+    events.append(Event.public(f"{label(seat)} is busted and thrown out of the museum", "busted"))
+    # Tasks about this thief are moot now.
+    state.tasks = [t for t in state.tasks if t.seat != seat]
+
+
+def do_drop(state: State, seat: int, card: int, task: Task, events: list[Event]) -> None:
+    discard_from_hand(state, seat, card)
+    events.append(Event.private([seat], f"You drop {name(card)}"))
+    events.append(Event.others([seat], state.players, f"{label(seat)} drops a card"))
+    if state.phase == RUSH:
+        if task.n > 1 and state.hands[seat - 1]:
+            state.tasks.insert(0, Task("drop", seat, n=task.n - 1))
+        return
+    check_limit(state, seat)
+
+
+def do_place_guard(state: State, tile: int, events: list[Event]) -> None:
+    state.guards.append(tile)
+    events.append(Event.public(f"A new Guard starts at {coord(tile)}", "newguard"))
+
+
+def new_guard_spots(state: State, tile: int) -> list[int]:
+    taken = {p for p in state.guards if p >= 0} | {p for p in state.pos if p >= 0}
+    return [t for t in neighbours(tile) if t not in taken]
+
+
+def do_owl(state: State, seat: int, keep: int, task: Task, rng: Rng, events: list[Event]) -> None:
+    other = next(c for c in task.cards if c != keep)
+    state.deck.append(other)
+    state.knows[other] = bit(seat)
+    events.append(Event.public(f"{label(seat)} puts a card on the bottom of the deck"))
+    receive(state, seat, keep, rng, events)
+
+
+def do_end(state: State, seat: int, escape: bool, events: list[Event]) -> None:
+    if escape:
+        state.pos[seat - 1] = ESCAPED
+        events.append(Event.public(f"{label(seat)} escapes with the loot", "escape"))
+    else:
+        here = state.pos[seat - 1]
+        # Starting on a Camera is fine only if you move away or disable it.
+        if here >= 0 and not state.moved and top_camera(state, here):
+            events.append(Event.public(f"{label(seat)} stayed under the Camera"))
+            state.tasks.insert(0, Task("alert", seat))
+    state.phase = TURN
+    state.moves_left = -1  # marks the turn as over once the tasks are settled
+
+
+# -- settling tasks ---------------------------------------------------------------------
+
+
+def settle(state: State, rng: Rng, events: list[Event]) -> None:
+    """Work through the queue until a task needs a choice; then pass the turn on if
+    the current turn is over, or finish the game once the last thief has fled."""
+    while True:
+        while state.tasks and state.phase != OVER:
+            task = state.tasks[0]
+            if needs_choice(state, task):
+                return
+            state.tasks.pop(0)
+            auto(state, task, rng, events)
+        if state.phase == RUSH:
+            finish(state, events)
+            return
+        if state.phase != TURN:
+            return
+        seat = state.turn
+        out_now = state.pos[seat - 1] == OUTSIDE and bool(state.visited)
+        if state.moves_left == -1 or out_now or state.pos[seat - 1] == ESCAPED:
+            if not next_turn(state, rng, events):
+                begin_rush(state, rng, events)
+            continue
+        return
+
+
+def next_turn(state: State, rng: Rng, events: list[Event]) -> bool:
+    """Pass the turn clockwise to the next thief who has not escaped."""
+    for s in [*order_from_turn(state)[1:], state.turn]:
+        if state.pos[s - 1] != ESCAPED:
+            state.turn = s
+            start_turn(state, rng, events)
+            return True
+    events.append(Event.public("Every thief has escaped"))
+    return False
+
+
+def needs_choice(state: State, task: Task) -> bool:
+    """Whether ``task`` waits for a choice; tasks with one outcome settle at once."""
+    seat = task.seat
+    match task.kind:
+        case "alert":
+            return state.phase == TURN and len(guard_options(state, seat)) > 1
+        case "turnover":
+            return False
+        case "caught":
+            # Always asked, even with nothing to play: a pause for thought must not
+            # tell the table what is in the hand.
+            return still_caught(state, task)
+        case "slip":
+            return state.pos[seat - 1] >= 0 and len(neighbours(state.pos[seat - 1])) > 1
+        case "bust":
+            return len(set(state.hands[seat - 1])) > 1
+        case "camera":
+            return state.pos[seat - 1] == task.room and top_camera(state, task.room)
+        case "newguard":
+            return len(new_guard_spots(state, task.room)) > 1
+        case "drop":
+            if state.phase == RUSH:
+                return bool(state.hands[seat - 1])
+            return len(state.hands[seat - 1]) > HAND_LIMIT
+        case "pick":
+            return True
+        case "keys":
+            return True
+        case "defend":
+            return state.pos[task.n - 1] == state.pos[seat - 1]
+        case "owl":
+            return len(task_actions(state, task)) > 1
+        case "wayout":
+            return len(wayout_spots(state, seat)) > 1
+    return False
+
+
+def still_caught(state: State, task: Task) -> bool:
+    return (
+        state.pos[task.seat - 1] == task.room
+        and state.guards[task.guard] == task.room
+        and not cannot_be_caught(state, task.room)
+    )
+
+
+def auto(state: State, task: Task, rng: Rng, events: list[Event]) -> None:
+    """Settle a task with at most one outcome."""
+    seat = task.seat
+    match task.kind:
+        case "alert":
+            if state.phase != TURN:
+                return
+            options = guard_options(state, seat)
+            if len(options) == 1:
+                g, path = options[0]
+                walk_guard(state, g, path, events)
+        case "turnover":
+            turn_over(state, task.room, events)
+        case "caught":
+            if still_caught(state, task):
+                slip(state, seat, task, rng, events)
+        case "slip":
+            if state.pos[seat - 1] >= 0:
+                (only,) = neighbours(state.pos[seat - 1])
+                enter(state, seat, only, rng, events)
+        case "bust":
+            hand = state.hands[seat - 1]
+            do_bust(state, seat, hand[0] if hand else -1, events)
+        case "camera":
+            if state.pos[seat - 1] == task.room and top_camera(state, task.room):
+                events.append(Event.public(f"The Camera on {coord(task.room)} sees {label(seat)}"))
+                state.tasks.insert(0, Task("alert", seat))
+        case "newguard":
+            spots = new_guard_spots(state, task.room)
+            do_place_guard(state, spots[0] if spots else security_tile(state), events)
+        case "defend":
+            if state.pos[task.n - 1] == state.pos[seat - 1]:
+                finish_rob(state, task.n, seat, rng, events)
+        case "owl":
+            (keep,) = [a.card for a in task_actions(state, task)]
+            do_owl(state, seat, keep, task, rng, events)
+        case "wayout":
+            spots = wayout_spots(state, seat)
+            if spots:
+                place_way_out(state, seat, spots[0], events)
+
+
+def turn_over(state: State, tile: int, events: list[Event]) -> None:
+    """Turn Over Next Card: Loot waits, a Guard card brings a new Guard nearby
+    (then the next card), a Camera sees every thief on the tile."""
+    t = state.grid[tile]
+    if t.up or not t.cards:
+        return
+    card = t.cards[0]
+    state.knows[card] = everyone(state)
+    kind = CARDS[card].kind
+    events.append(Event.public(f"On {coord(tile)} the next card is {name(card)}", "flip"))
+    if kind == GUARD:
+        state.removed.append(t.cards.pop(0))
+        state.tasks[0:0] = [
+            Task("newguard", room=tile),
+            Task("turnover", room=tile),
+        ]
+        return
+    t.up = True
+    if kind == CAMERA:
+        state.tasks[0:0] = [Task("camera", s, room=tile) for s in thieves_on(state, tile)]
+
+
+# -- the end -----------------------------------------------------------------------------
+
+
+def begin_rush(state: State, rng: Rng, events: list[Event]) -> None:
+    """The game ends at once: thieves still inside run for the nearest Way Out,
+    rolling a die per tile, per Guard and per Booby Trap on the way; each 0, 1 or 2
+    costs a card of their choice."""
+    state.phase = RUSH
+    state.tasks = []
+    state.ended = "clock" if state.clocks >= CLOCKS_TO_END[state.players] else "escaped"
+    events.append(Event.public("The game is over: thieves still inside rush out", "rush"))
+    for seat in order_from_turn(state):
+        here = state.pos[seat - 1]
+        if here < 0:
+            continue
+        tiles, guards, traps = flight(state, seat, here)
+        dice = roll(rng, tiles + guards + traps)
+        state.rolls.append((seat, "rush", dice))
+        drops = sum(1 for d in dice if d <= 2)
+        events.append(
+            Event.public(
+                f"{label(seat)} is {tiles} tile(s) from a Way Out ({guards} Guard(s), "
+                f"{traps} Booby Trap(s)): rolls {' '.join(map(str, dice)) or 'nothing'}, "
+                f"drops {drops}",
+                "flee",
+                dice=dice,
+            )
+        )
+        if drops and state.hands[seat - 1]:
+            state.tasks.append(Task("drop", seat, n=drops))
+
+
+def flight(state: State, seat: int, start: int) -> tuple[int, int, int]:
+    """Tiles to the nearest Way Out, and the Guards and Booby Traps on the way.
+
+    Project's ruling: of the shortest routes, the thief takes the one with the
+    fewest Guards and Booby Traps."""
+    best: dict[int, tuple[int, int, int]] = {start: (0, 0, 0)}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for tile in frontier:
+            d, g, b = best[tile]
+            for n in steps(state, seat, tile):
+                cost = (d + 1, g + len(guards_on(state, n)), b + (state.grid[n].trap >= 0))
+                if n not in best:
+                    best[n] = cost
+                    nxt.append(n)
+                elif best[n][0] == cost[0] and best[n][1] + best[n][2] > cost[1] + cost[2]:
+                    best[n] = cost
+        frontier = nxt
+    outs = [best[t] for t in best if is_way_out(state, t)]
+    return min(outs, key=lambda c: (c[0], c[1] + c[2]))
+
+
+def takes(state: State) -> list[int]:
+    """Each thief's Take: Loot and Treasure in hand, the stashed card, Buyer bonuses."""
+    out = []
+    for s in range(1, state.players + 1):
+        held = list(state.hands[s - 1])
+        if state.stashed[s - 1] >= 0:
+            held.append(state.stashed[s - 1])
+        total = hand_value(held)
+        if state.buyer[s - 1] >= 0:
+            _, loot, rare = BUYERS[state.buyer[s - 1]]
+            total += BUYER_BONUS * sum(1 for c in (loot, rare) if c in held)
+        out.append(total)
+    return out
+
+
+def finish(state: State, events: list[Event]) -> None:
+    state.phase = OVER
+    state.takes = takes(state)
+    best = max(state.takes)
+    top = [s for s in range(1, state.players + 1) if state.takes[s - 1] == best]
+    tie = max(item_value(state.hands[s - 1]) for s in top)
+    state.winners = [s for s in top if item_value(state.hands[s - 1]) == tie]
+    for c in range(len(CARDS)):
+        state.knows[c] = everyone(state)
+    events.append(
+        Event.public(
+            "Takes: "
+            + ", ".join(f"{label(s)} ${t}M" for s, t in enumerate(state.takes, start=1))
+            + "; winner: "
+            + ", ".join(label(s) for s in state.winners),
+            "over",
+        )
+    )
+
+
+def outcome(state: State) -> Outcome | None:
+    """The thieves with the biggest Take (Item values break a tie)."""
+    if state.phase != OVER:
+        return None
+    names = ", ".join(label(s) for s in state.winners)
+    return Outcome(
+        side=names,
+        winners=tuple(state.winners),
+        reason=state.ended,
+        summary=f"{names} won with ${max(state.takes)}M",
+        figures={
+            "takes": list(state.takes),
+            "turns": state.turns_taken,
+            "clocks": state.clocks,
+            "escaped": [s for s in range(1, state.players + 1) if state.pos[s - 1] == ESCAPED],
+            "busted_out": [s for s in range(1, state.players + 1) if state.pos[s - 1] == OUTSIDE],
+        },
+    )

@@ -1,0 +1,147 @@
+"""Museum Rush at the terminal: action labels, typed actions, and the board in 80x24.
+
+An action is typed as its tag and fields in order, e.g. ``move B2``, ``loot``,
+``lure 3 0 C2`` (Guard 3 to C2), ``lure -1 2 C2`` (Seat 2's thief to C2),
+``route 1 B2-B3``, ``keep 14``, ``end`` or ``escape``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from .actions import ACTIONS, End
+from .cards import CARDS, COLUMN_LETTERS, COLUMNS, ROWS
+
+_TAGS = {cls.__name__.lower(): cls for cls in ACTIONS}
+_TAGS.update({getattr(cls, "__action_tag__", cls.__name__.lower()): cls for cls in ACTIONS})
+
+
+def _card(card: int) -> str:
+    c = CARDS[card]
+    return f"{c.name} ${c.value}M" if c.value and c.kind in ("loot", "rare") else c.name
+
+
+def describe_action(action: Any) -> str:
+    """A short label for a legal action: its tag, then its fields."""
+    if isinstance(action, End):
+        return "escape" if action.escape else "end"
+    tag = type(action).__name__.lower()
+    parts = [tag]
+    for f in attrs.fields(type(action)):
+        value = getattr(action, f.name)
+        parts.append(str(value))
+    text = " ".join(parts)
+    if "card" in {f.name for f in attrs.fields(type(action))}:
+        text += f" ({_card(action.card)})"
+    return text
+
+
+def parse_action(text: str, legal: Sequence[Any]) -> Any:
+    """The action ``text`` names; ``ValueError`` with a one-line message otherwise.
+    A readable but illegal action is returned as it is, for the match to refuse."""
+    typed = " ".join(text.strip().lower().split())
+    if not typed:
+        raise ValueError("type an action, e.g. 'move B2' or 'end'")
+    for a in legal:
+        label = describe_action(a).lower()
+        if typed in (label, label.split(" (")[0]):
+            return a
+    if typed == "escape":
+        return End(True)
+    if typed == "end":
+        return End(False)
+    words = typed.split()
+    cls = _TAGS.get(words[0])
+    if cls is None:
+        kinds = sorted({describe_action(a).split()[0] for a in legal})
+        raise ValueError(f"unknown action {words[0]!r}; now you can: {', '.join(kinds)}")
+    fields = attrs.fields(cls)
+    if len(words) - 1 != len(fields):
+        names = " ".join(f.name for f in fields)
+        raise ValueError(f"{words[0]} takes {len(fields)} value(s): {words[0]} {names}".strip())
+    values: list[Any] = []
+    for f, w in zip(fields, words[1:], strict=True):
+        if f.type in (int, "int"):
+            try:
+                values.append(int(w))
+            except ValueError:
+                raise ValueError(f"{f.name} must be a number, not {w!r}") from None
+        elif f.type in (bool, "bool"):
+            values.append(w in ("1", "true", "yes"))
+        else:
+            values.append(w.upper())
+    return cls(*values)
+
+
+def _cell(tile: Mapping[str, Any], guards: int, thieves: str) -> str:
+    """Nine characters: room initials, what lies face up, Guards, thieves."""
+    room = "".join(w[0] for w in tile["room"].replace("&", "").split())[:2]
+    top = tile.get("top")
+    mark = "-"
+    if top:
+        mark = {"loot": "L", "rare": "R", "camera": "C"}.get(top["kind"], "?")
+        if top["kind"] in ("loot", "rare"):
+            mark += str(top["value"])
+    if tile.get("code"):
+        mark += "*" if all(tile["covered"]) else f"#{tile['covered'].count(False)}"
+    extra = ("G" * guards) + ("T" if tile["trap"] else "") + ("W" if tile["wayout"] else "")
+    return f"{room}{mark}{extra}{thieves}"[:10].ljust(10)
+
+
+def render_text(view: Mapping[str, Any], seat: int | None) -> str:
+    """The museum and the table in at most 24 lines of at most 80 characters."""
+    guards: dict[str, int] = {}
+    for g in view["guards"]:
+        guards[g["at"]] = guards.get(g["at"], 0) + 1
+    thieves: dict[str, str] = {}
+    for t in view["thieves"]:
+        thieves[t["at"]] = thieves.get(t["at"], "") + str(t["seat"])
+    lines = ["    " + "".join(f"{c:<11}" for c in COLUMN_LETTERS)]
+    for r in range(ROWS):
+        row = [view["grid"][r * COLUMNS + c] for c in range(COLUMNS)]
+        cells = [_cell(t, guards.get(t["at"], 0), thieves.get(t["at"], "")) for t in row]
+        lines.append(f" {r + 1}  " + " ".join(cells))
+    lines.append(
+        "Key: L3 Loot $3M, R Rare, C Camera, #n digits locked, G Guard, T trap, W Way Out, "
+        "1-4 thieves"[:80]
+    )
+    lines.append(
+        f"Clocks {view['clocks']}/{view['clocks_to_end']}  deck {view['deck']}  "
+        f"Vault {view['vault']['count']}  Lost&Found {view['lost']['count']}  "
+        f"tokens {view['supply']}  turn: Seat {view['turn']}"
+    )
+    for t in view["thieves"]:
+        known = ", ".join(_card(c["id"]) for c in t["known"])[:34]
+        who = f"Seat {t['seat']} {t['thief']}".strip()[:24]
+        lines.append(
+            f"{who:<24} {t['at']:<8} keys {t['keys']} cards {t['valuables']}+{t['items']} {known}"[
+                :80
+            ]
+        )
+    you = view.get("you")
+    if you is not None:
+        hand = ", ".join(_card(c["id"]) for c in you["hand"]) or "nothing"
+        lines.append(f"Your hand: {hand}"[:80])
+        extra = []
+        if "stash" in you:
+            extra.append(f"Stash: {you['stash']}")
+        if "buyer" in you:
+            wants = " & ".join(w["name"] for w in you["buyer"]["wants"])
+            extra.append(f"Buyer {you['buyer']['name']} wants {wants}")
+        if extra:
+            lines.append("; ".join(extra)[:80])
+        if "drawn" in you:
+            lines.append("You drew: " + ", ".join(_card(c["id"]) for c in you["drawn"]))
+    if "pending" in view:
+        p = view["pending"]
+        lines.append(f"Waiting for Seat {p['by']}: {p['what']}"[:80])
+    if view["rolls"]:
+        r = view["rolls"][-1]
+        lines.append(f"Last roll: Seat {r['seat']} ({r['for']}): {' '.join(map(str, r['dice']))}")
+    if view["phase"] == "over":
+        takes = ", ".join(f"Seat {s} ${t}M" for s, t in enumerate(view["takes"], start=1))
+        lines.append(f"Game over ({view['ended']}): {takes}"[:80])
+    return "\n".join(lines[:24])
