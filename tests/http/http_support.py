@@ -145,3 +145,21 @@ def new_match(
         bots={},
         tokens=tokens or {1: "token-one", 2: "token-two"},
     )
+
+
+def wait_for_version(page: Any, at_least: int, timeout: float = 10.0) -> None:
+    """Wait until the page shows version ``at_least`` or later.
+
+    Polled from here with ``page.evaluate`` (Playwright's ``wait_for_function``
+    evaluates its predicate inside the page, which the pages' CSP forbids)."""
+    deadline = time.monotonic() + timeout
+    while page.evaluate("Number(document.body.dataset.version)") < at_least:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the page did not reach version {at_least}")
+        time.sleep(0.05)
+
+
+def csp_refusals(message: Any) -> list[str]:
+    """A browser console message, if it reports a Content-Security-Policy refusal."""
+    text = str(message.text)
+    return [text] if "Content Security Policy" in text else []

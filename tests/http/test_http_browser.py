@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from http_support import ThreadServer
+from http_support import ThreadServer, csp_refusals
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
@@ -34,6 +34,8 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
 def page(browser: Any, errors: list[str]) -> Any:
     p = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
     p.on("pageerror", lambda exc: errors.append(str(exc)))
+    # A refusal by the pages' Content-Security-Policy is an error too.
+    p.on("console", lambda msg: errors.extend(csp_refusals(msg)))
     p.set_default_timeout(10_000)
     return p
 
@@ -44,6 +46,8 @@ def test_lobby_seat_pages_and_replay_with_sealed_bids(
     errors: list[str] = []
     lobby = browser.new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
     lobby.on("pageerror", lambda exc: errors.append(str(exc)))
+    # A refusal by the pages' Content-Security-Policy is an error too.
+    lobby.on("console", lambda msg: errors.extend(csp_refusals(msg)))
     lobby.set_default_timeout(10_000)
     lobby.goto(server.url + "/")
     lobby.select_option("#title-select", "sealedbid")

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from http_support import ThreadServer
+from http_support import ThreadServer, csp_refusals, wait_for_version
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
@@ -30,7 +30,7 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
 def click_and_wait(page: Any, selector: str) -> None:
     before = int(page.get_attribute("body", "data-version"))
     page.locator(selector).first.click()
-    page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+    wait_for_version(page, before + 1)
 
 
 def test_a_house_round_through_chips_and_an_ability(
@@ -43,6 +43,8 @@ def test_a_house_round_through_chips_and_an_ability(
     ).json()
     page = browser.new_context(viewport={"width": 390, "height": 860}, has_touch=True).new_page()
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # A refusal by the pages' Content-Security-Policy is an error too.
+    page.on("console", lambda msg: errors.extend(csp_refusals(msg)))
     page.set_default_timeout(10_000)
     page.goto(created["seats"][0]["url"])
     page.wait_for_selector(".hj")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from http_support import ThreadServer
+from http_support import ThreadServer, csp_refusals, wait_for_version
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
@@ -29,6 +29,8 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
 def new_page(browser: Any, errors: list[str], width: int = 1280) -> Any:
     p = browser.new_context(viewport={"width": width, "height": 900}).new_page()
     p.on("pageerror", lambda exc: errors.append(str(exc)))
+    # A refusal by the pages' Content-Security-Policy is an error too.
+    p.on("console", lambda msg: errors.extend(csp_refusals(msg)))
     p.set_default_timeout(10_000)
     return p
 
@@ -47,7 +49,7 @@ def act_on_map(page: Any, choose: str = "") -> str:
     pick = options.filter(has_text=choose).first if choose else options.first
     label = str(pick.inner_text())
     pick.click()
-    page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+    wait_for_version(page, before + 1)
     return label
 
 
@@ -128,7 +130,7 @@ def test_thief_and_security_play_in_two_pages(
         here = thief.get_attribute(".mj-thief", "data-thief")
         assert label.split()[2] == here  # "Walk to K7[ + cut]"
         assert thief.locator(".mj-route").count() == 1
-        security.wait_for_function(f"Number(document.body.dataset.version) >= {version(thief)}")
+        wait_for_version(security, version(thief))
         assert_no_thief(security)
         assert f'data-square="{here}"' in security.content()  # the map is there...
         assert "The Thief takes a turn" in security.inner_text(".mj-history")
@@ -140,7 +142,7 @@ def test_thief_and_security_play_in_two_pages(
             assert act_on_map(security).startswith("Guard ")
             assert_no_thief(security)
         turns += 1
-        thief.wait_for_function(f"Number(document.body.dataset.version) >= {version(security)}")
+        wait_for_version(thief, version(security))
     thief.screenshot(path=str(shots / "museum-thief.png"), full_page=True)
     security.screenshot(path=str(shots / "museum-security.png"), full_page=True)
     assert turns >= 1
