@@ -37,11 +37,15 @@ def free_port() -> int:
 class ThreadServer:
     """A real uvicorn server on a free loopback port, in a thread of this process."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, limits: Any = None) -> None:
         import uvicorn
+
+        from gameweave_http.server import uvicorn_options
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        # With limits, uvicorn is set up as serve() sets it up (the guarded protocol).
+        options = uvicorn_options(limits) if limits is not None else {}
         config = uvicorn.Config(
             app,
             host="127.0.0.1",
@@ -49,6 +53,7 @@ class ThreadServer:
             access_log=False,
             log_level="warning",
             timeout_graceful_shutdown=1,
+            **options,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -1,0 +1,334 @@
+"""The server's limits: each answered with 429 or 503, a one-line JSON error and
+``Retry-After``; slow clients are cut off; memory stays flat however many matches
+exist. Every case here is bounded in time (a few seconds each)."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import socket
+import time
+import tracemalloc
+import warnings
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from http_support import ThreadServer
+
+from gameweave_core import Registry
+from gameweave_http.app import create_app
+from gameweave_http.hub import Hub
+from gameweave_http.limits import Limits, RateLimit, parse_limits
+from gameweave_http.store import Store
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+CREATE = {"title": "sealedbid", "players": 2}
+
+
+def limited(response: Any, status: int, *words: str) -> None:
+    """A limit's answer: the status, one line of JSON error, a Retry-After."""
+    assert response.status_code == status, response.text
+    assert int(response.headers["retry-after"]) >= 1
+    error = response.json()["error"]
+    assert "\n" not in error and all(w in error for w in words), error
+
+
+def test_limits_are_checked_and_parsed() -> None:
+    assert parse_limits(["streams=5", "header-timeout=0.5"]) == Limits(
+        streams=5, header_timeout=0.5
+    )
+    with pytest.raises(ValueError, match="NAME=VALUE"):
+        parse_limits(["nonsense=3"])
+    with pytest.raises(ValueError, match="must be a number"):
+        parse_limits(["streams=many"])
+    with pytest.raises(ValueError, match="must be positive"):
+        Limits(streams=0)
+
+
+def test_the_rate_limit_slides_over_a_minute() -> None:
+    now = [0.0]
+    rate = RateLimit(3, clock=lambda: now[0])
+    assert [rate.take("a") for _ in range(3)] == [None, None, None]
+    wait = rate.take("a")
+    assert wait is not None and 59 < wait <= 60
+    assert rate.take("b") is None  # another client is counted apart
+    now[0] = 30.0
+    assert rate.take("a") is not None
+    now[0] = 60.5
+    assert rate.take("a") is None  # the first three have slid out of the window
+
+
+def test_matches_created_per_client_per_minute(tmp_path: Path, sealed_registry: Registry) -> None:
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=Limits(creates_per_minute=4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(app) as c:
+            for _ in range(4):
+                assert c.post("/api/matches", json=CREATE).status_code == 201
+            limited(c.post("/api/matches", json=CREATE), 429, "created 4 matches")
+            assert len(c.get("/api/matches").json()) == 4  # the refused one changed nothing
+            # Reads and play go on.
+            assert c.get("/api/titles").status_code == 200
+
+
+@pytest.fixture
+def streams_server(tmp_path: Path, sealed_registry: Registry) -> Any:
+    limits = Limits(streams_per_match=3, streams=5)
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)
+    with ThreadServer(app, limits) as server:
+        yield app, server
+
+
+def open_stream(port: int, match_id: str) -> tuple[socket.socket, int, bytes]:
+    """An event stream's request on a raw socket: the socket, the status, the head."""
+    s = socket.create_connection(("127.0.0.1", port))
+    s.settimeout(5)
+    s.sendall(f"GET /api/matches/{match_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(4096)
+        assert chunk
+        data += chunk
+    return s, int(data.split()[1]), data
+
+
+def test_event_streams_per_match_and_in_total(streams_server: Any) -> None:
+    app, server = streams_server
+    with httpx.Client(base_url=server.url, timeout=5) as http:
+        ids = [http.post("/api/matches", json=CREATE).json()["id"] for _ in range(3)]
+        held = []
+        for _ in range(3):
+            s, status, _ = open_stream(server.port, ids[0])
+            assert status == 200
+            held.append(s)
+        r = http.get(f"/api/matches/{ids[0]}/events")
+        limited(r, 429, "3 event streams")
+        for _ in range(2):
+            s, status, _ = open_stream(server.port, ids[1])
+            assert status == 200
+            held.append(s)
+        r = http.get(f"/api/matches/{ids[2]}/events")
+        limited(r, 503, "5 event streams")
+        # Reads are not streams: they go on.
+        assert http.get(f"/api/matches/{ids[2]}").status_code == 200
+        held.pop().close()
+        deadline = time.monotonic() + 5
+        while app.state.listeners.open() > 4:
+            assert time.monotonic() < deadline, "a closed stream was never let go of"
+            time.sleep(0.05)
+        s, status, _ = open_stream(server.port, ids[2])
+        assert status == 200
+        held.append(s)
+        for s in held:
+            s.close()
+        deadline = time.monotonic() + 5
+        while app.state.listeners.open():
+            assert time.monotonic() < deadline, "closed streams were never let go of"
+            time.sleep(0.05)
+
+
+def test_many_event_streams_are_held_to_the_limit(
+    tmp_path: Path, sealed_registry: Registry
+) -> None:
+    limits = Limits(streams=150, streams_per_match=500)
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)
+    with ThreadServer(app, limits) as server:
+        created = httpx.post(server.url + "/api/matches", json=CREATE).json()
+        held, statuses = [], []
+        for _ in range(200):
+            s, status, head = open_stream(server.port, created["id"])
+            statuses.append(status)
+            held.append(s)
+            if status == 503:
+                assert b"retry-after:" in head.lower()
+        assert statuses.count(200) == 150 and statuses.count(503) == 50
+        # An action reaches every open stream.
+        token = created["seats"][0]["token"]
+        r = httpx.post(
+            f"{server.url}/api/matches/{created['id']}/actions",
+            headers={"X-Seat-Token": token},
+            json={"version": 0, "action": {"type": "bid", "coins": 1}},
+        )
+        assert r.status_code == 200
+        for s, status in zip(held, statuses, strict=True):
+            if status == 200:
+                seen = b""
+                while b'"version":1' not in seen:
+                    chunk = s.recv(65536)
+                    assert chunk
+                    seen += chunk
+        for s in held:
+            s.close()
+        deadline = time.monotonic() + 5
+        while app.state.listeners.open():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+
+
+def test_live_matches_are_evicted_and_rebuilt(tmp_path: Path, sealed_registry: Registry) -> None:
+    store = Store(tmp_path / "m.sqlite3")
+    streams: set[str] = set()
+    hub = Hub(store, sealed_registry, max_live=20, pinned=lambda mid: int(mid in streams))
+    first, tokens = hub.create("sealedbid", 2)
+    hub.submit(first, 1, 0, {"type": "bid", "coins": 2})
+    watched, _ = hub.create("sealedbid", 2)
+    streams.add(watched.id)
+    for _ in range(200):
+        hub.create("sealedbid", 2)
+        assert hub.live_count() <= 20
+    assert len(store._tokens) <= 21
+    assert watched.id in hub._live  # an open stream holds its match
+    assert first.id not in hub._live
+    again = hub.get(first.id)  # rebuilt from the store, as it was
+    assert again is not first and again.match.step == 1
+    assert hub.seat(first.id, tokens[2]) == 2
+    hub.submit(again, 2, 1, {"type": "bid", "coins": 1})
+    assert store.load(first.id) is not None
+    store.close()
+
+
+def test_five_thousand_matches_keep_memory_flat(tmp_path: Path, sealed_registry: Registry) -> None:
+    limits = Limits(live_matches=200, creates_per_minute=100_000)
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)
+    hub = app.state.hub
+
+    def create(n: int) -> list[str]:
+        return [hub.create("sealedbid", 2)[0].id for _ in range(n)]
+
+    started = time.monotonic()
+    ids = create(1000)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        ids += create(4000)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert time.monotonic() - started < 120
+    assert hub.live_count() <= 200
+    # Kept, 4,000 more matches would hold about 7 KB each (28 MB).
+    assert grown < 3_000_000, f"{grown:,} bytes more after 4,000 more matches"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(app) as c:
+            assert c.get(f"/api/matches/{ids[0]}").json()["version"] == 0
+    app.state.store.close()
+
+
+@pytest.fixture
+def slow_server(tmp_path: Path, sealed_registry: Registry) -> Any:
+    limits = Limits(header_timeout=1.0, body_timeout=1.0, connections=40, keep_alive=1)
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)
+    with ThreadServer(app, limits) as server:
+        yield server
+
+
+def closed_within(s: socket.socket, seconds: float) -> bytes:
+    """What the server sent before closing ``s``; fails if it is still open after
+    ``seconds``."""
+    s.settimeout(seconds)
+    data = b""
+    try:
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                return data
+            data += chunk
+    except TimeoutError:
+        raise AssertionError(f"still open after {seconds} s; got {data[:200]!r}") from None
+    except ConnectionResetError:
+        return data
+
+
+def test_slow_loris_headers_are_cut_off(slow_server: Any) -> None:
+    clients = [socket.create_connection(("127.0.0.1", slow_server.port)) for _ in range(30)]
+    started = time.monotonic()
+    request = b"GET /api/titles HTTP/1.1\r\nHost: x\r\nX-A: "
+    # A header byte every 0.3 s: each byte arrives well within any per-read timeout.
+    for i in range(len(request)):
+        if time.monotonic() - started > 2.5:
+            break
+        for s in clients:
+            with contextlib.suppress(OSError):
+                s.sendall(request[i : i + 1])
+        time.sleep(0.3)
+    for s in clients:
+        data = closed_within(s, 3)
+        assert data.startswith(b"HTTP/1.1 408"), data[:100]
+        assert b"retry-after:" in data.lower()
+        s.close()
+    # Everyone was cut off at the header timeout, not at the end of the trickle.
+    assert time.monotonic() - started < 6
+    assert httpx.get(slow_server.url + "/api/titles").status_code == 200
+
+
+def test_silent_and_half_sent_connections_are_closed(slow_server: Any) -> None:
+    silent = [socket.create_connection(("127.0.0.1", slow_server.port)) for _ in range(10)]
+    half = []
+    for _ in range(10):
+        s = socket.create_connection(("127.0.0.1", slow_server.port))
+        s.sendall(b"GET /api/titles HTTP/1.1\r\nHo")
+        half.append(s)
+    for s in silent + half:
+        closed_within(s, 4)
+        s.close()
+
+
+def test_partial_bodies_are_cut_off(slow_server: Any) -> None:
+    clients = []
+    for _ in range(20):
+        s = socket.create_connection(("127.0.0.1", slow_server.port))
+        s.sendall(
+            b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100000\r\n\r\n{"title": '
+        )
+        clients.append(s)
+    for s in clients:
+        data = closed_within(s, 4)
+        assert data.startswith(b"HTTP/1.1 408") or data == b"", data[:100]
+        s.close()
+    assert httpx.get(slow_server.url + "/api/matches").json() == []
+
+
+def test_connections_are_capped(slow_server: Any) -> None:
+    held = [socket.create_connection(("127.0.0.1", slow_server.port)) for _ in range(40)]
+    try:
+        extra = socket.create_connection(("127.0.0.1", slow_server.port))
+        data = closed_within(extra, 3)
+        assert data.startswith(b"HTTP/1.1 503"), data[:100]
+        head, _, body = data.partition(b"\r\n\r\n")
+        assert b"retry-after: 1" in head.lower()
+        assert "connections" in json.loads(body)["error"]
+    finally:
+        for s in held:
+            s.close()
+    deadline = time.monotonic() + 5
+    while True:  # freed connections make room again
+        try:
+            if httpx.get(slow_server.url + "/api/titles", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+
+
+def test_an_oversized_request_head_is_refused(slow_server: Any) -> None:
+    s = socket.create_connection(("127.0.0.1", slow_server.port))
+    # Unfinished, as a client trickling a head in would send it: the server holds
+    # at most max_head bytes (16 KiB) of a head it is still waiting for.
+    s.sendall(b"GET /api/titles HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 10_000)
+    time.sleep(0.2)
+    with contextlib.suppress(OSError):  # already refused
+        s.sendall(b"a" * 10_000)
+    data = closed_within(s, 0.9)  # before the header timeout (1 s)
+    assert data.startswith(b"HTTP/1.1 4"), data[:100]
+    s.close()
