@@ -317,9 +317,13 @@ class Match:
             step = len(log) + 1
             self._rebuild()
             self.failed = (seat, as_json, message)
-            raise TitleError(
+            error = TitleError(
                 f"{title.name} raised on action {step} (seat {seat}, {as_json}): {message}"
-            ) from exc
+            )
+            # Set by hand rather than with ``raise ... from exc``: the compiled build
+            # (mypyc) loses the cause across the replay in _rebuild above.
+            error.__cause__ = exc
+            raise error
         log.append((seat, action))
         self._awaiting = None
         self._legal.clear()
