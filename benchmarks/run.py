@@ -599,14 +599,15 @@ def bench_cluster(s: Settings, ctx: dict[str, Any]) -> Section:
     games = max(100, int(rate * s.simulate_target))
     batch = min(50, -(-games // 64))  # simulate's batch size for this run (window 4)
 
-    # 1. Between start-up and shut-down: each round starts the pool or the cluster in a
-    # benchmark worker of its own, times the games alone, and stops it.
-    steady = H.Worker(PY, "cluster")
+    # 1. Between start-up and shut-down: each round starts the pool or the cluster, times
+    # the games alone, and stops it. Each in a benchmark worker of its own: a pool forked
+    # from a process that has imported Dask would carry Dask's objects into its workers.
+    workers = {how: H.Worker(PY, f"cluster bench ({how})") for how in ("pool", "cluster")}
     try:
 
         def on(how: str) -> H.Sample:
             kwargs = {"title": title, "how": how, "games": games}
-            return steady.call("workloads:simulate_on", kwargs, count=1)
+            return workers[how].call("workloads:simulate_on", kwargs, count=1)
 
         pool = H.Contender("2 processes", lambda: on("pool"))
         dask = H.Contender("LocalCluster of 2", lambda: on("cluster"))
@@ -614,7 +615,8 @@ def bench_cluster(s: Settings, ctx: dict[str, Any]) -> Section:
             [pool, dask], s.simulate_rounds, warmup=False, progress=lambda m: say("cluster " + m)
         )
     finally:
-        steady.close()
+        for worker in workers.values():
+            worker.close()
     pairs = list(zip(pool.samples, dask.samples, strict=True))
     if any(p.extra["json"] != d.extra["json"] for p, d in pairs):
         raise RuntimeError(f"simulate {title}: the pool and the cluster disagree")
