@@ -76,9 +76,42 @@ def parse_action(text: str, legal: Sequence[Any]) -> Any:
     return cls(*values)
 
 
+#: Three letters per room for the 80-column grid.
+ABBREVIATIONS = {
+    "Egyptian Hall": "EGY",
+    "Roman Gallery": "ROM",
+    "Asian Art": "ASI",
+    "Modern Art": "MOD",
+    "Fossil Hall": "FOS",
+    "Sculpture Court": "SCU",
+    "Armoury": "ARM",
+    "Sunflower Room": "SUN",
+    "Mask Room": "MSK",
+    "Judith Room": "JUD",
+    "Vase Room": "VAS",
+    "Crown Room": "CRN",
+    "Sapphire Room": "SAP",
+    "Night Watch Room": "NWR",
+    "Vault": "VLT",
+    "Security Room": "SEC",
+    "Lost & Found": "L&F",
+    "Archive A": "ArA",
+    "Archive B": "ArB",
+    "Entrance Hall": "ENT",
+    "Gents": "GNT",
+    "Ladies": "LAD",
+    "Control Room": "CTL",
+    "Gift Shop": "GFT",
+    "Cloakroom": "CLK",
+    "Cafe": "CAF",
+    "Stairwell": "STR",
+    "Library": "LIB",
+}
+
+
 def _cell(tile: Mapping[str, Any], guards: int, thieves: str) -> str:
-    """Nine characters: room initials, what lies face up, Guards, thieves."""
-    room = "".join(w[0] for w in tile["room"].replace("&", "").split())[:2]
+    """Ten characters: the room's letters, what lies face up, Guards, thieves."""
+    room = ABBREVIATIONS.get(tile["room"], tile["room"][:3])
     top = tile.get("top")
     mark = "-"
     if top:
@@ -99,15 +132,12 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
     thieves: dict[str, str] = {}
     for t in view["thieves"]:
         thieves[t["at"]] = thieves.get(t["at"], "") + str(t["seat"])
-    lines = ["    " + "".join(f"{c:<11}" for c in COLUMN_LETTERS)]
+    lines = [("    " + "".join(f"{c:<11}" for c in COLUMN_LETTERS)).rstrip()]
     for r in range(ROWS):
         row = [view["grid"][r * COLUMNS + c] for c in range(COLUMNS)]
         cells = [_cell(t, guards.get(t["at"], 0), thieves.get(t["at"], "")) for t in row]
-        lines.append(f" {r + 1}  " + " ".join(cells))
-    lines.append(
-        "Key: L3 Loot $3M, R Rare, C Camera, #n digits locked, G Guard, T trap, W Way Out, "
-        "1-4 thieves"[:80]
-    )
+        lines.append((f" {r + 1}  " + " ".join(cells)).rstrip())
+    lines.append("L3=Loot $3M R=Rare C=Camera #n=digits locked *=open G=Guard T=trap W=Way Out")
     lines.append(
         f"Clocks {view['clocks']}/{view['clocks_to_end']}  deck {view['deck']}  "
         f"Vault {view['vault']['count']}  Lost&Found {view['lost']['count']}  "
