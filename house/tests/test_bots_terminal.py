@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from helpers import dealt, table
 
@@ -32,11 +34,11 @@ TITLE = HouseJob()
         (["9S", "9H"], 7, "stand"),
     ],
 )
-def test_basic_strategy(cards, up, move):
+def test_basic_strategy(cards: Any, up: Any, move: Any) -> None:
     assert basic_move(cards, up, True, True) == move
 
 
-def test_cold_feet_where_it_pays():
+def test_cold_feet_where_it_pays() -> None:
     assert wants_cold_feet(["TS", "6S"], 10, False)
     assert not wants_cold_feet(["TS", "6S"], 6, False)
     assert wants_cold_feet(["TS", "4S"], 10, True) and not wants_cold_feet(["TS", "4S"], 10, False)
@@ -46,14 +48,14 @@ def observe(m: Match, seat: int) -> Observation:
     return m.observe(seat)
 
 
-def test_basic_bot_walks_out_on_16_against_a_ten():
+def test_basic_bot_walks_out_on_16_against_a_ten() -> None:
     m = dealt(("lookout", "ghost"), [("TS", "6S"), ("TH", "9H")], "TD", "7D")
     # The Lookout's heuristics would spend Rooftop first on a stiff hand.
     assert BasicBot(abilities=False).act(observe(m, 1), Rng(1)) == A.ColdFeet()
     assert BasicBot(abilities=True).act(observe(m, 1), Rng(1)) == A.Ability("rooftop")
 
 
-def test_noabilities_bot_never_plays_a_card_or_lever():
+def test_noabilities_bot_never_plays_a_card_or_lever() -> None:
     for seed in range(6):
         m = Match(TITLE, 4, seed)
         play_out(m, dict.fromkeys(range(1, 5), "basic-noabilities"))
@@ -63,7 +65,7 @@ def test_noabilities_bot_never_plays_a_card_or_lever():
         )
 
 
-def test_basic_bot_spends_cards_and_finishes_jobs():
+def test_basic_bot_spends_cards_and_finishes_jobs() -> None:
     played = 0
     for seed in range(8):
         m = Match(TITLE, 3, seed)
@@ -73,21 +75,21 @@ def test_basic_bot_spends_cards_and_finishes_jobs():
     assert played > 8
 
 
-def test_the_registry_offers_basic_as_default_and_random():
+def test_the_registry_offers_basic_as_default_and_random() -> None:
     reg = default_registry()
     bots = reg.bots(reg.title("house"))
     assert {"basic", "basic-noabilities", "random"} <= set(bots)
     assert reg.title("house").default_bot == "basic"
 
 
-def test_render_text_shows_the_table_and_greyed_reasons():
+def test_render_text_shows_the_table_and_greyed_reasons() -> None:
     m = table(("lookout", "ghost"), ())
-    text = TITLE.render_text(m.view(1), 1)
+    text = TITLE.render_text(m.view(1), 1) or ""
     assert "TAKE 1000" in text and "The Count 20/52 EVEN" in text
     assert "The Call — PLAY NOW" in text
     assert "Rooftop — needs cards on the table" in text
     m = dealt(("inside_man", "ghost"), [("TS", "6S"), ("TH", "9H")], "6D", "QC")
-    text = TITLE.render_text(m.view(2), 2)
+    text = TITLE.render_text(m.view(2), 2) or ""
     assert "The Tell HIGH" in text and "▒▒" in text and "PLAYING" in text
     assert "Q♣" not in text
 
@@ -104,14 +106,14 @@ def test_render_text_shows_the_table_and_greyed_reasons():
         ("heavy", A.Heavy()),
     ],
 )
-def test_parse_action_reads_typed_words(typed, expected):
+def test_parse_action_reads_typed_words(typed: Any, expected: Any) -> None:
     m = table(("lookout", "ghost"), ())
     if expected == A.DealMeIn():
         m.submit(1, {"type": "chips", "amount": 10})
     assert TITLE.parse_action(typed, m.legal_actions(1)) == expected
 
 
-def test_parse_action_errors_are_one_helpful_line():
+def test_parse_action_errors_are_one_helpful_line() -> None:
     m = table(("lookout", "ghost"), ())
     legal = m.legal_actions(1)
     for typed, words in [
@@ -134,7 +136,7 @@ def test_parse_action_errors_are_one_helpful_line():
     assert TITLE.parse_action("cold feet", m.legal_actions(1)) == A.ColdFeet()
 
 
-def test_every_legal_label_parses_back_to_its_action():
+def test_every_legal_label_parses_back_to_its_action() -> None:
     for seed in range(3):
         m = Match(TITLE, 3, seed)
         while m.awaiting and m.step < 60:
@@ -145,7 +147,7 @@ def test_every_legal_label_parses_back_to_its_action():
             m.submit(seat, legal[seed % len(legal)])
 
 
-def test_render_history_is_newest_first():
+def test_render_history_is_newest_first() -> None:
     from gameweave_house.terminal import render_history
 
     m = dealt(("lookout", "ghost"), [("TS", "6S"), ("TH", "9H")], "6D", "TD", then=["9C", "7C"])

@@ -22,7 +22,7 @@ ROOT = HOUSE.parent
 SOURCES = HOUSE / "gameweave_house"
 
 
-def test_the_imported_build_is_the_expected_one():
+def test_the_imported_build_is_the_expected_one() -> None:
     files = module_files()
     if expect_compiled():
         assert all(f.endswith(".so") for f in files.values()), files
@@ -33,7 +33,7 @@ def test_the_imported_build_is_the_expected_one():
         )
 
 
-def test_no_compiled_module_sits_beside_the_sources():
+def test_no_compiled_module_sits_beside_the_sources() -> None:
     for folder in (SOURCES, ROOT / "gameweave_core"):
         stale = sorted(p.name for p in folder.iterdir() if p.suffix in (".so", ".pyd"))
         assert not stale, f"extension modules in {folder} would shadow the sources: {stale}"
@@ -53,13 +53,13 @@ def compiled_list(folder: Path) -> list[str]:
     return [p.removesuffix(".py").replace("/", ".") for p in paths]
 
 
-def test_setup_compiles_the_modules_the_tests_check():
+def test_setup_compiles_the_modules_the_tests_check() -> None:
     # The House distribution compiles its rules, the core distribution its hot path.
     assert (*compiled_list(HOUSE), *compiled_list(ROOT)) == COMPILED_MODULES
 
 
 @pytest.mark.parametrize("command", ["develop", "editable_wheel"])
-def test_a_compiled_editable_install_is_refused(command: str):
+def test_a_compiled_editable_install_is_refused(command: str) -> None:
     env = {**os.environ, "GAMEWEAVE_COMPILE": "1"}
     done = subprocess.run(
         [sys.executable, str(HOUSE / "setup.py"), command],
@@ -74,7 +74,7 @@ def test_a_compiled_editable_install_is_refused(command: str):
     assert not [p for p in SOURCES.iterdir() if p.suffix == ".so"]
 
 
-def test_a_state_deep_copies_and_pickles_to_an_equal_state():
+def test_a_state_deep_copies_and_pickles_to_an_equal_state() -> None:
     # The compiled classes build a copy through __init__ first (see state.Box).
     title = HouseJob()
     rng = Rng(3)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -52,7 +53,7 @@ def independent_enumeration() -> dict[str, Fraction]:
     return out
 
 
-def test_dealer_play_matches_an_independent_exact_enumeration():
+def test_dealer_play_matches_an_independent_exact_enumeration() -> None:
     ours = exact_outcomes()
     theirs = independent_enumeration()
     assert set(ours) == set(CATEGORIES)
@@ -60,7 +61,7 @@ def test_dealer_play_matches_an_independent_exact_enumeration():
     assert sum(ours.values()) == 1
 
 
-def test_sampled_dealer_hands_fit_the_exact_distribution():
+def test_sampled_dealer_hands_fit_the_exact_distribution() -> None:
     # Seeded, so it cannot flake; the chi-square bound is the 0.1% point for 6 dof.
     exact = exact_outcomes()
     rng = Rng(20261129)
@@ -77,7 +78,7 @@ def test_sampled_dealer_hands_fit_the_exact_distribution():
     assert chi2 < 22.46, (chi2, seen)
 
 
-def test_slow_hand_enumeration_stands_on_16():
+def test_slow_hand_enumeration_stands_on_16() -> None:
     slow = exact_outcomes(stand_on=16)
     assert "16" in slow and slow["bust"] < exact_outcomes()["bust"]
 
@@ -95,7 +96,9 @@ def test_slow_hand_enumeration_stands_on_16():
         (16, False, False, True, 18, False, WALKED),
     ],
 )
-def test_results(pts, bust, natural, walked, dealer, dealer_bj, word):
+def test_results(
+    pts: Any, bust: Any, natural: Any, walked: Any, dealer: Any, dealer_bj: Any, word: Any
+) -> None:
     assert result(pts, bust, natural, walked, dealer, dealer_bj) == word
 
 
@@ -119,24 +122,26 @@ def test_results(pts, bust, natural, walked, dealer, dealer_bj, word):
         (PUSH, True, True, False, 100, 0),
     ],
 )
-def test_mark_heavy_double_bag_arithmetic(word, heavy, marked, bag, credit, debit):
+def test_mark_heavy_double_bag_arithmetic(
+    word: Any, heavy: Any, marked: Any, bag: Any, credit: Any, debit: Any
+) -> None:
     got_credit, got_debit, _ = settle_hand(word, 100, heavy=heavy, marked=marked, double_bag=bag)
     assert (got_credit, got_debit) == (credit, debit)
 
 
-def test_cold_feet_half_is_floored_and_escapes_the_levers():
+def test_cold_feet_half_is_floored_and_escapes_the_levers() -> None:
     assert settle_hand(WALKED, 25) == (12, 0, ())
     assert settle_hand(WALKED, 100, heavy=True, marked=True) == (50, 0, ())
 
 
-def test_vanish_and_short_change_rescue_a_bust_or_loss():
+def test_vanish_and_short_change_rescue_a_bust_or_loss() -> None:
     assert settle_hand(BUST, 100, marked=True, saved=True) == settle_hand(BUST, 100, saved=True)
     assert settle_hand(BUST, 100, saved=True) == (100, 0, ("VANISH",))
     assert settle_hand(LOSS, 100, heavy=True, short_change=True) == (100, 0, ("SHORT CHANGE",))
     assert settle_hand(BUST, 100, short_change=True) == (100, 0, ("SHORT CHANGE",))
 
 
-def test_backed_chips_ride_at_even_money():
+def test_backed_chips_ride_at_even_money() -> None:
     assert settle_backed(WIN, 50) == 100
     assert settle_backed(BLACKJACK, 50) == 100
     assert settle_backed(PUSH, 50) == 50

@@ -14,7 +14,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 LOGS = sorted(GOLDEN.glob("house-*.toml"))
 
 
-def test_there_are_golden_logs():
+def test_there_are_golden_logs() -> None:
     assert len(LOGS) >= 4
 
 
@@ -23,7 +23,7 @@ def test_golden(log: Path) -> None:
     check_golden(log)
 
 
-def test_a_mid_round_golden_view_keeps_the_hole_card_down():
+def test_a_mid_round_golden_view_keeps_the_hole_card_down() -> None:
     expected = json.loads((GOLDEN / "house-3-midround.expected.json").read_text())
     for snapshot in expected["seats"].values():
         dealer = snapshot["view"]["dealer"]

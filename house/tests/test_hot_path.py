@@ -16,7 +16,7 @@ from gameweave_house.history import crew, line, settled_line, upcard_line
 from gameweave_house.state import Box, Hand
 
 
-def test_equal_lines_share_one_public_event_and_kinds_stay_apart():
+def test_equal_lines_share_one_public_event_and_kinds_stay_apart() -> None:
     a = line("Crew 1 stands on 17")
     assert a is line("Crew 1 stands on 17")
     assert a == Event("Crew 1 stands on 17")
@@ -24,7 +24,7 @@ def test_equal_lines_share_one_public_event_and_kinds_stay_apart():
     assert bet is not a and bet.kind == "bet" and bet.seats is None and bet.spectators
 
 
-def test_upcard_and_settled_lines_carry_their_data():
+def test_upcard_and_settled_lines_carry_their_data() -> None:
     assert upcard_line("TH") == Event("The house shows 10", None, True, "upcard", {"card": "TH"})
     assert upcard_line("TH") != upcard_line("TS")
     settled = settled_line(990)
@@ -32,7 +32,7 @@ def test_upcard_and_settled_lines_carry_their_data():
     assert settled_line(990) is settled
 
 
-def test_shared_actions_equal_fresh_ones():
+def test_shared_actions_equal_fresh_ones() -> None:
     assert (A.Chips(10), A.Chips(50), A.Chips(100)) == rules.OWN_CHIPS
     assert (A.Hit(), A.Stand(), A.NextRound()) == (rules.HIT, rules.STAND, rules.NEXT_ROUND)
     assert play("alibi") == A.Ability("alibi")
@@ -41,7 +41,7 @@ def test_shared_actions_equal_fresh_ones():
     assert play("back_the_play", box=1, amount=50) is play("back_the_play", box=1, amount=50)
 
 
-def test_legal_plays_equal_fresh_actions():
+def test_legal_plays_equal_fresh_actions() -> None:
     m = dealt(("sleight", "ghost"), [("TS", "6S"), ("TH", "4H")], "TD", "8D")
     legal = m.legal_actions(1)
     cuts = [a for a in legal if isinstance(a, A.Ability) and a.card == "false_cut"]
@@ -50,7 +50,7 @@ def test_legal_plays_equal_fresh_actions():
     assert palms == [A.Ability("palm", 2, j, i) for i in (0, 1) for j in (0, 1)]
 
 
-def test_hand_and_box_defaults():
+def test_hand_and_box_defaults() -> None:
     assert Hand() == Hand(cards=[], bet=0)
     assert Hand().cards is not Hand().cards
     box = Box(id=2, seat=2)
@@ -58,19 +58,19 @@ def test_hand_and_box_defaults():
     assert Box(id=2, seat=2).hands[0] is not box.hands[0]
 
 
-def test_two_card_21_is_exactly_a_two_card_hand_worth_21():
+def test_two_card_21_is_exactly_a_two_card_hand_worth_21() -> None:
     for a, b in itertools.product(FULL_DECK, repeat=2):
         assert is_two_card_21([a, b]) == (points([a, b]) == 21), (a, b)
     assert not is_two_card_21(["AS"]) and not is_two_card_21(["AS", "5D", "5H"])
 
 
-def test_totals_count_one_ace_as_11_when_that_stays_at_21():
+def test_totals_count_one_ace_as_11_when_that_stays_at_21() -> None:
     assert total(["AS", "6H", "4C"]) == (21, True)
     assert total(["AS", "AH", "KC"]) == (12, False)
     assert points(["AS", "6H", "4C"]) == 21
 
 
-def test_crew_names():
+def test_crew_names() -> None:
     assert [crew(s) for s in (1, 2, 3, 4, 5, 12)] == [
         "Crew 1",
         "Crew 2",

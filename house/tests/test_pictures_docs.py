@@ -9,14 +9,14 @@ from gameweave_house.pictures import example_view, table_svg
 DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "titles" / "house"
 
 
-def test_committed_table_picture_is_what_the_code_draws():
+def test_committed_table_picture_is_what_the_code_draws() -> None:
     committed = (DOCS / "table.svg").read_text(encoding="utf-8")
     assert committed == table_svg(), (
         "regenerate: python -m gameweave_house.pictures docs/titles/house/table.svg"
     )
 
 
-def test_the_picture_is_drawn_from_the_view_alone():
+def test_the_picture_is_drawn_from_the_view_alone() -> None:
     view = example_view()
     svg = table_svg(view)
     assert svg.startswith("<svg") and f"TAKE {view['take']}" in svg
@@ -25,7 +25,7 @@ def test_the_picture_is_drawn_from_the_view_alone():
     assert svg.count('fill="#7a1f2b"') == 2
 
 
-def test_rulings_and_odds_pages_are_listed():
+def test_rulings_and_odds_pages_are_listed() -> None:
     index = (DOCS / "index.md").read_text(encoding="utf-8")
     assert "rulings" in index and "odds" in index
     rulings = (DOCS / "rulings.md").read_text(encoding="utf-8")

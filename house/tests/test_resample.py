@@ -87,7 +87,7 @@ JOBS = [(players, seed, steps) for players in (2, 3, 4) for seed in (1, 2) for s
 @pytest.mark.parametrize(("players", "seed", "steps"), JOBS)
 def test_a_resampled_job_looks_the_same_and_differs_only_in_unseen_cards(
     players: int, seed: int, steps: int
-):
+) -> None:
     state = played(players, seed, steps)
     before = copy.deepcopy(state)
     for seat in [None, *range(1, players + 1)]:
@@ -99,20 +99,20 @@ def test_a_resampled_job_looks_the_same_and_differs_only_in_unseen_cards(
     assert state == before  # left untouched
 
 
-def test_the_unseen_cards_really_move():
+def test_the_unseen_cards_really_move() -> None:
     state = played(3, 4, 20)
     assert state.face_down > 10
     moved = [TITLE.resample(state, 1, Rng(s)).deck != state.deck for s in range(5)]
     assert all(moved)
 
 
-def test_resampling_is_deterministic_for_one_seed():
+def test_resampling_is_deterministic_for_one_seed() -> None:
     state = played(4, 3, 40)
     assert TITLE.resample(state, 2, Rng(9)) == TITLE.resample(state, 2, Rng(9))
     assert TITLE.resample(state, 2, Rng(9)) != TITLE.resample(state, 2, Rng(10))
 
 
-def test_the_hole_card_takes_every_value_the_crew_cannot_rule_out():
+def test_the_hole_card_takes_every_value_the_crew_cannot_rule_out() -> None:
     state = hole_down_job(("lookout", "ghost"))
     up = state.dealer[0]
     possible = {c for c in unseen(state) if not is_two_card_21([up, c])}
@@ -121,7 +121,7 @@ def test_the_hole_card_takes_every_value_the_crew_cannot_rule_out():
     assert seen == possible  # never a card that would have made the peek say blackjack
 
 
-def test_the_tell_keeps_the_hole_card_high_or_low():
+def test_the_tell_keeps_the_hole_card_high_or_low() -> None:
     state = hole_down_job(("inside_man", "ghost"))
     reading = high_low(state.dealer[1])
     up = state.dealer[0]
@@ -131,7 +131,7 @@ def test_the_tell_keeps_the_hole_card_high_or_low():
     assert seen == possible
 
 
-def test_face_up_deck_cards_stay_where_they_are():
+def test_face_up_deck_cards_stay_where_they_are() -> None:
     state = played(2, 5, 0, deck=stacked())
     rng = Rng(1)
     TITLE.apply(state, 1, Draft("lookout"), rng)

@@ -15,7 +15,7 @@ LG = ("lookout", "ghost")
 # -- table and draft ----------------------------------------------------------------
 
 
-def test_take_opens_at_1000_and_seat_1_drafts_first():
+def test_take_opens_at_1000_and_seat_1_drafts_first() -> None:
     from gameweave_core import Match
     from gameweave_house import HouseJob
 
@@ -33,7 +33,7 @@ def test_take_opens_at_1000_and_seat_1_drafts_first():
     assert v["phase"] == "bet" and v["caller"] == 1 and m.awaiting == (1,)
 
 
-def test_caller_moves_one_seat_each_round_and_presses_next_round():
+def test_caller_moves_one_seat_each_round_and_presses_next_round() -> None:
     m = dealt(LG, [("TS", "8S"), ("TH", "9H")], "TD", "8D")
     do(m, 1, "stand")
     do(m, 2, "stand")
@@ -44,7 +44,7 @@ def test_caller_moves_one_seat_each_round_and_presses_next_round():
     assert v["caller"] == 2 and v["round"] == 2 and m.awaiting == (2,)  # caller bets first
 
 
-def test_card_values_and_soft_aces():
+def test_card_values_and_soft_aces() -> None:
     assert total(["AS", "6H"]) == (17, True)
     assert total(["AS", "6H", "9C"]) == (16, False)
     assert total(["AS", "AH", "9C"]) == (21, True)
@@ -55,7 +55,7 @@ def test_card_values_and_soft_aces():
 # -- betting -----------------------------------------------------------------------
 
 
-def test_chips_leave_the_take_as_they_are_pushed_up_to_the_table_maximum():
+def test_chips_leave_the_take_as_they_are_pushed_up_to_the_table_maximum() -> None:
     m = table(LG, ())
     do(m, 1, "chips", amount=50)
     assert take(m) == 950
@@ -65,7 +65,7 @@ def test_chips_leave_the_take_as_they_are_pushed_up_to_the_table_maximum():
     check_refused(m, 1, {"type": "chips", "amount": 10})
 
 
-def test_bagman_deep_pockets_raise_his_own_maximum_to_500():
+def test_bagman_deep_pockets_raise_his_own_maximum_to_500() -> None:
     m = table(("bagman", "ghost"), ())
     push(m, 1, 500)
     assert box(m, 1)["table_max"] == 500 and take(m) == 500
@@ -75,7 +75,7 @@ def test_bagman_deep_pockets_raise_his_own_maximum_to_500():
     assert {"type": "chips", "amount": 10} not in m.legal_json(2)
 
 
-def test_deal_me_in_needs_a_bet_and_chips_are_limited_to_the_take():
+def test_deal_me_in_needs_a_bet_and_chips_are_limited_to_the_take() -> None:
     m = table(LG, (), take=60)
     reason = check_refused(m, 1, {"type": "deal_me_in"})
     assert "at least 10" in reason
@@ -84,7 +84,7 @@ def test_deal_me_in_needs_a_bet_and_chips_are_limited_to_the_take():
     assert {"type": "chips", "amount": 10} in m.legal_json(1)
 
 
-def test_a_seat_the_take_cannot_cover_sits_the_round_out():
+def test_a_seat_the_take_cannot_cover_sits_the_round_out() -> None:
     m = table(LG, order([("TS", "8S")], "TD", "8D"), take=105)
     push(m, 1, 100)
     do(m, 1, "deal_me_in")
@@ -94,7 +94,7 @@ def test_a_seat_the_take_cannot_cover_sits_the_round_out():
     assert v["phase"] == "play" and m.awaiting == (1,)
 
 
-def test_only_the_caller_calls_the_mark_and_the_heavy():
+def test_only_the_caller_calls_the_mark_and_the_heavy() -> None:
     m = table(LG, ())
     push(m, 1, 10)
     do(m, 1, "deal_me_in")
@@ -102,7 +102,7 @@ def test_only_the_caller_calls_the_mark_and_the_heavy():
     assert "only the caller" in check_refused(m, 2, {"type": "heavy"})
 
 
-def test_the_heavy_is_once_per_job():
+def test_the_heavy_is_once_per_job() -> None:
     m = table(LG, order([("TS", "8S"), ("TH", "9H")], "TD", "8D"))
     do(m, 1, "heavy")
     bet_all(m, [10, 10])
@@ -125,7 +125,7 @@ def test_the_heavy_is_once_per_job():
 # -- the deal and the peek ------------------------------------------------------------
 
 
-def test_deal_order_upcard_second_cards_hole_card():
+def test_deal_order_upcard_second_cards_hole_card() -> None:
     m = dealt(LG, [("2S", "3S"), ("4H", "5H")], "6D", "7D")
     v = m.view(None)
     assert box(m, 1)["hands"][0]["cards"] == ["2S", "3S"]
@@ -134,7 +134,7 @@ def test_deal_order_upcard_second_cards_hole_card():
     assert "The house shows 6" in m.history(None)
 
 
-def test_dealer_blackjack_ends_the_round_naturals_push_others_lose():
+def test_dealer_blackjack_ends_the_round_naturals_push_others_lose() -> None:
     m = dealt(LG, [("AS", "KS"), ("TH", "9H")], "AD", "KD")
     v = m.view(None)
     assert v["phase"] == "settled" and v["dealer"]["cards"] == ["AD", "KD"]
@@ -143,13 +143,13 @@ def test_dealer_blackjack_ends_the_round_naturals_push_others_lose():
     assert "Crew 1 21 PUSH 0" in hist and "Crew 2 19 LOSS -100" in hist
 
 
-def test_blackjack_boxes_are_skipped_and_play_goes_in_seat_order():
+def test_blackjack_boxes_are_skipped_and_play_goes_in_seat_order() -> None:
     m = dealt(LG, [("AS", "KS"), ("TH", "9H")], "9D", "8D")
     assert m.awaiting == (2,)
     assert "Crew 1 is dealt a blackjack (A♠ K♠)" in m.history(None)
 
 
-def test_seat_one_plays_first_whoever_calls():
+def test_seat_one_plays_first_whoever_calls() -> None:
     m = dealt(
         LG,
         [("TS", "8S"), ("TH", "9H")],
@@ -168,7 +168,7 @@ def test_seat_one_plays_first_whoever_calls():
 # -- playing a hand --------------------------------------------------------------------
 
 
-def test_hit_to_bust_ends_the_box_and_21_stands_by_itself():
+def test_hit_to_bust_ends_the_box_and_21_stands_by_itself() -> None:
     m = dealt(LG, [("TS", "5S"), ("TH", "2H")], "TD", "8D", then=["6C", "9C", "KC"])
     lines = do(m, 1, "hit")
     assert "Crew 1 hits to 21 and stands" in lines and m.awaiting == (2,)
@@ -180,7 +180,7 @@ def test_hit_to_bust_ends_the_box_and_21_stands_by_itself():
     assert box(m, 2)["hands"][0]["status"] == "bust"
 
 
-def test_double_takes_one_card_ignores_the_table_maximum():
+def test_double_takes_one_card_ignores_the_table_maximum() -> None:
     m = dealt(LG, [("5S", "6S"), ("TH", "9H")], "TD", "7D", then=["TC"], bets=[250, 100])
     do(m, 1, "double")
     h = box(m, 1)["hands"][0]
@@ -188,7 +188,7 @@ def test_double_takes_one_card_ignores_the_table_maximum():
     assert take(m) == 1000 - 350 - 250
 
 
-def test_double_only_on_two_cards_and_only_if_the_take_covers_it():
+def test_double_only_on_two_cards_and_only_if_the_take_covers_it() -> None:
     m = dealt(LG, [("2S", "3S"), ("TH", "9H")], "TD", "7D", then=["4C"], bets=[200, 50], take=300)
     assert {"type": "double"} not in m.legal_json(1)
     assert "can't cover" in check_refused(m, 1, {"type": "double"})
@@ -197,7 +197,7 @@ def test_double_only_on_two_cards_and_only_if_the_take_covers_it():
     assert "two-card" in check_refused(m, 1, {"type": "double"})
 
 
-def test_split_pairs_each_get_a_card_and_their_own_bet():
+def test_split_pairs_each_get_a_card_and_their_own_bet() -> None:
     m = dealt(LG, [("8S", "8H"), ("TH", "9H")], "TD", "7D", then=["3C", "TC"])
     do(m, 1, "split")
     hands = box(m, 1)["hands"]
@@ -208,7 +208,7 @@ def test_split_pairs_each_get_a_card_and_their_own_bet():
     assert m.view(None)["playing"] == {"box": 1, "hand": 1}  # main box, then split box
 
 
-def test_split_aces_get_one_card_each_and_a_21_is_plain():
+def test_split_aces_get_one_card_each_and_a_21_is_plain() -> None:
     m = dealt(LG, [("AS", "AH"), ("TH", "7H")], "9D", "8D", then=["KC", "9C"])
     do(m, 1, "split")
     assert m.awaiting == (2,)
@@ -217,7 +217,7 @@ def test_split_aces_get_one_card_each_and_a_21_is_plain():
     assert "Crew 1 21 WIN +100" in hist and "Crew 1 split 20 WIN +100" in hist
 
 
-def test_cold_feet_walks_out_for_half_the_bet_before_the_first_hit():
+def test_cold_feet_walks_out_for_half_the_bet_before_the_first_hit() -> None:
     m = dealt(LG, [("TS", "6S"), ("TH", "9H")], "TD", "8D", bets=[30, 100])
     assert {"type": "cold_feet"} in m.legal_json(1)
     do(m, 1, "cold_feet")
@@ -225,7 +225,7 @@ def test_cold_feet_walks_out_for_half_the_bet_before_the_first_hit():
     assert "Crew 1 16 COLD FEET -15" in m.history(None)
 
 
-def test_cold_feet_needs_a_ghost_and_no_hit():
+def test_cold_feet_needs_a_ghost_and_no_hit() -> None:
     m = dealt(("lookout", "bagman"), [("TS", "6S"), ("TH", "9H")], "TD", "8D")
     assert "needs a Ghost" in check_refused(m, 1, {"type": "cold_feet"})
     m = dealt(LG, [("TS", "2S"), ("TH", "9H")], "TD", "8D", then=["3C"])
@@ -236,7 +236,7 @@ def test_cold_feet_needs_a_ghost_and_no_hit():
 # -- the dealer ------------------------------------------------------------------------
 
 
-def test_dealer_draws_to_17_and_stands_on_soft_17():
+def test_dealer_draws_to_17_and_stands_on_soft_17() -> None:
     m = dealt(LG, [("TS", "8S"), ("TH", "9H")], "6D", "TD", then=["7C"])
     do(m, 1, "stand")
     do(m, 2, "stand")
@@ -249,7 +249,7 @@ def test_dealer_draws_to_17_and_stands_on_soft_17():
     assert m.view(None)["dealer"]["cards"] == ["AD", "6D"]
 
 
-def test_dealer_draws_nothing_when_no_hand_stands():
+def test_dealer_draws_nothing_when_no_hand_stands() -> None:
     m = dealt(LG, [("TS", "6S"), ("AH", "KH")], "5D", "6D", then=["KC", "9C"])
     do(m, 1, "hit")
     v = m.view(None)
@@ -260,7 +260,7 @@ def test_dealer_draws_nothing_when_no_hand_stands():
 # -- settlement ------------------------------------------------------------------------
 
 
-def test_bust_loses_even_when_the_dealer_busts():
+def test_bust_loses_even_when_the_dealer_busts() -> None:
     m = dealt(LG, [("TS", "6S"), ("TH", "9H")], "6D", "TD", then=["9C", "7C"])
     do(m, 1, "hit")
     do(m, 2, "stand")
@@ -270,7 +270,7 @@ def test_bust_loses_even_when_the_dealer_busts():
     assert "Round settled — Take 1000" in hist
 
 
-def test_blackjack_pays_3_to_2_win_even_push_returns_loss_loses():
+def test_blackjack_pays_3_to_2_win_even_push_returns_loss_loses() -> None:
     m = dealt(LG, [("AS", "KS"), ("TH", "9H")], "9D", "8D")
     do(m, 2, "stand")
     hist = m.history(None)
@@ -284,7 +284,7 @@ def test_blackjack_pays_3_to_2_win_even_push_returns_loss_loses():
     assert take(m) == 900
 
 
-def test_the_mark_pays_2_to_1_and_loses_double():
+def test_the_mark_pays_2_to_1_and_loses_double() -> None:
     m = table(LG, order([("TS", "9S"), ("TH", "7H")], "TD", "8D"))
     do(m, 1, "mark", box=1)
     assert m.view(None)["pending"][0]["key"] == "mark"
@@ -301,7 +301,7 @@ def test_the_mark_pays_2_to_1_and_loses_double():
     assert take(m) == 1000 - 200 - 100
 
 
-def test_the_heavy_doubles_every_box_both_ways_and_stacks_with_the_mark():
+def test_the_heavy_doubles_every_box_both_ways_and_stacks_with_the_mark() -> None:
     m = table(("bagman", "ghost"), order([("TS", "9S"), ("TH", "7H")], "TD", "8D"))
     do(m, 1, "heavy")
     do(m, 1, "mark", box=1)
@@ -324,7 +324,7 @@ def test_the_heavy_doubles_every_box_both_ways_and_stacks_with_the_mark():
     assert "Crew 1 17 LOSS · HEAVY · MARK -400" in hist and "Crew 2 19 WIN · HEAVY +200" in hist
 
 
-def test_the_crew_never_owes_the_house():
+def test_the_crew_never_owes_the_house() -> None:
     m = table(LG, order([("TS", "7S"), ("TH", "6H")], "TD", "8D"), take=500)
     do(m, 1, "heavy")
     do(m, 1, "mark", box=1)
@@ -337,10 +337,11 @@ def test_the_crew_never_owes_the_house():
     hist = m.history(None)
     assert "Crew 1 17 LOSS · HEAVY · MARK · TAKE EMPTY -490" in hist
     assert "Crew 2 16 LOSS · HEAVY · TAKE EMPTY -10" in hist
-    assert m.outcome() is not None and m.outcome().reason == "broke"
+    outcome = m.outcome()
+    assert outcome is not None and outcome.reason == "broke"
 
 
-def test_backed_chips_settle_at_even_money_with_a_raise_line():
+def test_backed_chips_settle_at_even_money_with_a_raise_line() -> None:
     m = dealt(("bagman", "ghost"), [("TS", "6S"), ("TH", "9H")], "6D", "TD", then=["7C"])
     ability(m, 1, "back_the_play", box=2, amount=250)
     assert box(m, 2)["backed"] == 250 and take(m) == 550
@@ -354,7 +355,7 @@ def test_backed_chips_settle_at_even_money_with_a_raise_line():
 # -- the end of the job ----------------------------------------------------------------
 
 
-def test_next_round_ends_the_job_when_the_deck_cannot_deal_a_full_round():
+def test_next_round_ends_the_job_when_the_deck_cannot_deal_a_full_round() -> None:
     m = dealt(LG, [("TS", "8S"), ("TH", "9H")], "TD", "8D")
     do(m, 1, "stand")
     do(m, 2, "stand")
@@ -369,7 +370,7 @@ def test_next_round_ends_the_job_when_the_deck_cannot_deal_a_full_round():
     assert m.view(None)["took_the_house"] is True
 
 
-def test_a_deck_run_dry_mid_hand_takes_the_discard_back_and_ends_after_the_round():
+def test_a_deck_run_dry_mid_hand_takes_the_discard_back_and_ends_after_the_round() -> None:
     m = dealt(LG, [("2S", "3S"), ("TH", "9H")], "TD", "8D")
     state = m._state
     state.discard.extend(state.deck[:-1])
@@ -381,10 +382,11 @@ def test_a_deck_run_dry_mid_hand_takes_the_discard_back_and_ends_after_the_round
     while m.view(None)["phase"] == "play":
         do(m, m.awaiting[0], "stand")
     do(m, m.awaiting[0], "next_round")
-    assert m.outcome() is not None and m.outcome().reason == "deck"
+    outcome = m.outcome()
+    assert outcome is not None and outcome.reason == "deck"
 
 
-def test_broke_between_rounds_ends_the_job_as_a_loss():
+def test_broke_between_rounds_ends_the_job_as_a_loss() -> None:
     m = dealt(LG, [("TS", "7S"), ("TH", "7H")], "TD", "8D", bets=[50, 50], take=100)
     do(m, 1, "stand")
     do(m, 2, "stand")
@@ -397,7 +399,7 @@ def test_broke_between_rounds_ends_the_job_as_a_loss():
 # -- history and secrecy ----------------------------------------------------------------
 
 
-def test_the_hole_card_is_never_named_before_it_is_turned():
+def test_the_hole_card_is_never_named_before_it_is_turned() -> None:
     m = dealt(LG, [("TS", "6S"), ("TH", "9H")], "6D", "QC", then=["7C"])
     hole = label("QC")
     before = m.history(1)
@@ -409,7 +411,7 @@ def test_the_hole_card_is_never_named_before_it_is_turned():
     assert "QC" in m.view(1)["dealer"]["cards"]
 
 
-def test_refused_actions_are_one_line_and_change_nothing():
+def test_refused_actions_are_one_line_and_change_nothing() -> None:
     m = dealt(LG, [("TS", "6S"), ("TH", "9H")], "6D", "TD")
     assert "not awaited" in check_refused(m, 2, {"type": "hit"})
     assert "not your playing turn" not in check_refused(m, 1, {"type": "split"})
@@ -417,7 +419,7 @@ def test_refused_actions_are_one_line_and_change_nothing():
         m.submit(1, {"type": "ability", "card": "rooftop", "box": 1})
 
 
-def test_count_and_tell_readings():
+def test_count_and_tell_readings() -> None:
     assert count_reading(["TS"] * 43 + ["2S"] * 57)[2] == "RICH"
     assert count_reading(["TS"] * 42 + ["2S"] * 58)[2] == "EVEN"
     assert count_reading(["TS"] * 35 + ["2S"] * 65)[2] == "EVEN"
