@@ -1280,7 +1280,9 @@ def outcome(state: State) -> Outcome | None:
             "takes": list(state.takes),
             "turns": state.turns_taken,
             "clocks": state.clocks,
-            "escaped": [s for s in range(1, state.players + 1) if state.pos[s - 1] == ESCAPED],
-            "busted_out": [s for s in range(1, state.players + 1) if state.pos[s - 1] == OUTSIDE],
+            # How many thieves escaped, were busted out, or were still inside at the end.
+            "escaped": state.pos.count(ESCAPED),
+            "busted_out": state.pos.count(OUTSIDE),
+            "inside": sum(1 for p in state.pos if p >= 0),
         },
     )
