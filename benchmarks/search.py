@@ -227,6 +227,12 @@ def summarize(results: list[dict[str, Any]], default_iterations: int) -> dict[st
                 rows.append(["The House Job", f"{label}, 2 seats, abilities on", "mean Take",
                              f"{statistics.mean(vals):,.0f} ± {1.96 * sd / math.sqrt(len(vals)):,.0f}"
                              f" (95%), {len(vals)} games"])  # fmt: skip
+        if takes and len(takes) == len(base) > 1:
+            diff = [a - b for a, b in zip(takes, base, strict=True)]
+            half = 1.96 * statistics.stdev(diff) / math.sqrt(len(diff))
+            rows.append(["The House Job", "ISMCTS crew minus basic crew, seed by seed",
+                         "mean Take difference",
+                         f"{statistics.mean(diff):+,.0f} ± {half:,.0f} (95%)"])  # fmt: skip
         met = statistics.mean(takes) >= statistics.mean(base) if takes and base else None
         goals.append(("ISMCTS: House crew", "mean Take >= the basic bots' (same seeds)",
                       f"{statistics.mean(takes):,.0f} against {statistics.mean(base):,.0f}"
