@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .bots import Bot, Observation
 from .errors import (
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 #: one-line refusal. An ``int`` annotation would let the compiled build (see
 #: ``setup.py``) reject junk with a bare TypeError first, and let True pass as 1.
 SeatArg = Any
+
+E = TypeVar("E", bound=BaseException)
 
 
 class Match:
@@ -317,13 +319,12 @@ class Match:
             step = len(log) + 1
             self._rebuild()
             self.failed = (seat, as_json, message)
-            error = TitleError(
-                f"{title.name} raised on action {step} (seat {seat}, {as_json}): {message}"
-            )
-            # Set by hand rather than with ``raise ... from exc``: the compiled build
-            # (mypyc) loses the cause across the replay in _rebuild above.
-            error.__cause__ = exc
-            raise error
+            raise _caused(
+                TitleError(
+                    f"{title.name} raised on action {step} (seat {seat}, {as_json}): {message}"
+                ),
+                exc,
+            ) from exc
         log.append((seat, action))
         self._awaiting = None
         self._legal.clear()
@@ -492,15 +493,16 @@ class Match:
             )
         except Exception as exc:
             # The title's own exception stays the cause: `replay --traceback` prints it.
-            raise LogError(source, f"cannot start the match: {exc}") from exc
+            raise _caused(LogError(source, f"cannot start the match: {exc}"), exc) from exc
         entries = log.actions if upto is None else log.actions[:upto]
         for e in entries:
             try:
                 match._submit(e.seat, e.action)
             except TitleError as exc:
-                raise LogError(source, str(exc), e.index) from (exc.__cause__ or exc)
+                cause = exc.__cause__ or exc
+                raise _caused(LogError(source, str(exc), e.index), cause) from cause
             except IllegalAction as exc:
-                raise LogError(source, f"refused: {exc}", e.index) from exc
+                raise _caused(LogError(source, f"refused: {exc}", e.index), exc) from exc
             if verify and e.digest is not None and e.digest != match.digest():
                 raise DigestMismatch(
                     source,
@@ -522,3 +524,14 @@ class Match:
         """Read a log file and rebuild its match (see :meth:`from_log`)."""
         log = MatchLog.load(path)
         return cls.from_log(log, upto=upto, verify=verify, registry=registry, source=str(path))
+
+
+def _caused(error: E, cause: BaseException) -> E:
+    """``error`` with ``cause`` as its ``__cause__``: ``raise _caused(e, c) from c``.
+
+    The ``from`` alone would do in Python, but the compiled build (mypyc, see
+    ``setup.py``) drops it, and maintainers' tools (``replay --traceback``) need the
+    title's own exception behind a failure in either build.
+    """
+    error.__cause__ = cause
+    return error
