@@ -28,7 +28,7 @@ from starlette.convertors import Convertor, StringConvertor
 from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.requests import ClientDisconnect
-from starlette.routing import Route, compile_path
+from starlette.routing import Match, Route, compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import error_reply
@@ -166,6 +166,14 @@ class App(Starlette):
             raise RuntimeError(skipped_message(type(app)))
         return stack
 
+    def takes_post(self, scope: Scope) -> bool:
+        """Whether a route of Starlette's table answers this POST."""
+        return any(
+            route.matches(scope)[0] is Match.FULL
+            for route in self.router.routes
+            if isinstance(route, Route) and route.methods and "POST" in route.methods
+        )
+
     def hot_route(self, scope: Scope) -> ASGIApp | None:
         """The fast path's app for a request (its path parameters put in the scope,
         as Starlette's router would), or ``None`` for any other request."""
@@ -184,14 +192,14 @@ class App(Starlette):
             await super().__call__(scope, receive, send)
             return
         logged = access_log.isEnabledFor(logging.INFO)
-        # POST is the one method of the server's that changes state (routes take
-        # no other: the rest are refused by the router, 405).
-        if scope["method"] == "POST":
+        route = self.hot_route(scope)
+        # POST is the one method of the server's that changes state (its routes
+        # take no other); a POST no route takes is left to the router (404, 405).
+        if scope["method"] == "POST" and (route is not None or self.takes_post(scope)):
             refusal = cross_site_refusal(scope, self.state.settings.public_url)
             if refusal is not None:
                 await reply_error(scope, send, refusal, logged)
                 return
-        route = self.hot_route(scope)
         if route is not None:
             scope["app"] = self  # as Starlette would: the handlers read app.state
             if not logged:

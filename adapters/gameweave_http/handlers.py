@@ -34,7 +34,6 @@ from .wire import (
     MAX_LOG,
     Json,
     check_keys,
-    is_int,
     json_object,
     kind,
     parse_json,
@@ -43,6 +42,7 @@ from .wire import (
     short,
     to_json,
     too_big,
+    whole,
 )
 
 log = logging.getLogger("gameweave_http")
@@ -90,10 +90,11 @@ def _submission(
     data = json_object(parse_json(body), "the body")
     if len(data) != 2 or "version" not in data or "action" not in data:
         check_keys(data, {"version", "action"}, "the body")
-    version = data.get("version")
-    if not is_int(version):
+    version = whole(data.get("version"))
+    if version is None:
         raise ApiError(
-            400, f'"version" must be the match version you last saw, got {kind(version)}'
+            400,
+            f'"version" must be the match version you last saw, got {kind(data.get("version"))}',
         )
     if "action" not in data:
         raise ApiError(400, 'the body needs an "action" object, e.g. {"type": ...}')
@@ -170,6 +171,13 @@ async def server_info(request: Request) -> Response:
     return Json({"dev": state_of(request.scope).settings.dev})
 
 
+async def matches(request: Request) -> Response:
+    """``/api/matches``: :func:`list_matches` (GET, HEAD) or :func:`create_match` (POST)."""
+    if request.method == "POST":
+        return await create_match(request)
+    return await list_matches(request)
+
+
 async def list_matches(request: Request) -> Response:
     """``GET /api/matches``: the newest matches, public facts only."""
     found = await run_in_threadpool(state_of(request.scope).store.summaries)
@@ -196,12 +204,12 @@ async def create_match(request: Request) -> Response:
     name = data.get("title")
     if not isinstance(name, str):
         raise ApiError(400, f'"title" must be a string naming a title, got {kind(name)}')
-    players = data.get("players")
-    if not is_int(players):
-        raise ApiError(400, f'"players" must be a whole number, got {kind(players)}')
+    players = whole(data.get("players"))
+    if players is None:
+        raise ApiError(400, f'"players" must be a whole number, got {kind(data.get("players"))}')
     seed = data.get("seed")
-    if seed is not None and not is_int(seed):
-        raise ApiError(400, f'"seed" must be a whole number, got {kind(seed)}')
+    if seed is not None and (seed := whole(seed)) is None:
+        raise ApiError(400, f'"seed" must be a whole number, got {kind(data.get("seed"))}')
     config = data.get("config", {})
     if not isinstance(config, dict):
         raise ApiError(400, f'"config" must be an object, got {kind(config)}')
@@ -275,9 +283,10 @@ _SEAT_KEY = re.compile(r"[0-9]{1,6}")
 def bot_seats(raw: Any) -> dict[int, str | None]:
     """``"bots"`` of a create request: ``[2, 3]`` or ``{"2": "random", "3": null}``."""
     if isinstance(raw, list):
-        if not all(is_int(s) for s in raw):
+        seats = [whole(s) for s in raw]
+        if None in seats:
             raise ApiError(400, '"bots" must list seat numbers, e.g. [2, 3]')
-        return dict.fromkeys(raw)
+        return dict.fromkeys(s for s in seats if s is not None)
     if isinstance(raw, dict):
         out: dict[int, str | None] = {}
         for key, name in raw.items():
@@ -342,7 +351,8 @@ async def match_log(request: Request) -> Response:
 
 
 def read_log(text: str) -> MatchLog:
-    """A log sent to the replay route, or a 400 saying in one line what is wrong.
+    """A log sent to the replay route, or a 422 saying in one line what is wrong
+    (the request is well formed: its log's content is refused).
 
     Besides :class:`LogError`, a TOML document can make the parser itself fail:
     nesting deeper than Python's recursion limit, an integer longer than Python
@@ -350,11 +360,11 @@ def read_log(text: str) -> MatchLog:
     try:
         return MatchLog.from_toml(text, source="the log")
     except LogError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(422, str(exc)) from None
     except RecursionError:
-        raise ApiError(400, "the log is not valid TOML: it is nested too deeply") from None
+        raise ApiError(422, "the log is not valid TOML: it is nested too deeply") from None
     except ValueError as exc:
-        raise ApiError(400, f"the log is not valid TOML: {short(str(exc))}") from None
+        raise ApiError(422, f"the log is not valid TOML: {short(str(exc))}") from None
 
 
 async def replay(request: Request) -> Response:
@@ -366,24 +376,24 @@ async def replay(request: Request) -> Response:
     if not isinstance(text, str):
         raise ApiError(400, f'"log" must be the text of a TOML log, got {kind(text)}')
     step = data.get("step")
-    if step is not None and not is_int(step):
-        raise ApiError(400, f'"step" must be a whole number, got {kind(step)}')
+    if step is not None and (step := whole(step)) is None:
+        raise ApiError(400, f'"step" must be a whole number, got {kind(data.get("step"))}')
     seat = data.get("seat")
-    if seat is not None and not is_int(seat):
-        raise ApiError(400, f'"seat" must be a seat number or null, got {kind(seat)}')
+    if seat is not None and (seat := whole(seat)) is None:
+        raise ApiError(400, f'"seat" must be a seat number or null, got {kind(data.get("seat"))}')
 
     def run() -> dict[str, Any]:
         log = read_log(text)
         total = len(log.actions)
         upto = total if step is None else step
         if not 0 <= upto <= total:
-            raise ApiError(400, f"step must be between 0 and {total}, got {upto}")
+            raise ApiError(422, f"step must be between 0 and {total}, got {upto}")
         try:
             match = Match.from_log(log, upto=upto, registry=registry, source="the log")
         except LogError as exc:
-            raise ApiError(400, str(exc)) from None
+            raise ApiError(422, str(exc)) from None
         if seat is not None and not 1 <= seat <= match.players:
-            raise ApiError(400, f"there is no seat {seat}: seats are 1 to {match.players}")
+            raise ApiError(422, f"there is no seat {seat}: seats are 1 to {match.players}")
         payload = match.payload(seat)
         payload["labels"] = labels(match, seat)
         return {
@@ -398,7 +408,11 @@ async def replay(request: Request) -> Response:
 
 async def schema(request: Request) -> Response:
     """``GET /api/openapi.json``: the OpenAPI document of this server."""
-    return Json(openapi.schema(state_of(request.scope).registry.names()))
+    registry = state_of(request.scope).registry
+    actions: dict[str, type] = {}
+    for name in registry.names():
+        actions.update(registry.title(name).codec.types)
+    return Json(openapi.schema(registry.names(), actions))
 
 
 # -- pages and files --------------------------------------------------------------------------

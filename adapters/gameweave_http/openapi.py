@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+import enum
+import types
+import typing
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+import attrs
 
 ERROR = {
     "type": "object",
@@ -117,7 +122,7 @@ CREATE = {
     "additionalProperties": False,
     "properties": {
         "title": {"type": "string", "description": "A title's name, e.g. museum."},
-        "players": {"type": "integer"},
+        "players": {"type": "integer", "minimum": 1, "maximum": 64},
         "seed": {
             "type": "integer",
             "minimum": 0,
@@ -145,6 +150,7 @@ CREATE = {
                 {"type": "array", "items": {"type": "integer"}},
                 {
                     "type": "object",
+                    "propertyNames": {"pattern": "^[0-9]{1,6}$"},
                     "additionalProperties": {"type": ["string", "null"]},
                 },
             ],
@@ -196,7 +202,7 @@ REPLAY = {
     "required": ["log"],
     "additionalProperties": False,
     "properties": {
-        "log": {"type": "string", "description": "The text of a TOML match log."},
+        "log": {"type": "string", "minLength": 1, "description": "The text of a TOML match log."},
         "step": {"type": "integer", "description": "Actions to replay (default: all)."},
         "seat": {"type": ["integer", "null"], "description": "The seat to view; null: spectator."},
     },
@@ -257,13 +263,31 @@ def _errors(*codes: int) -> dict[str, Any]:
     words = {
         400: "Malformed request or action",
         401: "No seat token",
-        403: "The token belongs to no seat of this match",
+        403: "The token belongs to no seat of this match, or an Origin not the server's",
         404: "No such match or title",
         409: "Stale version, not this seat's turn, or the match is over",
         413: "Body too large",
+        415: "The body is not declared as JSON (Content-Type: application/json)",
         422: "Illegal action or options the title refuses",
+        429: "Too many requests from this client (see Retry-After)",
+        503: (
+            "The server cannot serve this now: a limit is reached, the store failed "
+            "(nothing changed), or the match's stored rows are damaged (see Retry-After)"
+        ),
     }
-    return {str(c): {"description": words[c], "content": _json("Error")} for c in codes}
+    out: dict[str, Any] = {}
+    for c in codes:
+        out[str(c)] = {"description": words[c], "content": _json("Error")}
+        if c in (429, 503):
+            out[str(c)]["headers"] = {"Retry-After": RETRY_AFTER}
+    return out
+
+
+RETRY_AFTER = {
+    "description": "Seconds after which the request may succeed.",
+    "required": True,
+    "schema": {"type": "string", "pattern": "^[0-9]+$"},
+}
 
 
 MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -336,7 +360,8 @@ DOCUMENT: dict[str, Any] = {
                                 }
                             }
                         },
-                    }
+                    },
+                    **_errors(503),
                 },
             },
             "post": {
@@ -345,11 +370,11 @@ DOCUMENT: dict[str, Any] = {
                 "requestBody": {"required": True, "content": _json("CreateMatch")},
                 "responses": {
                     "201": {"description": "Created", "content": _json("Created")},
-                    **_errors(400, 404, 413, 422),
+                    **_errors(400, 404, 413, 415, 422, 429, 503),
                     "403": {
                         "description": (
                             "A chosen seed or a test-only option, on a server not in "
-                            "development mode"
+                            "development mode; or an Origin that is not the server's"
                         ),
                         "content": _json("Error"),
                     },
@@ -363,7 +388,7 @@ DOCUMENT: dict[str, Any] = {
                 "parameters": [MATCH_ID, TOKEN_HEADER, TOKEN_QUERY],
                 "responses": {
                     "200": {"description": "The seat's payload", "content": _json("Payload")},
-                    **_errors(403, 404),
+                    **_errors(403, 404, 503),
                 },
             }
         },
@@ -378,7 +403,7 @@ DOCUMENT: dict[str, Any] = {
                         "description": "Accepted; the seat's payload after the bots replied",
                         "content": _json("Payload"),
                     },
-                    **_errors(400, 401, 403, 404, 409, 413, 422),
+                    **_errors(400, 401, 403, 404, 409, 413, 415, 422, 503),
                 },
             }
         },
@@ -395,7 +420,7 @@ DOCUMENT: dict[str, Any] = {
                         ),
                         "content": {"text/event-stream": {"schema": {"type": "string"}}},
                     },
-                    **_errors(403, 404),
+                    **_errors(403, 404, 429, 503),
                 },
             }
         },
@@ -409,14 +434,7 @@ DOCUMENT: dict[str, Any] = {
                         "description": "The log",
                         "content": {"application/toml": {"schema": {"type": "string"}}},
                     },
-                    **_errors(404, 409),
-                    "500": {
-                        "description": (
-                            "The installed title does not replay this match (a bug in the "
-                            "title): a log that would not replay is never given out"
-                        ),
-                        "content": _json("Error"),
-                    },
+                    **_errors(404, 409, 503),
                 },
             }
         },
@@ -427,7 +445,7 @@ DOCUMENT: dict[str, Any] = {
                 "requestBody": {"required": True, "content": _json("Replay")},
                 "responses": {
                     "200": {"description": "The replayed payload", "content": _json("Replayed")},
-                    **_errors(400, 413),
+                    **_errors(400, 403, 413, 415, 422),
                 },
             }
         },
@@ -450,14 +468,63 @@ DOCUMENT: dict[str, Any] = {
 }
 
 
-def schema(titles: Sequence[str] | None = None) -> dict[str, Any]:
+def schema(
+    titles: Sequence[str] | None = None, actions: Mapping[str, type] | None = None
+) -> dict[str, Any]:
     """The OpenAPI document (a fresh copy the caller may change).
 
     Given the names of the installed titles, the document lists them as the only
-    values a new match's ``title`` may take; the server serves it that way.
+    values a new match's ``title`` may take; given their action classes by type
+    (each title's ``codec.types``), an ``Action`` is one of those, with exactly
+    its fields. The server serves it that way.
     """
     doc = copy.deepcopy(DOCUMENT)
     if titles:
         prop = doc["components"]["schemas"]["CreateMatch"]["properties"]["title"]
         prop["enum"] = list(titles)
+    if actions:
+        described = doc["components"]["schemas"]["Action"]["description"]
+        doc["components"]["schemas"]["Action"] = {
+            "description": described,
+            "oneOf": [action_schema(tag, cls) for tag, cls in sorted(actions.items())],
+        }
     return doc
+
+
+def action_schema(tag: str, cls: type) -> dict[str, Any]:
+    """The JSON schema of one action class's canonical form: its ``type`` and its
+    fields (those without a default required), nothing else."""
+    hints = typing.get_type_hints(cls) if attrs.has(cls) else {}
+    props: dict[str, Any] = {"type": {"const": tag}}
+    required = ["type"]
+    for field in attrs.fields(cls) if attrs.has(cls) else ():
+        props[field.name] = type_schema(hints.get(field.name, Any))
+        if field.default is attrs.NOTHING:
+            required.append(field.name)
+    return {
+        "type": "object",
+        "required": required,
+        "properties": props,
+        "additionalProperties": False,
+    }
+
+
+_SIMPLE = {int: "integer", str: "string", bool: "boolean", float: "number"}
+
+
+def type_schema(kind: Any) -> dict[str, Any]:
+    """A JSON schema of the values of a field annotated ``kind`` (as loose as
+    needed where the annotation says little)."""
+    if kind in _SIMPLE:
+        return {"type": _SIMPLE[kind]}
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin is typing.Literal:
+        return {"enum": list(args)}
+    if origin in (typing.Union, types.UnionType):
+        return {"anyOf": [{"type": "null"} if a is type(None) else type_schema(a) for a in args]}
+    if origin in (list, tuple, set, frozenset, Sequence):
+        inner = args[0] if (args and args[-1] is not Ellipsis) or len(args) == 2 else Any
+        return {"type": "array", "items": type_schema(inner) if inner is not Any else {}}
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return {"enum": [m.value for m in kind]}
+    return {}

@@ -28,8 +28,8 @@ ROUTES: list[BaseRoute] = [
     Route("/replay", partial(h.page, name="replay.html")),
     Route("/api/titles", h.titles),
     Route("/api/server", h.server_info),
-    Route("/api/matches", h.list_matches, methods=["GET"]),
-    Route("/api/matches", h.create_match, methods=["POST"]),
+    # One route for both methods, so that any other is told both (Allow: GET, HEAD, POST).
+    Route("/api/matches", h.matches, methods=["GET", "POST"]),
     Route("/api/matches/{match_id}/events", h.events),
     Route("/api/matches/{match_id}/log", h.match_log),
     Route("/api/replay", h.replay, methods=["POST"]),

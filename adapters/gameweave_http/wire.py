@@ -184,6 +184,16 @@ def is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def whole(value: Any) -> int | None:
+    """``value`` as a whole number, or ``None``. JSON (and the OpenAPI document's
+    ``integer``) does not tell ``2`` from ``2.0``, so neither does the server."""
+    if is_int(value):
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return None
+
+
 def check_keys(data: dict[str, Any], allowed: set[str], what: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:

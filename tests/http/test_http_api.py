@@ -115,7 +115,12 @@ def test_openapi_document_names_every_api_route(client: Any) -> None:
     }
     from gameweave_http import openapi
 
-    assert openapi.schema(["sealedbid"]) == doc
+    sealed = client.app.state.registry.title("sealedbid")
+    assert openapi.schema(["sealedbid"], sealed.codec.types) == doc
+    # An action is one of the title's, with exactly its fields.
+    (bid,) = doc["components"]["schemas"]["Action"]["oneOf"]
+    assert bid["required"] == ["type", "coins"] and bid["additionalProperties"] is False
+    assert bid["properties"] == {"type": {"const": "bid"}, "coins": {"type": "integer"}}
     title = doc["components"]["schemas"]["CreateMatch"]["properties"]["title"]
     assert title["enum"] == ["sealedbid"]
     assert (
@@ -418,28 +423,32 @@ def test_replay_shows_any_step_as_any_seat(client: Any, sealed_registry: Registr
 def test_replay_refuses_pathological_toml_in_one_line(
     client: Any, log: str, words: list[str]
 ) -> None:
-    message = refused(client.post("/api/replay", json={"log": log}), 400, *words)
+    message = refused(client.post("/api/replay", json={"log": log}), 422, *words)
     assert len(message) < 300
 
 
 @pytest.mark.parametrize(
-    ("body", "words"),
+    ("body", "status", "words"),
     [
-        ({}, ['"log"']),
-        ({"log": 5}, ['"log"']),
-        ({"log": "not = [toml"}, ["not valid TOML"]),
-        ({"log": 'format = 9\ntitle = "sealedbid"'}, ["format"]),
-        ({"log": "LOG", "step": 11}, ["step", "0 and 10"]),
-        ({"log": "LOG", "step": -1}, ["step"]),
-        ({"log": "LOG", "step": "3"}, ['"step"']),
-        ({"log": "LOG", "seat": 3}, ["seat 3"]),
-        ({"log": "LOG", "seat": "1"}, ['"seat"']),
-        ({"log": "LOG", "colour": 1}, ["colour"]),
-        ({"log": "CHESS"}, ["chess"]),
-        ({"log": "BROKEN"}, ["action 2", "refused"]),
+        # 400: the request's JSON is not what the document describes.
+        ({}, 400, ['"log"']),
+        ({"log": 5}, 400, ['"log"']),
+        ({"log": "LOG", "step": "3"}, 400, ['"step"']),
+        ({"log": "LOG", "seat": "1"}, 400, ['"seat"']),
+        ({"log": "LOG", "colour": 1}, 400, ["colour"]),
+        # 422: well formed, but the log or the step or seat asked for is refused.
+        ({"log": "not = [toml"}, 422, ["not valid TOML"]),
+        ({"log": 'format = 9\ntitle = "sealedbid"'}, 422, ["format"]),
+        ({"log": "LOG", "step": 11}, 422, ["step", "0 and 10"]),
+        ({"log": "LOG", "step": -1}, 422, ["step"]),
+        ({"log": "LOG", "seat": 3}, 422, ["seat 3"]),
+        ({"log": "CHESS"}, 422, ["chess"]),
+        ({"log": "BROKEN"}, 422, ["action 2", "refused"]),
     ],
 )
-def test_replay_refuses_bad_input(client: Any, body: dict[str, Any], words: list[str]) -> None:
+def test_replay_refuses_bad_input(
+    client: Any, body: dict[str, Any], status: int, words: list[str]
+) -> None:
     created = create(client, seed=SEED)
     play_to_end(client, created)
     text = client.get(f"/api/matches/{created['id']}/log").text
@@ -451,7 +460,7 @@ def test_replay_refuses_bad_input(client: Any, body: dict[str, Any], words: list
     }
     if body.get("log") in swap:
         body = {**body, "log": swap[body["log"]]}
-    refused(client.post("/api/replay", json=body), 400, *words)
+    refused(client.post("/api/replay", json=body), status, *words)
 
 
 # -- renderers ----------------------------------------------------------------------------------------
