@@ -1,0 +1,185 @@
+"""Museum Rush in Chromium (Debian's, driven by Playwright): a match made through the
+HTTP API, played by clicking rooms and buttons; a seat's Buyer and hand stay on its
+own page; the page fits a 390 px phone. Screenshots go to test-output/screenshots/
+at the repository root."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from gameweave_core import Registry
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[3]
+SHOTS = ROOT / "test-output" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+class Server:
+    """The Gameweave server with only Museum Rush, on a free loopback port."""
+
+    def __init__(self, db: Path) -> None:
+        import uvicorn
+        from gameweave_museumrush import plugin
+
+        from gameweave_http.app import create_app
+
+        registry = Registry()
+        registry.add_plugin(plugin, "museumrush", "gameweave", "test")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        self.url = f"http://127.0.0.1:{port}"
+        config = uvicorn.Config(
+            create_app(db, registry),
+            host="127.0.0.1",
+            port=port,
+            access_log=False,
+            log_level="warning",
+            timeout_graceful_shutdown=1,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (make browser-deps)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    with Server(tmp_path / "rush.sqlite3") as s:
+        yield s
+
+
+@pytest.fixture
+def shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+def create(server: Server, players: int, bots: list[int]) -> dict[str, Any]:
+    reply = httpx.post(
+        server.url + "/api/matches",
+        json={"title": "museumrush", "players": players, "bots": bots},
+    )
+    assert reply.status_code == 201, reply.text
+    return dict(reply.json())
+
+
+def open_seat(browser: Any, url: str, errors: list[str], width: int = 1280) -> Any:
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(30_000)  # the machine may be busy: be patient
+    page.goto(url)
+    page.wait_for_selector(".mr-grid")
+    assert page.get_attribute("body", "data-renderer") == "museumrush"
+    return page
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute("body", "data-version"))
+
+
+def after(page: Any, before: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+
+
+def payload(page: Any) -> dict[str, Any]:
+    return dict(
+        page.evaluate(
+            "fetch(location.pathname.replace('/play/', '/api/matches/'), {headers: {'X-Seat-Token':"
+            " new URLSearchParams(location.hash.slice(1)).get('token')}}).then(r => r.json())"
+        )
+    )
+
+
+def test_breaking_in_and_moving_by_clicking_rooms(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    errors: list[str] = []
+    made = create(server, 2, [2])
+    page = open_seat(browser, made["seats"][0]["url"], errors)
+    assert page.locator(".mr-tile").count() == 28
+    page.wait_for_selector(".mr-tile.target")
+    # The outlined rooms are exactly the legal break-ins: free edge rooms.
+    legal = payload(page)["legal"]
+    spots = {a["at"] for a in legal if a["type"] == "breakin"}
+    outlined = page.locator(".mr-tile.target")
+    assert {outlined.nth(i).get_attribute("data-at") for i in range(outlined.count())} == spots
+    page.screenshot(path=str(shots / "museumrush-break-in.png"), full_page=True)
+    before = version(page)
+    outlined.first.click()
+    after(page, before)
+    page.wait_for_selector(".mr-grid .mr-thief[data-seat='1']")
+    assert "breaks in" in page.inner_text(".mr-history")
+    assert page.locator(".mr-grid .mr-thief[data-seat='1']").count() == 1
+    page.screenshot(path=str(shots / "museumrush-turn.png"), full_page=True)
+    assert errors == []
+
+
+def test_a_seats_secrets_stay_on_its_own_page(browser: Any, server: Server, shots: Path) -> None:
+    errors: list[str] = []
+    made = create(server, 2, [])
+    pages = [open_seat(browser, seat["url"], errors) for seat in made["seats"]]
+    buyers = [payload(p)["view"]["you"]["buyer"]["name"] for p in pages]
+    assert buyers[0] != buyers[1]
+    for mine, theirs, page in ((0, 1, pages[0]), (1, 0, pages[1])):
+        text = page.inner_text(".mr")
+        assert buyers[mine] in text and buyers[theirs] not in text
+    assert errors == []
+
+
+def test_museum_rush_on_a_phone_width_screen(browser: Any, server: Server, shots: Path) -> None:
+    errors: list[str] = []
+    made = create(server, 3, [2, 3])
+    phone = open_seat(browser, made["seats"][0]["url"], errors, width=390)
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, f"the page scrolls sideways ({width}px)"
+    box = phone.locator(".mr-grid").bounding_box()
+    assert box is not None and 300 <= box["width"] <= 390
+    phone.wait_for_selector(".mr-tile.target")
+    phone.locator(".mr-tile.target").first.click()
+    phone.wait_for_selector(".mr-grid .mr-thief[data-seat='1']")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 400
+    phone.screenshot(path=str(shots / "museumrush-phone.png"), full_page=True)
+    assert errors == []
