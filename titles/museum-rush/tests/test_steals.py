@@ -392,3 +392,79 @@ def test_a_tie_is_broken_by_item_values() -> None:
     rules.finish(state, [])
     assert state.takes == [1, 1] and state.winners == [2]
     assert rules.outcome(state) is not None
+
+
+def test_way_out_has_no_effect_when_the_closest_rooms_have_one() -> None:
+    """Way Out: if the closest edge rooms all have a Way Out already, discard it."""
+    state = table(at=("A1", "G4"), turn=2)
+    state.grid[parse_coord("A1")].wayout = True
+    deck_top(state, card_of("wayout"))
+    events = act(state, 2, End(False))
+    assert not state.tasks and sum(t.wayout for t in state.grid) == 1
+    assert any("no effect" in e.text for e in events)
+
+
+def test_no_booby_trap_on_a_camera() -> None:
+    """Booby Trap: never on top of a Camera card, nor where a thief or Guard stands."""
+    state = table(at=("B2", "B3"), guards=["A2"])
+    cam_tile = room_at(state, EXHIBITS[2], "C2")
+    cam = card_of("camera", 3)
+    for tile in state.grid:
+        tile.cards = [c for c in tile.cards if c != cam]
+    state.grid[cam_tile].cards = [cam]
+    state.grid[cam_tile].up = True
+    give(state, 1, card_of("trap"))
+    spots = {a.at for a in rules.legal_actions(state, 1) if isinstance(a, Trap)}
+    assert spots == {"B1"}
+
+
+def test_guards_do_not_use_the_archive_passage() -> None:
+    """Service Rooms: Guards do not use the passage between the Archives."""
+    from gameweave_museumrush.cards import ARCHIVE_A, ARCHIVE_B
+    from gameweave_museumrush.museum import guard_options
+
+    state = table(at=("A1", "G4"), guards=["G1"])
+    room_at(state, ARCHIVE_A, "A1")
+    room_at(state, ARCHIVE_B, "G1")
+    assert [path for _, path in guard_options(state, 1)] == [[parse_coord("F1"), parse_coord("E1")]]
+
+
+def test_lure_a_rival_thief_in_your_own_turn() -> None:
+    """Lure: on the same or an adjacent tile to another thief, send them 1 tile."""
+    state = table(at=("B2", "C2"), guards=["G4"])
+    give(state, 1, card_of("lure"))
+    assert Lure(-1, 2, "D2") in rules.legal_actions(state, 1)
+    act(state, 1, Lure(-1, 2, "C1"))
+    assert state.pos[1] == parse_coord("C1") and card_of("lure") in state.discard
+
+
+def test_a_new_guard_with_no_free_tile_starts_in_the_security_room() -> None:
+    """Turn Over Next Card (Guard): no free adjacent tile, the Guard starts in the
+    Security Room, even if someone is there."""
+    state = table(4, at=("B2", "A2", "C2", "B3"), guards=["B1", "B1"])
+    t = room_at(state, EXHIBITS[0], "B2")
+    sec = room_at(state, SECURITY, "G4")
+    loot, guard_card = card_of("loot", 5), card_of("guard", 7)
+    for tile in state.grid:
+        tile.cards = [c for c in tile.cards if c not in (loot, guard_card)]
+    state.grid[t].cards = [loot, guard_card]
+    state.grid[t].up = True
+    act(state, 1, StealLoot())
+    while state.tasks:
+        s = rules.awaiting(state)[0]
+        act(state, s, rules.legal_actions(state, s)[-1])
+    assert sec in state.guards
+
+
+def test_the_stashed_card_is_safe_and_outside_the_hand_limit() -> None:
+    """Using Your Stash: the card cannot be confiscated and does not count towards
+    the hand limit."""
+    state = table(at=("A1", "G4"), first_game=False)
+    state.stash = ["Cafe", "Library"]
+    room_at(state, "Cafe", "A1")
+    give(state, 1, *[card_of("loot", i) for i in range(8)])
+    state.tasks = []
+    act(state, 1, Stash(card_of("loot", 7)))
+    assert len(state.hands[0]) == 7 and state.stashed[0] == card_of("loot", 7)
+    rules.do_bust(state, 1, card_of("loot", 0), [])
+    assert state.stashed[0] == card_of("loot", 7) and card_of("loot", 7) not in state.vault
