@@ -12,11 +12,14 @@ from typing import Any
 
 import attrs
 
+from gameweave_core.actions import action_tag
+
 from .actions import ACTIONS, End
 from .cards import CARDS, COLUMN_LETTERS, COLUMNS, ROWS
 
+#: Typed words for each action: its tag (``loot``), or its class name (``stealloot``).
 _TAGS = {cls.__name__.lower(): cls for cls in ACTIONS}
-_TAGS.update({getattr(cls, "__action_tag__", cls.__name__.lower()): cls for cls in ACTIONS})
+_TAGS.update({action_tag(cls): cls for cls in ACTIONS})
 
 
 def _card(card: int) -> str:
@@ -28,8 +31,7 @@ def describe_action(action: Any) -> str:
     """A short label for a legal action: its tag, then its fields."""
     if isinstance(action, End):
         return "escape" if action.escape else "end"
-    tag = type(action).__name__.lower()
-    parts = [tag]
+    parts = [action_tag(action)]
     for f in attrs.fields(type(action)):
         value = getattr(action, f.name)
         parts.append(str(value))

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from gameweave_core import Event, Outcome, Rng, Title
 from gameweave_core.bots import BotFactory
 
-from . import bots, resample, rules, terminal, views
+from . import bots, resample, rules, rules_text, terminal, views
 from .actions import ACTIONS
 from .state import State
 
@@ -79,3 +79,6 @@ class MuseumRush(Title[State]):
 
     def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
         return terminal.render_text(view, seat)
+
+    def rules_text(self) -> Mapping[str, str]:
+        return rules_text.TOPICS

@@ -52,3 +52,20 @@ def test_a_typo_is_one_clear_line() -> None:
             assert "\n" not in str(exc) and str(exc)
         else:
             raise AssertionError(f"{text!r} was read")
+
+
+def test_rules_topics_name_real_actions() -> None:
+    """The ``rules actions`` topic lists typed forms the terminal reads."""
+    from gameweave_museumrush.actions import ACTIONS
+
+    from gameweave_core.actions import action_tag
+
+    topics = TITLE.rules_text()
+    assert next(iter(topics)) == "overview" and "actions" in topics
+    tags = {action_tag(cls) for cls in ACTIONS} | {"escape"}
+    typed = [
+        line.split("`")[1] for line in topics["actions"].splitlines() if line.startswith("- `")
+    ]
+    assert len(typed) >= 10
+    for form in typed:
+        assert form.split()[0] in tags, form
