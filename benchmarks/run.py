@@ -770,7 +770,9 @@ def free_port() -> int:
 class Server:
     """A server subprocess on 127.0.0.1, stopped (by its own pid) on exit."""
 
-    def __init__(self, cmd: list[str], port: int, label: str, log: Path):
+    def __init__(
+        self, cmd: list[str], port: int, label: str, log: Path, env: dict[str, str] | None = None
+    ):
         self.label, self.port = label, port
         self.log = log.open("w")
         self.proc = subprocess.Popen(
@@ -778,7 +780,7 @@ class Server:
             cwd=ROOT,
             stdout=self.log,
             stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -837,11 +839,20 @@ def with_cpu(server: Server, cfg: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def our_server(tmp: Path, label: str) -> Server:
+#: The server's limits for the benchmarks: every load generator's client comes from
+#: one address, which the default rate of match creation (per address) would refuse.
+BENCH_LIMITS = "creates_per_minute=10000000,streams=4000,streams_per_match=4000,connections=5000"
+
+
+def our_server(tmp: Path, label: str, limits: str = BENCH_LIMITS) -> Server:
     port = free_port()
     db = tmp / f"{label}.sqlite3"
     return Server(
-        [PY, "-m", "gameweave_http.server", str(port), str(db)], port, label, tmp / f"{label}.log"
+        [PY, "-m", "gameweave_http.server", str(port), str(db)],
+        port,
+        label,
+        tmp / f"{label}.log",
+        env={"GAMEWEAVE_LIMITS": limits},
     )
 
 
@@ -1247,6 +1258,27 @@ def bench_memory(s: Settings, ctx: dict[str, Any]) -> Section:
         ]
     )
     sec.raw["server"] = {"matches": m, "idle": idle, "held": held, "per_match": per}
+    streams, many = server_streams_and_matches(1500, 5000)
+    rows.append(
+        [
+            f"`gameweave serve` with {streams['streams']:,} open event streams (one match each "
+            "of 50, 30 streams a match)",
+            mib(streams["held"]["VmRSS"]),
+            f"idle {mib(streams['idle']['VmRSS'])}; an action reached its 30 streams in "
+            f"{streams['reach_ms']:.0f} ms",
+        ]
+    )
+    rows.append(
+        [
+            f"`gameweave serve` after {many['created']:,} matches created (default limits: "
+            f"at most {many['live_limit']:,} held live)",
+            mib(many["after"]["VmRSS"]),
+            f"idle {mib(many['idle']['VmRSS'])}; after the first 1,000 "
+            f"{mib(many['at_1000']['VmRSS'])}",
+        ]
+    )
+    sec.raw["server_streams"] = streams
+    sec.raw["server_many_matches"] = many
     sec.body.append(H.md_table(["Process", "peak RSS", "notes"], rows))
     sec.body.append("")
     sec.body.append(
@@ -1255,6 +1287,109 @@ def bench_memory(s: Settings, ctx: dict[str, Any]) -> Section:
         "its own high-water mark (VmHWM)."
     )
     return sec
+
+
+def open_streams(port: int, ids: list[str], per_match: int) -> list[socket.socket]:
+    """``per_match`` event streams of each match in ``ids``, each past its first event."""
+    held = []
+    for mid in ids:
+        for _ in range(per_match):
+            sock = socket.create_connection(("127.0.0.1", port))
+            sock.settimeout(30)
+            sock.sendall(f"GET /api/matches/{mid}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            held.append(sock)
+    for sock in held:
+        seen = b""
+        while b"event: payload" not in seen:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise RuntimeError(f"an event stream was refused: {seen[:200]!r}")
+            seen += chunk
+    return held
+
+
+def server_streams_and_matches(streams: int, matches: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The server's memory with ``streams`` open event streams, and after
+    ``matches`` matches were created (default live-match limit)."""
+    import httpx
+
+    tmp = Path(tempfile.mkdtemp(prefix="gameweave-bench-"))
+    per_match = 30
+    server = our_server(tmp, "streams")
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{server.port}", timeout=30) as http:
+            created = [
+                http.post("/api/matches", json={"title": "house", "players": 2}).json()
+                for _ in range(streams // per_match)
+            ]
+            idle = server.rss()
+            held = open_streams(server.port, [c["id"] for c in created], per_match)
+            with_streams = server.rss()
+            # One action, and the time until every stream of its match has its event.
+            first = created[0]
+            seat = http.get(f"/api/matches/{first['id']}").json()["awaiting"][0]
+            token = next(x["token"] for x in first["seats"] if x["seat"] == seat)
+            payload = http.get(
+                f"/api/matches/{first['id']}", headers={"X-Seat-Token": token}
+            ).json()
+            started = time.perf_counter()
+            r = http.post(
+                f"/api/matches/{first['id']}/actions",
+                headers={"X-Seat-Token": token},
+                json={"version": payload["version"], "action": payload["legal"][0]},
+            )
+            if r.status_code != 200:
+                raise RuntimeError(f"the action was refused: {r.text}")
+            mark = f'"version":{payload["version"] + 1}'.encode()
+            for sock in held[:per_match]:
+                seen = b""
+                while mark not in seen:
+                    seen += sock.recv(65536)
+            reach_ms = (time.perf_counter() - started) * 1000
+            for sock in held:
+                sock.close()
+    finally:
+        server.stop()
+    say(
+        f"memory: server idle {mib(idle['VmRSS'])}, {len(held)} streams "
+        f"{mib(with_streams['VmRSS'])}, an action reached 30 streams in {reach_ms:.0f} ms"
+    )
+    stream_out = {
+        "streams": len(held),
+        "idle": idle,
+        "held": with_streams,
+        "reach_ms": reach_ms,
+    }
+    # Default limits but for the rate of creation (one address creates them all).
+    server = our_server(tmp, "matches", "creates_per_minute=10000000")
+    try:
+        idle = server.rss()
+        at_1000: dict[str, int] = {}
+        with httpx.Client(base_url=f"http://127.0.0.1:{server.port}", timeout=30) as http:
+            for i in range(matches):
+                r = http.post("/api/matches", json={"title": "house", "players": 2})
+                if r.status_code != 201:
+                    raise RuntimeError(f"creating match {i} answered {r.status_code}: {r.text}")
+                if i == 999:
+                    at_1000 = server.rss()
+        after = server.rss()
+    finally:
+        server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    say(
+        f"memory: server idle {mib(idle['VmRSS'])}, after 1,000 matches "
+        f"{mib(at_1000['VmRSS'])}, after {matches:,} {mib(after['VmRSS'])}"
+    )
+    from gameweave_http.limits import Limits
+
+    many_out = {
+        "created": matches,
+        "live_limit": Limits().live_matches,
+        "idle": idle,
+        "at_1000": at_1000,
+        "after": after,
+    }
+    return stream_out, many_out
 
 
 # -- the run ---------------------------------------------------------------------------------
