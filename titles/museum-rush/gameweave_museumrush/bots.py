@@ -167,8 +167,13 @@ class HeuristicBot:
         rng: Rng,
     ) -> Any:
         me = view["thieves"][seat - 1]
-        late = view["clocks"] >= view["clocks_to_end"] - 1
-        carrying = me["valuables"] > 0
+        carried = sum(c["value"] for c in view["you"]["hand"] if c["kind"] in VALUABLES)
+        carrying = carried > 0
+        # Head out once one more Clock may end the game, or a Clock sooner with a
+        # good haul (the end comes without warning).
+        late = view["clocks"] >= view["clocks_to_end"] - 1 or (
+            view["clocks"] >= view["clocks_to_end"] - 2 and carried >= 6
+        )
         if End(True) in by_type.get(End, []) and late and carrying:
             return End(True)
         if Stash in by_type:
