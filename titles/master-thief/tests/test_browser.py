@@ -125,7 +125,7 @@ def click(page: Any, selector: str) -> None:
     """Click and wait for the page to redraw with the next version."""
     before = version(page)
     page.click(selector)
-    page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+    page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
 
 
 def test_a_heist_and_a_turn_against_a_bot_by_clicking(
@@ -142,7 +142,7 @@ def test_a_heist_and_a_turn_against_a_bot_by_clicking(
     click(page, ".mt-museum.target")  # the Heist
     # Everyone has a card face up (or Security was dealt with); wait for a choice.
     page.wait_for_function(
-        "document.querySelectorAll('.mt-museum.target, .mt-act, .mt-thief.playable').length > 0"
+        "() => document.querySelectorAll('.mt-museum.target, .mt-act, .mt-thief.playable').length > 0"
         " || document.querySelector('.mt').dataset.phase === 'over'"
     )
     carried = page.locator(".mt-seat .mt-item").count()
@@ -191,7 +191,7 @@ def test_a_swipe_prompts_the_target_alone_and_a_grip_stops_it(
     two.screenshot(path=str(shots / "masterthief-grip-phone.png"), full_page=True)
     click(two, ".mt-prompt .mt-grip")
     one.wait_for_function(
-        "document.querySelector('.mt-history').innerText.includes('the Swipe is stopped')"
+        "() => document.querySelector('.mt-history').innerText.includes('the Swipe is stopped')"
     )
     assert "Ruby Sceptre" in two.inner_text(".mt-seat[data-seat='2'] .mt-carried")
     # Back to seat 1: end the turn and escape, seat 2 is asked about Latch.
@@ -201,7 +201,7 @@ def test_a_swipe_prompts_the_target_alone_and_a_grip_stops_it(
     two.wait_for_selector(".mt-prompt .mt-latch")
     click(two, ".mt-prompt .mt-latch")
     one.wait_for_function(
-        "document.querySelector('.mt-history').innerText.includes(\"stops Seat 1's escape\")"
+        "() => document.querySelector('.mt-history').innerText.includes(\"stops Seat 1's escape\")"
     )
     one.screenshot(path=str(shots / "masterthief-latched.png"), full_page=True)
     assert errors == []
