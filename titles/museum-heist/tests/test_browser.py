@@ -121,7 +121,7 @@ def version(page: Any) -> int:
 
 
 def after(page: Any, before: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+    page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
 
 
 def test_a_round_played_by_clicking_cards_pieces_and_squares(
@@ -189,7 +189,7 @@ def test_a_wrong_challenge_shows_the_card_to_the_challenger_only(
     ):
         # A page posts with the step it has drawn; the server refuses a stale one (409),
         # so each page waits until it has seen the choices made before its own.
-        page.wait_for_function(f"Number(document.body.dataset.version) >= {step}")
+        page.wait_for_function(f"() => Number(document.body.dataset.version) >= {step}")
         page.click(f".mh-choose .mh-card[data-character='{character}']")
     pages[0].wait_for_selector(".mh-challenges")
     before = version(pages[0])
@@ -199,7 +199,7 @@ def test_a_wrong_challenge_shows_the_card_to_the_challenger_only(
     assert "The Duchess" in pages[0].inner_text(".mh-known[data-seat='2']")
     assert "Seat 2 shows you The Duchess" in pages[0].inner_text(".mh-history")
     for page in pages[1:]:
-        page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+        page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
         assert page.locator(".mh-known").count() == 0
         assert "shows you" not in page.inner_text(".mh-history")
         assert "not B" in page.inner_text(".mh-seat[data-seat='2']")  # the public deduction
