@@ -40,9 +40,9 @@ from .rng import MAX_SEED, Rng
 from .title import Title
 
 #: Iterations per decision unless told otherwise. Measured on the project's 2-core
-#: machine (``benchmarks/search.py``): at 200, Museum Heist's slowest decisions took
-#: just over a CPU second (its move generation dominates); at this budget every
-#: shipped title decides within a second.
+#: machine (``benchmarks/search.py``, see ``docs/bots.md``): at this budget the
+#: median decision takes 20 ms (Sealed Bids) to 550 ms (Museum Heist, whose move
+#: generation dominates) of CPU time, and the slowest about a second.
 DEFAULT_ITERATIONS = 160
 #: The UCB exploration constant (rewards are in [0, 1]).
 DEFAULT_EXPLORATION = 0.7
