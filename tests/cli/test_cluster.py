@@ -98,7 +98,7 @@ class Cluster:
     def client(self) -> Any:
         from distributed import Client
 
-        return Client(self.address, timeout=LIMIT)
+        return Client(self.address, timeout=LIMIT)  # type: ignore[no-untyped-call]
 
     def wait_for_workers(self, n: int) -> dict[str, int]:
         """Wait until ``n`` workers have joined; their pids by address."""
@@ -160,7 +160,9 @@ def simulate_json(env: dict[str, str], *args: str, cwd: Path) -> str:
 
 
 @pytest.mark.slow
-def test_every_way_of_running_gives_the_same_json(start_cluster, child_env, tmp_path, installed):
+def test_every_way_of_running_gives_the_same_json(
+    start_cluster: Any, child_env: Any, tmp_path: Any, installed: Any
+) -> None:
     cluster = start_cluster()
     cluster.add_worker("w1")
     cluster.add_worker("w2")
@@ -188,13 +190,16 @@ def test_every_way_of_running_gives_the_same_json(start_cluster, child_env, tmp_
 
 
 @pytest.mark.slow
-def test_a_worker_killed_mid_run_changes_nothing(start_cluster, installed):
+def test_a_worker_killed_mid_run_changes_nothing(start_cluster: Any, installed: Any) -> None:
     cluster = start_cluster()
     procs = {"w1": cluster.add_worker("w1"), "w2": cluster.add_worker("w2")}
     pids = cluster.wait_for_workers(2)
     by_pid = {p.pid: p for p in procs.values()}
-    args: tuple[Any, ...] = ("sealedbid", 3000, 2, 23, {2: "random"})
-    expected = simulate(*args, InlineExecutor(), batch=50).to_json()
+
+    def run(executor: Any, **options: Any) -> Any:
+        return simulate("sealedbid", 3000, 2, 23, {2: "random"}, executor, batch=50, **options)
+
+    expected = run(InlineExecutor()).to_json()
 
     entry = installed.entry("sealedbid")
     executor = clustering.open_cluster(cluster.address, entry, timeout=LIMIT)
@@ -212,16 +217,16 @@ def test_a_worker_killed_mid_run_changes_nothing(start_cluster, installed):
         killed.append(victim.pid)
 
     with executor:
-        result = simulate(
-            *args, executor, batch=50, window=2 * executor.threads, on_progress=kill_a_busy_worker
-        )
+        result = run(executor, window=2 * executor.threads, on_progress=kill_a_busy_worker)
     assert killed and by_pid[killed[0]].returncode == -signal.SIGKILL
     assert result.to_json() == expected
     assert result.games == result.tally.finished == 3000
 
 
 @pytest.mark.slow
-def test_a_worker_without_the_title_is_refused_in_one_line(start_cluster, child_env, tmp_path):
+def test_a_worker_without_the_title_is_refused_in_one_line(
+    start_cluster: Any, child_env: Any, tmp_path: Any
+) -> None:
     cluster = start_cluster()
     bare = dict(child_env, GAMEWEAVE_LOAD_PLUGINS="")  # the worker loads no title at all
     cluster.add_worker("bare", env=bare)
@@ -239,7 +244,9 @@ def test_a_worker_without_the_title_is_refused_in_one_line(start_cluster, child_
 
 
 @pytest.mark.slow
-def test_a_worker_with_another_version_is_refused_in_one_line(start_cluster, child_env, tmp_path):
+def test_a_worker_with_another_version_is_refused_in_one_line(
+    start_cluster: Any, child_env: Any, tmp_path: Any
+) -> None:
     # The same title from a distribution of another version.
     site = tmp_path / "site2"
     dist = site / "gameweave_sealedbid-2.0.0.dist-info"
@@ -266,7 +273,9 @@ def test_a_worker_with_another_version_is_refused_in_one_line(start_cluster, chi
 
 
 @pytest.mark.slow
-def test_a_worker_that_joins_late_without_the_title_stops_the_run(start_cluster, installed):
+def test_a_worker_that_joins_late_without_the_title_stops_the_run(
+    start_cluster: Any, installed: Any
+) -> None:
     cluster = start_cluster()
     cluster.add_worker("w1")
     cluster.wait_for_workers(1)
@@ -283,7 +292,9 @@ def test_a_worker_that_joins_late_without_the_title_stops_the_run(start_cluster,
 
 
 @pytest.mark.slow
-def test_a_lost_scheduler_stops_the_run_in_one_line(start_cluster, child_env, tmp_path):
+def test_a_lost_scheduler_stops_the_run_in_one_line(
+    start_cluster: Any, child_env: Any, tmp_path: Any
+) -> None:
     cluster = start_cluster()
     cluster.add_worker("w1")
     cluster.wait_for_workers(1)
@@ -332,7 +343,9 @@ def default_entry() -> Any:
 # -- without a cluster -------------------------------------------------------------------
 
 
-def test_without_dask_cluster_says_how_to_install_it(installed, runner, monkeypatch):
+def test_without_dask_cluster_says_how_to_install_it(
+    installed: Any, runner: Any, monkeypatch: Any
+) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
     result = runner.invoke(app, ["simulate", "sealedbid", "-n", "3", "--cluster", "local:2"])
     assert result.exit_code == 2 and result.stdout == ""
@@ -350,14 +363,14 @@ def test_without_dask_cluster_says_how_to_install_it(installed, runner, monkeypa
         (["--cluster", "local:2", "--jobs", "2"], "--jobs and --cluster exclude each other"),
     ],
 )
-def test_cluster_errors_are_one_line(installed, runner, args, message):
+def test_cluster_errors_are_one_line(installed: Any, runner: Any, args: Any, message: Any) -> None:
     result = runner.invoke(app, ["simulate", "sealedbid", "-n", "3", *args])
     assert result.exit_code == 2 and result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
 
 
-def test_an_unreachable_scheduler_is_one_error(installed):
+def test_an_unreachable_scheduler_is_one_error(installed: Any) -> None:
     address = f"tcp://127.0.0.1:{free_port()}"  # nobody listens there
     with pytest.raises(clustering.ClusterError) as caught:
         clustering.open_cluster(address, installed.entry("sealedbid"), timeout=1)
@@ -365,7 +378,7 @@ def test_an_unreachable_scheduler_is_one_error(installed):
     assert "\n" not in str(caught.value)
 
 
-def test_workers_are_checked_by_address_in_order():
+def test_workers_are_checked_by_address_in_order() -> None:
     wanted = clustering.TitleStamp("bid", "1", "gameweave-bid", "1.0.0", "0.1.0")
     older = clustering.TitleStamp("bid", "1", "gameweave-bid", "0.9.0", "0.1.0")
     clustering.check_workers({"tcp://a:1": {"bid": wanted}, "tcp://b:1": {"bid": wanted}}, wanted)
@@ -397,7 +410,7 @@ def game(index: int, side: str, length: int, **figures: Any) -> GameResult:
     return GameResult(index, index, length, side=side, reason="points", figures=figures)
 
 
-def test_tallies_merged_in_any_order_and_grouping_give_the_same_numbers():
+def test_tallies_merged_in_any_order_and_grouping_give_the_same_numbers() -> None:
     # Sums of these floats depend on the order they are added in: 1e16 + 1.0 == 1e16.
     values = [1e16, 1.0, -1e16, 0.1, 0.2, 0.3, 2.5, 1.0, 7.0, -3.25] * 3
     games = [
@@ -428,7 +441,7 @@ def test_tallies_merged_in_any_order_and_grouping_give_the_same_numbers():
         assert tallied(shuffled, groups) == first
 
 
-def test_the_client_keeps_no_game_it_was_not_asked_to(installed):
+def test_the_client_keeps_no_game_it_was_not_asked_to(installed: Any) -> None:
     plain = simulate("sealedbid", 120, 2, 4, {}, InlineExecutor(), batch=7)
     assert plain.results == () and plain.games == 120
     sunk: list[int] = []
@@ -448,7 +461,7 @@ def test_the_client_keeps_no_game_it_was_not_asked_to(installed):
     assert logged.to_json() == plain.to_json()
 
 
-def test_games_of_a_lost_batch_fail_with_logs_that_name_their_seeds(installed):
+def test_games_of_a_lost_batch_fail_with_logs_that_name_their_seeds(installed: Any) -> None:
     from concurrent.futures import Future
 
     from gameweave_core import MatchLog
@@ -456,7 +469,7 @@ def test_games_of_a_lost_batch_fail_with_logs_that_name_their_seeds(installed):
     class LosesTheSecondBatch(InlineExecutor):
         calls = 0
 
-        def submit(self, fn, /, *args, **kwargs):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
             self.calls += 1
             if self.calls != 2:
                 return super().submit(fn, *args, **kwargs)
@@ -471,6 +484,7 @@ def test_games_of_a_lost_batch_fail_with_logs_that_name_their_seeds(installed):
     seeds = {r.index: r.seed for r in whole.results}
     for lost in result.failures:
         assert lost.error == "worker failed: RuntimeError: the worker vanished"
+        assert lost.log is not None
         log = MatchLog.from_toml(lost.log)
         assert (log.title, log.players, log.actions) == ("sealedbid", 2, [])
         # The seed of the game itself, from which it can be played again.
