@@ -468,3 +468,14 @@ def test_the_stashed_card_is_safe_and_outside_the_hand_limit() -> None:
     assert len(state.hands[0]) == 7 and state.stashed[0] == card_of("loot", 7)
     rules.do_bust(state, 1, card_of("loot", 0), [])
     assert state.stashed[0] == card_of("loot", 7) and card_of("loot", 7) not in state.vault
+
+
+def test_the_vault_raid_alerts_the_nearest_guard() -> None:
+    """Steal from the Vault, step 3: the nearest Guard moves 2 tiles towards you."""
+    state = table(at=("B2", "G4"), guards=["G2"])
+    room_at(state, VAULT, "B2")
+    state.vault = [card_of("loot", 0)]
+    state.keys[0] = 2
+    act(state, 1, Raid())
+    act(state, 1, Pick(card_of("loot", 0)))
+    assert state.guards == [parse_coord("E2")]

@@ -306,3 +306,37 @@ def test_events_show_dice_to_everyone() -> None:
     events = act(state, 1, Pass(), 3)
     roll = [e for e in events if e.kind in ("slip", "bust")]
     assert roll and roll[0].seats is None and roll[0].spectators
+
+
+def camera_start() -> State:
+    """Seat 1 starts its turn on a face-up Camera in B2; a Guard waits on G2."""
+    state = table(at=("B2", "G4"), guards=["G2"])
+    t = room_at(state, EXHIBITS[1], "B2")
+    cam = card_of("camera", 4)
+    for tile in state.grid:
+        tile.cards = [c for c in tile.cards if c != cam]
+    state.grid[t].cards = [cam]
+    state.grid[t].up = True
+    return state
+
+
+def test_starting_on_a_camera_is_fine_if_you_move_away() -> None:
+    """Camera Card 3: starting your turn on a Camera is fine as long as you move away
+    (or play a Disable); staying put, the nearest Guard comes."""
+    state = camera_start()
+    act(state, 1, Move("B1"))
+    act(state, 1, End(False))
+    assert state.guards == [parse_coord("G2")] and state.turn == 2
+    state = camera_start()
+    act(state, 1, End(False))
+    assert state.guards == [parse_coord("E2")]
+
+
+def test_take_down_when_you_move_onto_a_guard() -> None:
+    """Take Down: also when you move onto a Guard's tile."""
+    state = table(at=("B2", "G4"), guards=["C2"])
+    give(state, 1, card_of("takedown"))
+    act(state, 1, Move("C2"))
+    assert rules.legal_actions(state, 1)[0] == TakeDown()
+    act(state, 1, TakeDown())
+    assert state.guards == [-1] and state.keys[0] == 1 and state.pos[0] == parse_coord("C2")
