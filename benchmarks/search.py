@@ -72,6 +72,8 @@ PAIRINGS: list[dict[str, Any]] = [
      "other": None, "swap": True},
     {"key": "masterthief", "title": "masterthief", "players": 2, "search": "ismcts",
      "other": None, "swap": True},
+    {"key": "museumrush", "title": "museumrush", "players": 2, "search": "ismcts",
+     "other": None, "swap": True},
 ]  # fmt: skip
 
 
@@ -237,7 +239,12 @@ def summarize(results: list[dict[str, Any]], default_iterations: int) -> dict[st
         goals.append(("ISMCTS: House crew", "mean Take >= the basic bots' (same seeds)",
                       f"{statistics.mean(takes):,.0f} against {statistics.mean(base):,.0f}"
                       if takes and base else "no games", met))  # fmt: skip
-    for key, name in (("museumheist", "Museum Heist"), ("masterthief", "Master Thief")):
+    symmetric = (
+        ("museumheist", "Museum Heist"),
+        ("masterthief", "Master Thief"),
+        ("museumrush", "Museum Rush"),
+    )
+    for key, name in symmetric:
         if key in by:
             k, n = wins(key, searched)
             kb = sum(r["winners"] == [3 - r["search_seat"]] for r in by[key])
