@@ -222,6 +222,27 @@ def test_lure_moves_a_guard_and_the_ventriloquist_three() -> None:
     assert "F2" in lures and "G2" not in lures
 
 
+def test_a_lured_cat_is_sent_orthogonally_like_any_thief() -> None:
+    """The Cat: diagonal moves "but not when slipping away from Guards or if being
+    Lured"; Lure: a Thief on the same or an adjacent tile can be sent away."""
+    state = table(at=("B2", "C2"))
+    state.thief = ["The Owl", "The Cat"]
+    give(state, 1, card_of("lure"))
+    sends = {a.to for a in rules.legal_actions(state, 1) if isinstance(a, Lure) and a.seat == 2}
+    assert sends == {"C1", "B2", "D2", "C3"}  # one tile, never diagonal (B1, D1, B3, D3)
+
+
+def test_the_ventriloquist_sends_a_thief_up_to_three_tiles() -> None:
+    """The Ventriloquist: "When playing a Lure card, the Ventriloquist can move the
+    Guard/Thief up to 3 spaces" — a rival Thief too."""
+    state = table(at=("B2", "C2"))
+    state.thief = ["The Ventriloquist", "The Cat"]
+    give(state, 1, card_of("lure"))
+    sends = {a.to for a in rules.legal_actions(state, 1) if isinstance(a, Lure) and a.seat == 2}
+    assert {"C1", "F2", "C4", "D3"} <= sends  # 1, 3, 2 and 2 orthogonal steps
+    assert "G2" not in sends  # four steps is too far
+
+
 def test_booby_trap_catches_a_guard_and_leaves_its_key() -> None:
     """Booby Trap: placed during movement on an adjacent free tile; a Guard moving
     in is removed with the trap and leaves a key the next thief picks up."""
