@@ -289,3 +289,22 @@ def read_response(s: socket.socket) -> tuple[int, bytes]:
         assert chunk, "the server closed the connection"
         body += chunk
     return int(lines[0].split()[1]), body[:length]
+
+
+def test_serve_refuses_bad_limits_and_public_urls_in_one_line(tmp_path: Path) -> None:
+    for args, words in (
+        (["--limit", "nonsense=3"], "NAME=VALUE"),
+        (["--limit", "streams=many"], "must be a number"),
+        (["--limit", "streams=0"], "must be positive"),
+        (["--public-url", "games.example.org"], "http:// or https://"),
+    ):
+        done = subprocess.run(
+            [str(GAMEWEAVE), "serve", "--db", str(tmp_path / "m.sqlite3"), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2, (args, done.stderr)
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and words in lines[0], (args, done.stderr)
+        assert not (tmp_path / "m.sqlite3").exists()  # refused before anything started
