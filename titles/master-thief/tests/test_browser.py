@@ -5,6 +5,7 @@ phone. Screenshots go to test-output/screenshots/ at the repository root."""
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -77,6 +78,9 @@ class Server:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
+        # CI must run the browser tests: make test installs chromium first.
+        if os.environ.get("CI"):
+            pytest.fail("Debian's chromium is missing: make browser-deps should have installed it")
         pytest.skip("Debian's chromium is not installed (make browser-deps)")
     from playwright.sync_api import sync_playwright
 
