@@ -5,94 +5,33 @@ phone. Screenshots go to test-output/screenshots/ at the repository root."""
 
 from __future__ import annotations
 
-import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from gameweave_masterthief import plugin
 
-from gameweave_core import Registry
+from gameweave_http.testing import LoopbackServer, chromium
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[3]
 SHOTS = ROOT / "test-output" / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-class Server:
-    """The Gameweave server with only Master Thief, in development mode (so a test
-    may stack the decks), on a free loopback port."""
-
-    def __init__(self, db: Path) -> None:
-        import uvicorn
-        from gameweave_masterthief import plugin
-
-        from gameweave_http.app import create_app
-
-        registry = Registry()
-        registry.add_plugin(plugin, "masterthief", "gameweave", "test")
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-        self.url = f"http://127.0.0.1:{port}"
-        config = uvicorn.Config(
-            create_app(db, registry, dev=True),
-            host="127.0.0.1",
-            port=port,
-            access_log=False,
-            log_level="warning",
-            timeout_graceful_shutdown=1,
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        # CI must run the browser tests: make test installs chromium first.
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is missing: make browser-deps should have installed it")
-        pytest.skip("Debian's chromium is not installed (make browser-deps)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    with Server(tmp_path / "thief.sqlite3") as s:
+def server(tmp_path: Path) -> Iterator[LoopbackServer]:
+    with LoopbackServer.for_plugin(
+        plugin, "masterthief", tmp_path / "thief.sqlite3", dev=True
+    ) as s:
         yield s
 
 
@@ -102,7 +41,7 @@ def shots() -> Path:
     return SHOTS
 
 
-def create(server: Server, players: int, bots: list[int], **config: Any) -> dict[str, Any]:
+def create(server: LoopbackServer, players: int, bots: list[int], **config: Any) -> dict[str, Any]:
     body: dict[str, Any] = {"title": "masterthief", "players": players, "bots": bots}
     if config:
         body["config"] = config
@@ -133,7 +72,7 @@ def click(page: Any, selector: str) -> None:
 
 
 def test_a_heist_and_a_turn_against_a_bot_by_clicking(
-    browser: Any, server: Server, shots: Path
+    browser: Any, server: LoopbackServer, shots: Path
 ) -> None:
     errors: list[str] = []
     made = create(server, 2, [2])
@@ -155,7 +94,7 @@ def test_a_heist_and_a_turn_against_a_bot_by_clicking(
     assert errors == []
 
 
-def stacked_match(server: Server) -> dict[str, Any]:
+def stacked_match(server: LoopbackServer) -> dict[str, Any]:
     return create(
         server,
         2,
@@ -167,7 +106,7 @@ def stacked_match(server: Server) -> dict[str, Any]:
 
 
 def test_a_swipe_prompts_the_target_alone_and_a_grip_stops_it(
-    browser: Any, server: Server, shots: Path
+    browser: Any, server: LoopbackServer, shots: Path
 ) -> None:
     errors: list[str] = []
     made = stacked_match(server)

@@ -5,9 +5,6 @@ at the repository root."""
 
 from __future__ import annotations
 
-import os
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,83 +12,25 @@ from typing import Any
 
 import httpx
 import pytest
+from gameweave_museumrush import plugin
 
-from gameweave_core import Registry
+from gameweave_http.testing import LoopbackServer, chromium
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[3]
 SHOTS = ROOT / "test-output" / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-class Server:
-    """The Gameweave server with only Museum Rush, on a free loopback port."""
-
-    def __init__(self, db: Path) -> None:
-        import uvicorn
-        from gameweave_museumrush import plugin
-
-        from gameweave_http.app import create_app
-
-        registry = Registry()
-        registry.add_plugin(plugin, "museumrush", "gameweave", "test")
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-        self.url = f"http://127.0.0.1:{port}"
-        config = uvicorn.Config(
-            create_app(db, registry),
-            host="127.0.0.1",
-            port=port,
-            access_log=False,
-            log_level="warning",
-            timeout_graceful_shutdown=1,
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        # CI must run the browser tests: make test installs chromium first.
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is missing: make browser-deps should have installed it")
-        pytest.skip("Debian's chromium is not installed (make browser-deps)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    with Server(tmp_path / "rush.sqlite3") as s:
+def server(tmp_path: Path) -> Iterator[LoopbackServer]:
+    with LoopbackServer.for_plugin(plugin, "museumrush", tmp_path / "rush.sqlite3") as s:
         yield s
 
 
@@ -101,7 +40,7 @@ def shots() -> Path:
     return SHOTS
 
 
-def create(server: Server, players: int, bots: list[int]) -> dict[str, Any]:
+def create(server: LoopbackServer, players: int, bots: list[int]) -> dict[str, Any]:
     reply = httpx.post(
         server.url + "/api/matches",
         json={"title": "museumrush", "players": players, "bots": bots},
@@ -144,7 +83,7 @@ def payload(page: Any) -> dict[str, Any]:
 
 
 def test_breaking_in_and_moving_by_clicking_rooms(
-    browser: Any, server: Server, shots: Path
+    browser: Any, server: LoopbackServer, shots: Path
 ) -> None:
     errors: list[str] = []
     made = create(server, 2, [2])
@@ -167,7 +106,9 @@ def test_breaking_in_and_moving_by_clicking_rooms(
     assert errors == []
 
 
-def test_a_seats_secrets_stay_on_its_own_page(browser: Any, server: Server, shots: Path) -> None:
+def test_a_seats_secrets_stay_on_its_own_page(
+    browser: Any, server: LoopbackServer, shots: Path
+) -> None:
     errors: list[str] = []
     made = create(server, 2, [])
     pages = [open_seat(browser, seat["url"], errors) for seat in made["seats"]]
@@ -179,7 +120,9 @@ def test_a_seats_secrets_stay_on_its_own_page(browser: Any, server: Server, shot
     assert errors == []
 
 
-def test_museum_rush_on_a_phone_width_screen(browser: Any, server: Server, shots: Path) -> None:
+def test_museum_rush_on_a_phone_width_screen(
+    browser: Any, server: LoopbackServer, shots: Path
+) -> None:
     errors: list[str] = []
     made = create(server, 3, [2, 3])
     phone = open_seat(browser, made["seats"][0]["url"], errors, width=390)
