@@ -208,9 +208,13 @@ def test_a_worker_killed_mid_run_changes_nothing(start_cluster: Any, installed: 
     def kill_a_busy_worker(n: int) -> None:
         if killed:
             return
-        # A worker that is playing a batch right now: its batch is lost with it.
+        # A worker that is playing a batch right now: its batch is lost with it. On a
+        # fast machine every batch in flight may already be done when one is
+        # reported; then try again at the next report (the run has 60 batches, and
+        # the test insists below that a worker was killed).
         busy = [addr for addr, keys in executor.client.processing().items() if keys]
-        assert busy, "no worker was busy: the run is too short to test a lost worker"
+        if not busy:
+            return
         victim = by_pid[pids[busy[0]]]
         victim.send_signal(signal.SIGKILL)
         victim.wait(timeout=LIMIT)
@@ -218,7 +222,8 @@ def test_a_worker_killed_mid_run_changes_nothing(start_cluster: Any, installed: 
 
     with executor:
         result = run(executor, window=2 * executor.threads, on_progress=kill_a_busy_worker)
-    assert killed and by_pid[killed[0]].returncode == -signal.SIGKILL
+    assert killed, "no worker was ever busy: the run is too short to test a lost worker"
+    assert by_pid[killed[0]].returncode == -signal.SIGKILL
     assert result.to_json() == expected
     assert result.games == result.tally.finished == 3000
 
