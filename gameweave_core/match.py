@@ -54,6 +54,13 @@ class Match:
         distribution_version: str = "",
         generator: int | None = None,
     ) -> None:
+        if not isinstance(title, Title):
+            # A newcomer's first guess is Match("museum", 2): name the way that works.
+            hint = f"Match.create({title!r}, ...)" if isinstance(title, str) else "Match.create"
+            raise TypeError(
+                f"Match() takes a Title object, not {type(title).__name__} {title!r}; "
+                f"to start an installed title by name use {hint}"
+            )
         self.title = title
         self.players = players
         if config is not None and not isinstance(config, Mapping):
@@ -207,14 +214,14 @@ class Match:
 
     def observe(self, seat: SeatArg) -> Observation:
         """What a bot in ``seat`` is given: exactly a human's view of the seat."""
-        # Bound methods, not closures: the observation calls them with its seat.
-        return Observation(
-            seat, self.legal_actions(seat), self.view, self.history, self._resample_for
-        )
+        # The match is the observation's sight: it builds the view, the history and
+        # the determinizations for the observation's seat, on demand.
+        return Observation(seat, self.legal_actions(seat), sight=self)
 
-    def _resample_for(self, seat: int, rng: Rng) -> Any:
-        """A state drawn from ``seat``'s information set (what a bot's observation
-        hands a search bot; the real state stays private)."""
+    def resample(self, seat: int, rng: Rng) -> Any:
+        """A state drawn from ``seat``'s information set by the title's resample hook
+        (what a search bot's observation draws; the real state stays private).
+        Raises :class:`NotImplementedError` when the title cannot resample."""
         return self.title.resample(self._state, seat, rng)
 
     def payload(self, seat: SeatArg) -> dict[str, Any]:
@@ -348,7 +355,7 @@ class Match:
         legal = self._legal.get(seat)
         if legal is None:
             legal = self._legal[seat] = self.title.legal_actions(self._state, seat)
-        action = bot.act(Observation(seat, legal, self.view, self.history, self._resample_for), rng)
+        action = bot.act(Observation(seat, legal, sight=self), rng)
         if type(action) not in self._classes:  # a bot may answer in JSON
             action = self.title.codec.from_json(action)
         self._apply(seat, action, legal)

@@ -241,3 +241,27 @@ def test_snapshot_is_the_titles_whole_state(match: Match) -> None:
     assert match.snapshot() == match.title.snapshot(match._state)
     assert digest(match.snapshot()) == match.digest()
     assert json.dumps(match.snapshot())  # JSON-ready data
+
+
+def test_a_title_name_instead_of_a_title_is_refused_in_one_line() -> None:
+    with pytest.raises(TypeError) as caught:
+        Match("sealedbid", 3)  # type: ignore[arg-type]
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message == (
+        "Match() takes a Title object, not str 'sealedbid'; "
+        "to start an installed title by name use Match.create('sealedbid', ...)"
+    )
+
+
+def test_an_observation_reads_the_seats_own_view_history_and_draws(match: Match) -> None:
+    from gameweave_core import Rng
+
+    seat = match.awaiting[0]
+    observation = match.observe(seat)
+    assert observation.view == match.view(seat)
+    assert observation.history == match.history(seat)
+    drawn = observation.resample(Rng(5))
+    # A draw is a fresh state the seat cannot tell from the real one.
+    assert SealedBid().view(drawn, seat) == match.view(seat)
+    assert drawn is not match._state
