@@ -15,7 +15,10 @@ import asyncio
 import contextlib
 import logging
 import re
+import secrets
 import sys
+from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -216,7 +219,9 @@ async def create_match(request: Request) -> Response:
     bots = bot_seats(data.get("bots", {}))
     if not state.settings.dev:
         refuse_secrets_known(state, name, seed, config)
-    live, tokens = await promptly(state.hub.create, name, players, seed, config, bots)
+    host_token = secrets.token_urlsafe(24)
+    create = partial(state.hub.create, host_token=host_token)
+    live, tokens = await promptly(create, name, players, seed, config, bots)
     base = state.settings.public_url or bound_url(request.scope)
     with live.lock:
         # The seats as a spectator's payload names them.
@@ -238,8 +243,50 @@ async def create_match(request: Request) -> Response:
         "version": version,
         "seats": seats,
         "spectator_url": f"{base}/play/{live.id}",
+        "host_token": host_token,
     }
     return Json(body, status_code=201)
+
+
+#: A seat number in a path: ASCII digits only.
+_SEAT = re.compile(r"[0-9]{1,6}")
+
+
+async def reissue_token(request: Request) -> Response:
+    """``POST /api/matches/{match_id}/seats/{seat}/token``: a new secret link for a
+    human seat, asked for with the match's host token (``X-Host-Token``); the
+    seat's previous token stops working at once."""
+    state = state_of(request.scope)
+    store = state.store
+    match_id = request.path_params["match_id"]
+    raw_seat = request.path_params["seat"]
+    host = request.headers.get("x-host-token")
+    if not host:
+        raise ApiError(
+            401, "a new seat link needs the match's host token in the X-Host-Token header"
+        )
+    data = json_object(await read_json(request), "the body")
+    check_keys(data, set(), "the body")
+    if not _SEAT.fullmatch(raw_seat):
+        raise ApiError(422, f"the seat must be a seat number, got {short(raw_seat)!r}")
+    seat = int(raw_seat)
+    seating = await run_in_threadpool(store.seating, match_id) if len(match_id) <= 64 else None
+    if seating is None:
+        raise ApiError(404, f"no match with id {short(match_id)!r}")
+    if seating.host_hash is None:
+        raise ApiError(
+            409, f"match {match_id} was created before host tokens: its links cannot be reissued"
+        )
+    if not seating.is_host(host):
+        raise ApiError(403, f"that is not the host token of match {match_id}")
+    if not 1 <= seat <= seating.players:
+        raise ApiError(422, f"there is no seat {seat}: seats are 1 to {seating.players}")
+    if seat in seating.bots:
+        raise ApiError(422, f"seat {seat} is played by a bot: it has no link")
+    token = secrets.token_urlsafe(24)
+    await run_in_threadpool(store.reissue, match_id, seat, token)
+    base = state.settings.public_url or bound_url(request.scope)
+    return Json({"seat": seat, "token": token, "url": f"{base}/play/{match_id}#token={token}"})
 
 
 def bound_url(scope: Scope) -> str:
@@ -304,12 +351,33 @@ async def events(request: Request) -> Response:
     state = state_of(request.scope)
     match_id = request.path_params["match_id"]
     live = await promptly(state.hub.get, match_id)
-    seat = await promptly(state.hub.seat, match_id, read_token(request.scope, query=True))
+    token = read_token(request.scope, query=True)
+    seat = await promptly(state.hub.seat, match_id, token)
     listeners = state.listeners
     entry = listeners.add(live.id)  # or a 429/503 when there are too many
-    return EventStream(
-        stream(state.hub, live, seat, entry), on_close=lambda: listeners.remove(live.id, entry)
-    )
+    chunks = stream(state.hub, live, seat, entry)
+    if token is not None:
+        chunks = while_valid(chunks, state, live.id, token, seat)
+    return EventStream(chunks, on_close=lambda: listeners.remove(live.id, entry))
+
+
+async def while_valid(
+    chunks: AsyncIterator[str], state: AppState, match_id: str, token: str, seat: int | None
+) -> AsyncIterator[str]:
+    """``chunks`` of a seat's event stream until its token is reissued: the stream
+    then ends before its next event, so an old link learns nothing new."""
+    store = state.store
+    try:
+        async for chunk in chunks:
+            if store.tokens_cached(match_id):
+                now = store.seat_for(match_id, token)
+            else:
+                now = await run_in_threadpool(store.seat_for, match_id, token)
+            if now != seat:
+                return
+            yield chunk
+    finally:
+        await chunks.aclose()  # type: ignore[attr-defined]
 
 
 # -- logs and replays ------------------------------------------------------------------------

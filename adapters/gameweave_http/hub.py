@@ -149,8 +149,10 @@ class Hub:
         config: Mapping[str, Any] | None = None,
         bots: Mapping[int, str | None] | None = None,
         wait: bool = True,
+        host_token: str | None = None,
     ) -> tuple[LiveMatch, dict[int, str]]:
-        """A new stored match and the token of each human seat. Bots play at once."""
+        """A new stored match and the token of each human seat. Bots play at once.
+        ``host_token`` (stored hashed) may later reissue the seats' tokens."""
         if bots and not wait:
             raise Busy
         try:
@@ -179,7 +181,7 @@ class Hub:
         tokens = {s: secrets.token_urlsafe(24) for s in range(1, players + 1) if s not in bots}
         match_id = secrets.token_urlsafe(9)
         try:
-            self._store_new(match_id, title, players, match, entry, seated, tokens)
+            self._store_new(match_id, title, players, match, entry, seated, tokens, host_token)
         except Exception as exc:
             log.error("could not store a new match", exc_info=exc)
             raise not_stored("the new match") from None
@@ -200,6 +202,7 @@ class Hub:
         entry: Any,
         seated: Mapping[int, BotSeat],
         tokens: dict[int, str],
+        host_token: str | None = None,
     ) -> None:
         self.store.create(
             match_id,
@@ -213,6 +216,7 @@ class Hub:
             bots={s: b.name for s, b in seated.items()},
             tokens=tokens,
             generator=match.generator,
+            host_token=host_token,
         )
 
     # -- finding --------------------------------------------------------------------

@@ -160,13 +160,20 @@ CREATE = {
 
 CREATED = {
     "type": "object",
-    "required": ["id", "title", "players", "version", "seats", "spectator_url"],
+    "required": ["id", "title", "players", "version", "seats", "spectator_url", "host_token"],
     "properties": {
         "id": {"type": "string"},
         "title": {"type": "string"},
         "players": {"type": "integer"},
         "version": {"type": "integer"},
         "spectator_url": {"type": "string"},
+        "host_token": {
+            "type": "string",
+            "description": (
+                "The match's host token, given only here: with it (X-Host-Token), "
+                "a seat's link may be reissued."
+            ),
+        },
         "seats": {
             "type": "array",
             "items": {
@@ -181,6 +188,23 @@ CREATED = {
                 },
             },
         },
+    },
+}
+
+REISSUE = {
+    "type": "object",
+    "additionalProperties": False,
+    "maxProperties": 0,
+    "description": "Nothing: an empty object.",
+}
+
+REISSUED = {
+    "type": "object",
+    "required": ["seat", "token", "url"],
+    "properties": {
+        "seat": {"type": "integer"},
+        "token": {"type": "string", "description": "The seat's new secret token."},
+        "url": {"type": "string", "description": "The seat's new join link."},
     },
 }
 
@@ -407,6 +431,47 @@ DOCUMENT: dict[str, Any] = {
                 },
             }
         },
+        "/api/matches/{match_id}/seats/{seat}/token": {
+            "post": {
+                "summary": "A new secret link for a seat; its old token stops working",
+                "operationId": "reissueSeatToken",
+                "parameters": [
+                    MATCH_ID,
+                    {
+                        "name": "seat",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 999999},
+                    },
+                    {
+                        "name": "X-Host-Token",
+                        "in": "header",
+                        "required": True,
+                        "schema": {"type": "string"},
+                        "description": "The host token the match's creation returned.",
+                    },
+                ],
+                "requestBody": {"required": True, "content": _json("Reissue")},
+                "responses": {
+                    "200": {"description": "The new token and link", "content": _json("Reissued")},
+                    **_errors(400, 413, 415, 503),
+                    "401": {"description": "No host token", "content": _json("Error")},
+                    "403": {
+                        "description": "Not the match's host token, or an Origin not the server's",
+                        "content": _json("Error"),
+                    },
+                    "404": {"description": "No such match", "content": _json("Error")},
+                    "409": {
+                        "description": "The match was created before host tokens",
+                        "content": _json("Error"),
+                    },
+                    "422": {
+                        "description": "No such seat, or a bot's seat",
+                        "content": _json("Error"),
+                    },
+                },
+            }
+        },
         "/api/matches/{match_id}/events": {
             "get": {
                 "summary": "Server-sent events: the seat's payload after every change",
@@ -459,6 +524,8 @@ DOCUMENT: dict[str, Any] = {
             "CreateMatch": CREATE,
             "Created": CREATED,
             "Submit": SUBMIT,
+            "Reissue": REISSUE,
+            "Reissued": REISSUED,
             "Replay": REPLAY,
             "Replayed": REPLAYED,
             "Summary": SUMMARY,

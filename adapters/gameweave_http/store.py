@@ -1,7 +1,8 @@
 """The SQLite match store: one file, stdlib ``sqlite3``, nothing to install.
 
 A match is stored as its header (title, players, seed, options, bot seats), the
-hashes of its seat tokens and its accepted actions in order. The state itself is
+hashes of its seat tokens and of its host token, and its accepted actions in
+order. The state itself is
 never stored: it is rebuilt by replaying the actions, which is what makes a
 restart after SIGKILL lose nothing that was acknowledged. Every accepted action is
 committed before the server replies: from a worker thread in a transaction of its
@@ -70,7 +71,10 @@ CREATE TABLE IF NOT EXISTS matches (
     generator INTEGER NOT NULL DEFAULT 2,
     -- Written with the last action only (the live version is the count of actions).
     version INTEGER NOT NULL DEFAULT 0,
-    over INTEGER NOT NULL DEFAULT 0
+    over INTEGER NOT NULL DEFAULT 0,
+    -- SHA-256 of the host token, which may reissue seat tokens (NULL: a match
+    -- created before host tokens, which cannot reissue).
+    host_hash BLOB
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -91,8 +95,9 @@ CREATE TABLE IF NOT EXISTS actions (
 
 #: The schema's version, kept in SQLite's ``user_version``. Version 0 is a database
 #: written before the version was recorded: its matches have no ``generator``
-#: column and were all drawn with the legacy generator.
-SCHEMA_VERSION = 1
+#: column and were all drawn with the legacy generator. Version 2 adds the host
+#: token's hash (``host_hash``) to each match; matches from before have none.
+SCHEMA_VERSION = 2
 
 
 def migrate(db: sqlite3.Connection) -> None:
@@ -108,6 +113,8 @@ def migrate(db: sqlite3.Connection) -> None:
     if version == 0 and columns and "generator" not in columns:
         # Matches stored before generators were numbered drew from generator 1.
         db.execute("ALTER TABLE matches ADD COLUMN generator INTEGER NOT NULL DEFAULT 1")
+    if version < 2 and columns and "host_hash" not in columns:
+        db.execute("ALTER TABLE matches ADD COLUMN host_hash BLOB")
     db.executescript(SCHEMA)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -151,6 +158,22 @@ class StoredMatch:
     created: float
     actions: list[tuple[int, dict[str, Any]]]
     generator: int = 2
+
+
+@attrs.frozen
+class Seating:
+    """The seats of a stored match: how many, which bots play, and the hash of
+    its host token (``None``: created before host tokens, so none can reissue)."""
+
+    players: int
+    bots: frozenset[int]
+    host_hash: bytes | None
+
+    def is_host(self, token: str) -> bool:
+        """Whether ``token`` is this match's host token, compared in constant time."""
+        if self.host_hash is None:
+            return False
+        return hmac.compare_digest(self.host_hash, hash_token(token))
 
 
 INSERT = "INSERT INTO actions (match_id, idx, seat, action) VALUES (?, ?, ?, ?)"
@@ -373,13 +396,15 @@ class Store:
         bots: Mapping[int, str | None],
         tokens: Mapping[int, str],
         generator: int = 2,
+        host_token: str | None = None,
     ) -> None:
-        """Store a new match and the hashes of its seat tokens."""
+        """Store a new match and the hashes of its seat tokens (and of its host
+        token, which may reissue them; ``None``: the match has no host)."""
         with self._tx() as db:
             db.execute(
                 "INSERT INTO matches (id, title, title_version, players, seed, config,"
-                " distribution, distribution_version, bots, created, generator)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " distribution, distribution_version, bots, created, generator, host_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     match_id,
                     title,
@@ -392,6 +417,7 @@ class Store:
                     json.dumps({str(s): n for s, n in bots.items()}),
                     time.time(),
                     generator,
+                    None if host_token is None else hash_token(host_token),
                 ),
             )
             hashes = tuple(sorted((seat, hash_token(tok)) for seat, tok in tokens.items()))
@@ -518,15 +544,57 @@ class Store:
                         (match_id,),
                     ).fetchall()
                 )
-            # Only a match that exists is remembered: unknown ids must not fill memory.
-            if rows:
-                self._tokens[match_id] = rows
+                # Only a match that exists is remembered: unknown ids must not fill
+                # memory. Remembered under the lock, so that a token reissued
+                # meanwhile (see reissue) is never overwritten by the old one.
+                if rows:
+                    self._tokens[match_id] = rows
         found = None
         for seat, stored in rows:
             # Check every seat, so the time taken does not depend on which one matched.
             if hmac.compare_digest(stored, wanted):
                 found = seat
         return found
+
+    def seating(self, match_id: str) -> Seating | None:
+        """Who sits at ``match_id`` (its seats, bot seats and host token's hash),
+        or ``None`` when there is no such match."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT players, bots, host_hash FROM matches WHERE id = ?", (match_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        bots = frozenset(int(s) for s in json.loads(row[1]))
+        return Seating(players=row[0], bots=bots, host_hash=row[2])
+
+    def reissue(self, match_id: str, seat: int, token: str) -> None:
+        """Make ``token`` the only token of ``seat`` in ``match_id``: the seat's
+        previous token stops working at once (the cached hashes are replaced in
+        the same locked step as the stored one)."""
+        hashed = hash_token(token)
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                changed = self._db.execute(
+                    "UPDATE seats SET token_hash = ? WHERE match_id = ? AND seat = ?",
+                    (hashed, match_id, seat),
+                ).rowcount
+                if changed != 1:
+                    raise ValueError(f"match {match_id} has no seat {seat} with a token")
+                rows = tuple(
+                    self._db.execute(
+                        "SELECT seat, token_hash FROM seats WHERE match_id = ? ORDER BY seat",
+                        (match_id,),
+                    ).fetchall()
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
+                raise
+            self._tokens[match_id] = rows
 
     def summaries(self, limit: int = 50) -> list[dict[str, Any]]:
         """The newest matches, public facts only (no seed, no tokens)."""

@@ -87,6 +87,7 @@ def test_a_database_of_the_previous_version_opens_and_replays_its_matches(
         assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         stored = store.load("oldmatch01")
         assert stored is not None and stored.generator == 1
+        assert store.seating("oldmatch01").host_hash is None  # type: ignore[union-attr]
         live = Hub(store, sealed_registry).get("oldmatch01")
         # The same state as the match was played in, not a replay drawn afresh.
         assert live.match.generator == 1
@@ -121,3 +122,104 @@ def test_a_database_from_a_newer_server_is_refused(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(StoreError, match="written by a newer Gameweave.*upgrade Gameweave"):
         Store(path)
+
+
+#: The schema as version 1 wrote it (commit df135eb): a generator per match, no
+#: host token.
+VERSION_1_SCHEMA = PREVIOUS_SCHEMA.replace(
+    "created REAL NOT NULL,", "created REAL NOT NULL, generator INTEGER NOT NULL DEFAULT 2,"
+)
+
+
+def version_1_database(path: Path, registry: Registry) -> Match:
+    """A database as schema version 1 left it, holding one Sealed Bids match (drawn
+    with generator 2); returns that match as it was played."""
+    title = registry.title("sealedbid")
+    played = Match(title, 2, 23, generator=2)
+    for _ in range(3):
+        seat = played.awaiting[0]
+        played.submit(seat, played.legal_actions(seat)[0])
+    db = sqlite3.connect(path)
+    db.executescript(VERSION_1_SCHEMA)
+    db.execute(
+        "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            "v1match01",
+            "sealedbid",
+            title.version,
+            2,
+            23,
+            json.dumps(played.config),
+            "gameweave-sealedbid",
+            "1.0.0",
+            "{}",
+            0.0,
+            2,
+            played.step,
+            0,
+        ),
+    )
+    db.executemany(
+        "INSERT INTO seats VALUES (?, ?, ?)",
+        [("v1match01", s, hash_token(f"token-{s}")) for s in (1, 2)],
+    )
+    db.executemany(
+        "INSERT INTO actions VALUES (?, ?, ?, ?)",
+        [
+            ("v1match01", i, s, json.dumps(a, sort_keys=True))
+            for i, (s, a) in enumerate(played.actions(), start=1)
+        ],
+    )
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    return played
+
+
+def test_a_version_1_database_gains_host_tokens_for_new_matches_only(
+    tmp_path: Path, sealed_registry: Registry
+) -> None:
+    import warnings
+
+    from gameweave_http.app import create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    path = tmp_path / "v1.sqlite3"
+    played = version_1_database(path, sealed_registry)
+    app = create_app(path, sealed_registry)
+    store = app.state.store
+    assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    headers = {"Content-Type": "application/json"}
+    with TestClient(app) as c:
+        # The old match is served as it was played, its seat tokens still work...
+        r = c.get("/api/matches/v1match01", headers={"X-Seat-Token": "token-2"})
+        assert r.status_code == 200 and r.json()["seat"] == 2
+        assert r.json()["version"] == played.step
+        assert app.state.hub.get("v1match01").match.digest() == played.digest()
+        # ...but it has no host token, so its links cannot be reissued.
+        seating = store.seating("v1match01")
+        assert seating is not None and seating.host_hash is None
+        r = c.post(
+            "/api/matches/v1match01/seats/1/token",
+            headers={"X-Host-Token": "anything", **headers},
+            json={},
+        )
+        assert r.status_code == 409 and "before host tokens" in r.json()["error"]
+        # A match created now has one.
+        created = c.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
+        r = c.post(
+            f"/api/matches/{created['id']}/seats/2/token",
+            headers={"X-Host-Token": created["host_token"], **headers},
+            json={},
+        )
+        assert r.status_code == 200 and r.json()["seat"] == 2
+    store.close()
+    reopened = Store(path)  # migrating twice changes nothing
+    try:
+        assert reopened.seating("v1match01").host_hash is None  # type: ignore[union-attr]
+        assert reopened.seating(created["id"]).host_hash is not None  # type: ignore[union-attr]
+    finally:
+        reopened.close()
