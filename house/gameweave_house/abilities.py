@@ -96,6 +96,9 @@ class Card:
 
     #: Why the card cannot be played when its timing allows it but it has no target.
     unplayable: ClassVar[str] = ""
+    #: The fields of :class:`~gameweave_house.actions.Ability` a play of it names
+    #: (``box``, ``index``, ``mine``, ``amount``); none for a card with no target.
+    fields: ClassVar[tuple[str, ...]] = ()
 
     def targets(self, state: State, seat: int, out: list[object]) -> None:
         """Append every way ``seat`` may play the card now to ``out`` (timing and
@@ -156,6 +159,7 @@ class TheCall(Card):
 
 class FalseCut(Card):
     unplayable = "no main box it can work on"
+    fields = ("box", "index")
 
     def targets(self, state: State, seat: int, out: list[object]) -> None:
         for b in state.boxes:
@@ -183,6 +187,7 @@ class FalseCut(Card):
 
 class Palm(Card):
     unplayable = "needs your live main box and a crewmate's"
+    fields = ("box", "mine", "index")
 
     def targets(self, state: State, seat: int, out: list[object]) -> None:
         own = state.seat_box(seat)
@@ -213,6 +218,7 @@ class Palm(Card):
 
 class TheLoad(Card):
     unplayable = "needs at least two face-up deck cards"
+    fields = ("index",)
 
     def targets(self, state: State, seat: int, out: list[object]) -> None:
         for i in range(1, state.shown):  # the top card (0) is already on top
@@ -230,6 +236,7 @@ class TheLoad(Card):
 
 class Vanish(Card):
     unplayable = "no box left for it to cover"
+    fields = ("box",)
 
     def targets(self, state: State, seat: int, out: list[object]) -> None:
         if state.phase == BET:
@@ -248,6 +255,7 @@ class Vanish(Card):
 
 class TheDrop(Card):
     unplayable = "the hand has only one card"
+    fields = ("index",)
 
     def targets(self, state: State, seat: int, out: list[object]) -> None:
         _, h = state.current()
@@ -302,6 +310,7 @@ class DoubleBag(Card):
 
 class ShortChange(Card):
     unplayable = "no box left for it to cover"
+    fields = ("box",)
 
     def targets(self, state: State, seat: int, out: list[object]) -> None:
         if state.phase == BET:
@@ -322,6 +331,7 @@ class ShortChange(Card):
 
 class BackThePlay(Card):
     unplayable = "only before your first hit, with chips in the Take"
+    fields = ("box", "amount")
 
     def targets(self, state: State, seat: int, out: list[object]) -> None:
         own = state.seat_box(seat)
@@ -459,6 +469,35 @@ def why_not(state: State, seat: int, card: str) -> str:
     plays: list[object] = []
     CARDS[card].targets(state, seat, plays)
     return "" if plays else CARDS[card].unplayable
+
+
+#: What each field of a play names, in refusals.
+FIELD_WORDS: Final = {
+    "box": "a box",
+    "mine": "one of your own cards",
+    "index": "a card",
+    "amount": "an amount",
+}
+
+
+def listed(words: list[str], last: str = "and") -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def wrong_targets(act: Ability) -> str:
+    """Why ``act`` names the wrong kind of target for its card (a target the card
+    does not take, or one it needs left out), or ``""`` when the kinds fit."""
+    takes = CARDS[act.card].fields
+    given = {"box": act.box, "mine": act.mine, "index": act.index, "amount": act.amount}
+    extra = [FIELD_WORDS[f] for f, v in given.items() if v is not None and f not in takes]
+    wants = listed([FIELD_WORDS[f] for f in takes]) if takes else "no target"
+    name = ABILITIES[act.card].name
+    if extra:
+        return f"{name} takes {wants}, not {listed(extra, 'or')}"
+    if any(given[f] is None for f in takes):
+        return f"{name} needs {wants}"
+    return ""
 
 
 def play_card(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:

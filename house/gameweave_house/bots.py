@@ -203,7 +203,12 @@ class BasicBot:
             play = self.spend(view, seat, legal, box, hand, up)
             if play is not None:
                 return play
-        if find(legal, A.ColdFeet) and wants_cold_feet(cards, up, exposed):
+        if box["vanish"]:
+            # Vanish refunds a bust, so a stiff hand is hit, never walked out: walking
+            # out would spend half the bet and leave the card nothing to cover.
+            if pts < 17 and not (soft and pts >= 18):
+                return A.Hit()
+        elif find(legal, A.ColdFeet) and wants_cold_feet(cards, up, exposed):
             return find(legal, A.ColdFeet)
         # A face-up hole card (Rooftop) tells the whole story once the house stands.
         if not dealer["hole_down"] and len(dealer["cards"]) >= 2:

@@ -43,6 +43,8 @@ class Role:
     passive_name: str
     passive_text: str
     cards: tuple[str, str, str]
+    #: What the role is for, in a line (shown where roles are drafted).
+    summary: str = ""
 
 
 ABILITIES: Final[dict[str, Ability]] = {
@@ -164,9 +166,11 @@ ROLES: Final[dict[str, Role]] = {
             "Lookout",
             "the_count",
             "The Count",
-            "The board shows tens and aces left over cards left: RICH at 43% or more, "
-            "THIN under 35%, EVEN between, SPENT when the deck is empty.",
+            "The board counts the tens and aces among the cards the crew has not seen yet "
+            "and reads RICH when they make up 43% or more of them, THIN under 35%, EVEN in "
+            "between, and SPENT when no unseen card is left.",
             ("long_glass", "rooftop", "the_call"),
+            "Sees cards early: the deck's count, its next cards, the hole card.",
         ),
         Role(
             "sleight",
@@ -175,6 +179,7 @@ ROLES: Final[dict[str, Role]] = {
             "Palmed",
             "When one of the Sleight's own hands busts, the next face-down deck card turns face up.",
             ("false_cut", "palm", "the_load"),
+            "Moves cards: swaps, replaces and reorders them on the table and deck.",
         ),
         Role(
             "ghost",
@@ -184,6 +189,7 @@ ROLES: Final[dict[str, Role]] = {
             "While a Ghost sits at the table, any hand may walk out for half its bet back "
             "before its first hit.",
             ("vanish", "the_drop", "alibi"),
+            "Gets hands out of trouble: walk-outs, refunded busts, fresh cards.",
         ),
         Role(
             "bagman",
@@ -192,6 +198,7 @@ ROLES: Final[dict[str, Role]] = {
             "Deep Pockets",
             "The table maximum on the Bagman's own box is 500 instead of 250.",
             ("double_bag", "short_change", "back_the_play"),
+            "Moves money: a bigger box, a richer Mark, losses turned to pushes.",
         ),
         Role(
             "inside_man",
@@ -201,6 +208,7 @@ ROLES: Final[dict[str, Role]] = {
             "Once the dealer holds two cards, the crew learns whether the hole card is HIGH "
             "(7 to king, or an ace) or LOW (2 to 6).",
             ("slow_hand", "the_nod", "extra_box"),
+            "Bends the dealer: a hint at the hole card, where it stands, one more card.",
         ),
     )
 }

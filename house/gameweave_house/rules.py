@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from gameweave_core import ConfigError, Event, Outcome, Rng
 
-from .abilities import add_plays, bust, play_card, why_not
+from .abilities import CARDS, add_plays, bust, listed, play_card, why_not, wrong_targets
 from .actions import (
     Ability,
     Chips,
@@ -36,7 +36,20 @@ from .deck import face_up as face_up  # tests/http/test_http_leaks_house.py read
 from .history import box_id_name, box_name, crew, describe, line, settled_line, signed, upcard_line
 from .roles import ABILITIES, ROLES
 from .settle import BUST, result, settle_backed, settle_hand
-from .state import BET, CALL, DRAFT, MIN_BET, OVER, PLAY, SETTLED, Box, Hand, State
+from .state import (
+    BET,
+    CALL,
+    DRAFT,
+    MIN_BET,
+    OVER,
+    PLAY,
+    SETTLED,
+    Box,
+    Hand,
+    Result,
+    Settled,
+    State,
+)
 
 #: The chips a betting turn pushes at a time.
 CHIP_STEPS: Final = (10, 50, 100)
@@ -194,8 +207,8 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
     if state.phase == OVER:
         return "the job is over"
     match action:
-        case Ability(card=card):
-            return explain_ability(state, seat, card)
+        case Ability():
+            return explain_ability(state, seat, action)
         case Draft(role=role):
             if state.phase != DRAFT:
                 return "the draft is over"
@@ -214,7 +227,7 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
         case DealMeIn():
             if state.phase != BET:
                 return "Deal me in ends a betting turn; it is not your betting turn"
-            return f"push at least {MIN_BET} chips onto each of your boxes first"
+            return f"bet at least {MIN_BET} first: push chips onto your box (+10, +50 or +100)"
         case Mark() | Heavy() if seat != state.caller:
             return f"only the caller ({crew(state.caller)}) calls the Mark and the Heavy"
         case Heavy():
@@ -252,16 +265,26 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
     return None
 
 
-def explain_ability(state: State, seat: int, card: str) -> str:
+def explain_ability(state: State, seat: int, act: Ability) -> str:
+    card = act.card
     info = ABILITIES.get(card)
     if info is None:
         return f"there is no ability card {card!r}; cards: {', '.join(ABILITIES)}"
     if info.role != state.role_of(seat):
         return f"{info.name} is the {ROLES[info.role].name}'s card, not yours"
+    wrong = wrong_targets(act)
+    if wrong:
+        return wrong
     why = why_not(state, seat, card)
     if why:
         return f"{info.name} can't be played now: {why}"
-    return f"{info.name} can't be played that way now; check the box, card and amount"
+    plays: list[Any] = []
+    CARDS[card].targets(state, seat, plays)
+    boxes = sorted({p.box for p in plays if p.box is not None})
+    if act.box is not None and act.box not in boxes:
+        named = listed([f"box {b}" for b in boxes], "or")
+        return f"{info.name} can't name box {act.box} now; it can name {named}"
+    return f"{info.name} can't be played that way now; check the card and amount"
 
 
 # -- applying ------------------------------------------------------------------------------
@@ -395,6 +418,7 @@ def next_bettor(state: State, events: list[Event], rng: Rng) -> None:
 
 def deal(state: State, events: list[Event], rng: Rng) -> None:
     """Every seat's box its first card; The Call pauses here for the caller's Mark."""
+    state.last = None  # the last round's results leave the table with the new deal
     state.boxes.sort(key=lambda b: (b.seat, b.extra))
     for b in state.boxes:
         if not b.extra:
@@ -582,7 +606,10 @@ def settle(state: State, events: list[Event]) -> None:
     """Settle every hand: all credits first, then the debits, capped at the Take."""
     dealer_pts = points(state.dealer)
     dealer_bj = is_two_card_21(state.dealer)
-    lines: list[tuple[str, int, int, int]] = []  # (text head, bet, credit, debit)
+    # One result per line, its chips filled in once every debit is known; and the
+    # bet, credit and debit wanted behind each.
+    results: list[Result] = []
+    sums: list[tuple[int, int]] = []  # (bet, credit)
     debts: list[tuple[int, int]] = []  # (line index, debit wanted)
     for b in state.boxes:
         marked = state.mark == b.id
@@ -603,27 +630,29 @@ def settle(state: State, events: list[Event]) -> None:
             )
             state.take += credit
             rescued = "VANISH" in notes or "SHORT CHANGE" in notes
-            head = f"{box_name(b, i)} {pts} " + (
-                "BUST · LOSS" if word == BUST and not rescued else word
-            )
+            said = "BUST · LOSS" if word == BUST and not rescued else word
             if notes:
-                head += "".join([f" · {n}" for n in notes])
+                said += "".join([f" · {n}" for n in notes])
             if debit:
-                debts.append((len(lines), debit))
-            lines.append((head, h.bet, credit, 0))
+                debts.append((len(results), debit))
+            results.append(Result(box_name(b, i), list(h.cards), pts, said, 0))
+            sums.append((h.bet, credit))
         if b.backed:
             back = settle_backed(words[0], b.backed, saved=b.main.saved, short_change=short)
             state.take += back
-            lines.append((f"Raise on {box_name(b)}", b.backed, back, 0))
+            results.append(Result(f"Raise on {box_name(b)}", [], 0, "", 0))
+            sums.append((b.backed, back))
+    taken = [0] * len(results)
     for index, wanted in debts:
-        taken = min(wanted, state.take)
-        state.take -= taken
-        head, bet, credit, _ = lines[index]
-        if taken < wanted:
-            head += " · TAKE EMPTY"
-        lines[index] = (head, bet, credit, taken)
-    for head, bet, credit, debit in lines:
-        events.append(line(f"{head} {signed(credit - bet - debit)}", "settle"))
+        taken[index] = min(wanted, state.take)
+        state.take -= taken[index]
+        if taken[index] < wanted:
+            results[index].result += " · TAKE EMPTY"
+    for r, (bet, credit), debit in zip(results, sums, taken, strict=True):
+        r.chips = credit - bet - debit
+        head = f"{r.name} {r.points} {r.result}" if r.result else r.name
+        events.append(line(f"{head} {signed(r.chips)}", "settle"))
+    state.last = Settled(state.round, list(state.dealer), results, state.take)
     events.append(settled_line(state.take))
     state.phase = SETTLED
     if state.take < MIN_BET:

@@ -124,6 +124,30 @@ class Box:
 
 
 @attr.s(auto_attribs=True)
+class Result:
+    """One line of a settlement as the table shows it: a hand, or chips backed on a box."""
+
+    #: ``"Crew 2"``, ``"Crew 2 split"``, ``"Extra Box"`` or ``"Raise on Crew 2"``.
+    name: str
+    cards: list[str]
+    points: int
+    #: What the hand did (``"WIN · MARK"``, ``"BUST · LOSS"``); "" for backed chips.
+    result: str
+    #: What it moved against the bet already spent (``+15``, ``-10``).
+    chips: int
+
+
+@attr.s(auto_attribs=True)
+class Settled:
+    """The round that settled last: the dealer's final hand and every result."""
+
+    round: int
+    dealer: list[str]
+    results: list[Result]
+    take: int
+
+
+@attr.s(auto_attribs=True)
 class State:
     """Everything about one job."""
 
@@ -169,6 +193,11 @@ class State:
     last_round: bool = False
     #: How the job ended: "" while it goes on, "deck" or "broke".
     ended: str = ""
+    #: The round that settled last, kept on the table until the next deal so every
+    #: seat sees it whoever presses Next round. Only the views read it; it is a copy
+    #: of what the state held when the round settled, so the digest leaves it out
+    #: (see :func:`for_digest`).
+    last: Settled | None = None
 
     def box(self, box_id: int) -> Box | None:
         for b in self.boxes:
@@ -221,3 +250,11 @@ class State:
     def face_down(self) -> int:
         """How many deck cards are still face down (they sit below the face-up top)."""
         return len(self.deck) - self.shown
+
+
+def for_digest(data: dict[str, object]) -> dict[str, object]:
+    """The title's snapshot (``data``, the whole state unstructured) without
+    :attr:`State.last`: the rules never read it, and leaving it out keeps the
+    digests of logs recorded before it existed."""
+    data.pop("last", None)
+    return data

@@ -10,7 +10,8 @@ from typing import Any
 from gameweave_core import action_tag
 
 from . import actions as A
-from .cards import labels
+from .abilities import CARDS
+from .cards import label, labels
 from .roles import ABILITIES, ROLES
 
 _SIMPLE = {
@@ -78,10 +79,9 @@ def parse_action(text: str, legal: Sequence[Any]) -> Any:
             return act
     if said in _SIMPLE:
         kind = _SIMPLE[said]
-        found = next((a for a in legal if isinstance(a, kind)), None)
-        if found is None:
-            raise ValueError(f"{said!r} is not possible now; {_hint(legal)}")
-        return found
+        # Not legal now: the action itself goes back, so the rules say why not
+        # ("bet at least 10 first", "Next round comes once the round has settled").
+        return next((a for a in legal if isinstance(a, kind)), kind())
     if said.startswith("+"):
         amount = said[1:].split()[0]
         if not amount.isdigit():
@@ -100,20 +100,51 @@ def parse_action(text: str, legal: Sequence[Any]) -> Any:
         open_roles = ", ".join(ROLES[a.role].name for a in legal if isinstance(a, A.Draft))
         raise ValueError(f"can't draft {wanted!r}; open roles: {open_roles or 'none'}")
     if said.startswith("play"):
-        rest = said[4:].strip()
-        plays = [a for a in legal if isinstance(a, A.Ability)]
-        for n in range(len(rest.split()), 0, -1):
-            key = _card_key(" ".join(rest.split()[:n]))
-            if key is not None:
-                mine = [a for a in plays if a.card == key]
-                if not mine:
-                    raise ValueError(f"{ABILITIES[key].name} can't be played now")
-                if len(mine) == 1:
-                    return mine[0]
-                options = "; ".join(describe_action(a) for a in mine[:4])
-                raise ValueError(f"say which: {options}{' ...' if len(mine) > 4 else ''}")
-        raise ValueError(f"no ability card called {rest!r}; cards: {_card_names()}")
+        return _parse_play(said[4:].strip(), legal)
     raise ValueError(f"cannot read {text.strip()!r}; {_hint(legal)}")
+
+
+#: The words naming a play's targets, and the field of the action each fills.
+_TARGET_WORDS = {"box": "box", "mine": "mine", "card": "index", "for": "amount"}
+
+
+def _parse_play(rest: str, legal: Sequence[Any]) -> A.Ability:
+    """``play CARD [box N] [mine N] [card N] [for N]``: the legal play these words
+    pick out. Targets the card does not take, or a play that is not legal now, come
+    back as the action typed, for the rules to refuse with their reason."""
+    words = rest.split()
+    for n in range(len(words), 0, -1):
+        key = _card_key(" ".join(words[:n]))
+        if key is not None:
+            break
+    else:
+        raise ValueError(f"no ability card called {rest!r}; cards: {_card_names()}")
+    name = ABILITIES[key].name
+    given: dict[str, int] = {}
+    targets = words[n:]
+    if len(targets) % 2:
+        raise ValueError(f"{name}: name targets in pairs, e.g. box 2, card 1, mine 2, for 50")
+    for word, number in zip(targets[::2], targets[1::2], strict=True):
+        field = _TARGET_WORDS.get(word)
+        if field is None:
+            raise ValueError(f"{name}: {word!r} is not a target; use box, card, mine or for")
+        if not number.isdigit() or int(number) == 0:
+            raise ValueError(f"{name}: {word} takes a number from 1, e.g. {word} 2")
+        # cards are counted from 1 on the table, from 0 in the action
+        given[field] = int(number) - (1 if field in ("index", "mine") else 0)
+    fits = [
+        a
+        for a in legal
+        if isinstance(a, A.Ability)
+        and a.card == key
+        and all(getattr(a, f) == v for f, v in given.items())
+    ]
+    if len(fits) == 1:
+        return fits[0]
+    if len(fits) > 1:
+        options = "; ".join(describe_action(a) for a in fits[:4])
+        raise ValueError(f"say which: {options}{' ...' if len(fits) > 4 else ''}")
+    return A.Ability(key, **given)
 
 
 def _card_names() -> str:
@@ -142,6 +173,63 @@ STATUS = {
 }
 
 
+#: How a card with targets is typed, and what its numbers mean (the table numbers
+#: the cards while such a card is yours to play).
+TARGET_HELP = {
+    "false_cut": "play false cut box B card C: card C of box B out, a fresh card in",
+    "palm": "play palm box B mine M card C: your card M for card C of box B",
+    "the_load": "play the load card C: face-up card C to the top of the deck",
+    "vanish": "play vanish box B: box B's bust comes back",
+    "the_drop": "play the drop card C: card C of your hand off",
+    "short_change": "play short change box B: box B's loss pushes",
+    "back_the_play": "play back the play box B for N: N chips backed on box B",
+}
+
+
+def numbered(cards: Sequence[str]) -> str:
+    """``[1]7♣ [2]K♦``: cards with the numbers a play's ``card N`` names."""
+    return " ".join(f"[{i}]{label(c)}" for i, c in enumerate(cards, start=1))
+
+
+def targets_shown(view: Mapping[str, Any], seat: int | None) -> bool:
+    """Whether ``seat`` may play a card naming a card now (the table numbers them)."""
+    me = next((c for c in view["crew"] if c["seat"] == seat), None)
+    return me is not None and any(
+        c["playable"] and "index" in CARDS[c["key"]].fields for c in me["cards"]
+    )
+
+
+def settled_lines(settled: Mapping[str, Any], with_cards: bool) -> list[str]:
+    """The last settlement: the house's final hand, then one line per result (with
+    its cards when the boxes have left the table)."""
+    dealer = settled["dealer"]
+    out = [
+        f"[bold]Round {settled['round']} settled[/]: the house {dealer['points']} "
+        f"({labels(dealer['cards'])})  ·  Take {settled['take']}"
+    ]
+    for r in settled["results"]:
+        chips = f"+{r['chips']}" if r["chips"] > 0 else str(r["chips"])
+        colour = "green" if r["chips"] > 0 else "red" if r["chips"] < 0 else "default"
+        if not r["result"]:  # chips backed on a box
+            out.append(f"  {r['name']}  [{colour}]{chips}[/]")
+            continue
+        cards = f"{labels(r['cards'])}  " if with_cards else ""
+        out.append(f"  {r['name']}  {cards}{r['points']}  {r['result']}  [{colour}]{chips}[/]")
+    return out
+
+
+def draft_lines(view: Mapping[str, Any]) -> list[str]:
+    """What each open role is for, for the seat choosing one (``rules roles`` has
+    every card in full)."""
+    out = []
+    for key in view["roles_open"]:
+        role = ROLES[key]
+        cards = ", ".join(ABILITIES[c].name for c in role.cards)
+        out.append(f"  [bold]{role.name}[/]: {role.summary} ({role.passive_name}; {cards})")
+    out.append("  [dim]rules roles: what every passive and card does[/]")
+    return out
+
+
 def render_text(view: Mapping[str, Any], seat: int | None) -> str:
     """The table as rich-markup text: the house, the Take with The Count and The
     Tell, every box, each player card with its abilities lit or greyed with the
@@ -162,7 +250,9 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
         take += f"  ·  The Tell {view['tell']}"
     lines.append(take)
     deck = view["deck"]
-    up = f"  face up: {labels(deck['face_up'])}" if deck["face_up"] else ""
+    numbers = targets_shown(view, seat)
+    shown = numbered(deck["face_up"]) if numbers else labels(deck["face_up"])
+    up = f"  face up: {shown}" if deck["face_up"] else ""
     lines.append(
         f"Deck {deck['left']} cards{up}" + ("  ·  LAST ROUND" if view["last_round"] else "")
     )
@@ -183,6 +273,9 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
         lines.append(f"Final Take {view['take']} against {view['opening']}: {verdict}")
     for p in view["pending"]:
         lines.append(f"  ⏳ {p['text']}")
+    if "settled" in view:
+        # Until the next deal; once the new round's boxes are out, with their cards.
+        lines += settled_lines(view["settled"], with_cards=phase not in ("settled", "over"))
     lines.append("")
     for b in view["boxes"]:
         tags = []
@@ -194,10 +287,11 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
             tags.append("Vanish")
         if b["short_change"]:
             tags.append("Short Change")
-        head = f"[bold]{b['name']}[/]" + (f" ({', '.join(tags)})" if tags else "")
+        name = b["name"] + (f" [box {b['id']}]" if b["extra"] else "")
+        head = f"[bold]{name}[/]" + (f" ({', '.join(tags)})" if tags else "")
         for i, h in enumerate(b["hands"]):
             name = head if i == 0 else "  split"
-            cards = labels(h["cards"]) if h["cards"] else "—"
+            cards = (numbered(h["cards"]) if numbers else labels(h["cards"])) if h["cards"] else "—"
             soft = "soft " if h["soft"] else ""
             total = f"{soft}{h['points']}" if h["cards"] else ""
             lines.append(
@@ -220,10 +314,14 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
                 lines.append(f"    [dim strike]{card['name']}[/] [dim](spent)[/]")
             elif card["playable"]:
                 lines.append(f"    [bold yellow]★ {card['name']} — PLAY NOW[/]  {card['text']}")
+                if c["seat"] == seat and card["key"] in TARGET_HELP:
+                    lines.append(f"      [cyan]{TARGET_HELP[card['key']]}[/]")
             else:
                 lines.append(f"    [dim]{card['name']} — {card['reason']}[/]")
     if phase == "draft":
         lines.append("Open roles: " + ", ".join(ROLES[r].name for r in view["roles_open"]))
+        if seat is not None and view["turn"] == seat:
+            lines += draft_lines(view)
     return "\n".join(lines)
 
 

@@ -9,10 +9,10 @@ from typing import Any, ClassVar
 from gameweave_core import Event, Outcome, Rng, Title
 from gameweave_core.bots import BotFactory
 
-from . import resample, rules, terminal, views
+from . import resample, rules, rules_text, terminal, views
 from .actions import ACTIONS
 from .bots import BOTS
-from .state import State
+from .state import State, for_digest
 
 
 class HouseJob(Title[State]):
@@ -66,6 +66,12 @@ class HouseJob(Title[State]):
 
     def resample(self, state: State, seat: int | None, rng: Rng) -> State:
         return resample.resample(state, seat, rng)
+
+    def snapshot(self, state: State) -> Any:
+        return for_digest(super().snapshot(state))
+
+    def rules_text(self) -> Mapping[str, str]:
+        return rules_text.TOPICS
 
     def bots(self) -> Mapping[str, BotFactory]:
         return BOTS

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from .abilities import why_not
-from .cards import count_reading, high_low, total
+from .cards import count_reading, high_low, points, total
 from .deck import can_deal_round, face_up
 from .history import box_id_name, box_name
 from .roles import ABILITIES, ROLES, TIMING_TEXT
-from .state import BET, DRAFT, MIN_BET, OVER, PLAY, Box, Hand, State
+from .state import BET, DRAFT, MIN_BET, OVER, PLAY, Box, Hand, Settled, State
 
 
 def hand_status(state: State, box: Box, index: int, hand: Hand) -> str:
@@ -98,6 +98,45 @@ def crew_view(state: State, seat: int) -> dict[str, Any]:
     return out
 
 
+def settled_view(last: Settled) -> dict[str, Any]:
+    """The round that settled last: the dealer's final hand and each line's result."""
+    return {
+        "round": last.round,
+        "dealer": {"cards": list(last.dealer), "points": points(last.dealer)},
+        "results": [
+            {
+                "name": r.name,
+                "cards": list(r.cards),
+                "points": r.points,
+                "result": r.result,
+                "chips": r.chips,
+            }
+            for r in last.results
+        ],
+        "take": last.take,
+    }
+
+
+def role_view(key: str) -> dict[str, Any]:
+    """What a role does, for the seat drafting: its passive and its three cards."""
+    role = ROLES[key]
+    return {
+        "key": key,
+        "name": role.name,
+        "summary": role.summary,
+        "passive": {"key": role.passive, "name": role.passive_name, "text": role.passive_text},
+        "cards": [
+            {
+                "key": card,
+                "name": ABILITIES[card].name,
+                "when": TIMING_TEXT[ABILITIES[card].timing],
+                "text": ABILITIES[card].text,
+            }
+            for card in role.cards
+        ],
+    }
+
+
 def pending(state: State) -> list[dict[str, str]]:
     """Effects set up this round that have not fired yet."""
     if state.phase not in (BET, PLAY, "call"):
@@ -179,8 +218,13 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["tell"] = high_low(state.dealer[1])
     if state.phase == PLAY:
         out["playing"] = {"box": state.boxes[state.cur_box].id, "hand": state.cur_hand}
+    if state.last is not None:
+        # Kept from settlement to the next deal: a seat whose crewmate pressed Next
+        # round at once still sees how the round ended while it bets.
+        out["settled"] = settled_view(state.last)
     if state.phase == DRAFT:
         out["roles_open"] = [r for r in ROLES if r not in state.roles]
+        out["roles"] = [role_view(r) for r in out["roles_open"]]
     if state.phase == OVER:
         out["ended"] = state.ended
         out["took_the_house"] = state.take > state.opening

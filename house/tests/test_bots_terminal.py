@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import dealt, table
+from helpers import box, dealt, table
 
-from gameweave_core import Match, Observation, Rng, default_registry
+from gameweave_core import IllegalAction, Match, Observation, Rng, default_registry
 from gameweave_core.runner import play_out
 from gameweave_house import HouseJob
 from gameweave_house import actions as A
@@ -117,11 +117,12 @@ def test_parse_action_errors_are_one_helpful_line() -> None:
     m = table(("lookout", "ghost"), ())
     legal = m.legal_actions(1)
     for typed, words in [
-        ("hit", "not possible now"),
         ("+70", "not possible now"),
         ("mark x", "mark 2"),
-        ("play rooftop", "can't be played now"),
         ("play fireworks", "no ability card"),
+        ("play long glass box", "in pairs"),
+        ("play long glass box two", "a number"),
+        ("play long glass pocket 2", "not a target"),
         ("dance", "cannot read"),
     ]:
         with pytest.raises(ValueError) as caught:
@@ -156,3 +157,89 @@ def test_render_history_is_newest_first() -> None:
     text = render_history(m.history(1)).splitlines()
     assert text[0] == "Round settled — Take 1000"
     assert "[red]Crew 1 25 BUST · LOSS -100[/]" in text and "[green]Crew 2 19 WIN +100[/]" in text
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("deal", "bet at least 10 first"),
+        ("hit", "that is a playing-turn action; it is not your playing turn"),
+        ("next", "Next round comes once the round has settled"),
+        ("play rooftop", "Rooftop can't be played now: needs cards on the table"),
+        ("play long glass box 2", "Long Glass takes no target, not a box"),
+    ],
+)
+def test_words_for_an_action_not_legal_now_get_the_rules_reason(typed: str, reason: str) -> None:
+    m = table(("lookout", "ghost"), ())
+    before = m.step
+    act = TITLE.parse_action(typed, m.legal_actions(1))
+    with pytest.raises(IllegalAction) as caught:
+        m.submit(1, act)
+    assert str(caught.value).startswith(reason) and "\n" not in str(caught.value)
+    assert m.step == before
+
+
+def test_a_target_given_to_a_card_without_targets_is_refused_not_ignored() -> None:
+    m = table(("inside_man", "ghost"), ())
+    act = TITLE.parse_action("play slow hand box 2", m.legal_actions(1))
+    assert act == A.Ability("slow_hand", box=2)
+    with pytest.raises(IllegalAction, match=r"^Slow Hand takes no target, not a box$"):
+        m.submit(1, act)
+    # the card is still there to play
+    assert any(c["key"] == "slow_hand" and c["playable"] for c in m.view(1)["crew"][0]["cards"])
+    with pytest.raises(IllegalAction, match=r"^Slow Hand takes no target, not a box$"):
+        m.submit(1, {"type": "ability", "card": "slow_hand", "box": 2})
+    assert TITLE.parse_action("play slow hand", m.legal_actions(1)) == A.Ability("slow_hand")
+
+
+def test_targets_pick_out_one_play_or_are_refused_with_the_boxes_open() -> None:
+    m = dealt(("sleight", "lookout"), [("TS", "6S"), ("TH", "9H")], "TD", "7D")
+    legal = m.legal_actions(1)
+    with pytest.raises(ValueError, match="say which: play palm box 2 mine 1 card 1"):
+        TITLE.parse_action("play palm box 2", legal)
+    assert TITLE.parse_action("play palm box 2 mine 2 card 1", legal) == A.Ability(
+        "palm", box=2, index=0, mine=1
+    )
+    with pytest.raises(
+        IllegalAction, match=r"^False Cut can't name box 3 now; it can name box 1 or box 2$"
+    ):
+        m.submit(1, TITLE.parse_action("play false cut box 3 card 1", legal))
+    with pytest.raises(
+        IllegalAction, match=r"^Palm needs a box, one of your own cards and a card$"
+    ):
+        m.submit(1, {"type": "ability", "card": "palm", "box": 2})
+
+
+def test_basic_bot_hits_a_box_its_vanish_covers_and_never_walks_it_out() -> None:
+    # The Ghost's 15 against a ten, The Drop and Alibi already spent on it: the bot's
+    # last card for a stiff hand is Vanish on its own box ...
+    m = dealt(("ghost", "lookout"), [("TS", "6S"), ("TH", "9H")], "TD", "7D", then=["9C", "6C"])
+    m.submit(1, {"type": "ability", "card": "the_drop", "index": 1})
+    m.submit(1, {"type": "ability", "card": "alibi"})
+    assert box(m, 1)["hands"][0]["points"] == 15
+    bot = BasicBot(abilities=True)
+    assert bot.act(observe(m, 1), Rng(1)) == A.Ability("vanish", box=1)
+    m.submit(1, {"type": "ability", "card": "vanish", "box": 1})
+    # ... and then, Cold Feet still open, it hits: a bust now costs nothing.
+    assert A.ColdFeet() in m.legal_actions(1)
+    assert bot.act(observe(m, 1), Rng(1)) == A.Hit()
+    # Without Vanish the same hand walks out.
+    plain = dealt(("ghost", "lookout"), [("9C", "6C"), ("TH", "9H")], "TD", "7D")
+    assert BasicBot(abilities=False).act(observe(plain, 1), Rng(1)) == A.ColdFeet()
+
+
+def test_no_basic_bot_walks_out_a_box_after_covering_it_with_vanish() -> None:
+    vanished = 0
+    for seed in range(30):
+        m = Match(TITLE, 3, seed)
+        play_out(m)
+        covered: set[str] = set()
+        for line in m.history(None):
+            if line.startswith("Round "):
+                covered = set()
+            elif " plays Vanish on " in line:
+                covered.add(line.split(" plays Vanish on ")[1].removesuffix("'s box"))
+                vanished += 1
+            elif "(Cold Feet)" in line:
+                assert line.split(" walks out")[0] not in covered, (seed, line)
+    assert vanished > 3  # the bots do play Vanish in these jobs
