@@ -12,19 +12,30 @@ import sys
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from . import symbols
 from .floorplan import COLUMNS, HEIGHT, WIDTH, FloorPlan, quayside_palace
 
 CELL = 34
 MARGIN = 26
-LEGEND_HEIGHT = 96
+LEGEND_HEIGHT = 104
 
-WING_FILL = {
-    "North": "#e9e2d0",
-    "West": "#e3d6c6",
-    "South": "#dfe7f1",
-    "East": "#d9e6d3",
-    "Court": "#e6e6e6",
-}
+#: The floor's tint in each wing, as the terminal and the browser have it.
+WING_FILL = symbols.WINGS
+#: The kinds of square the picture shows, in its legend's order (from :mod:`.symbols`,
+#: like every letter and colour drawn here).
+LEGEND_KINDS = (
+    "vault",
+    "case",
+    "camera",
+    "breaker",
+    "post",
+    "door",
+    "window",
+    "skylight",
+    "office",
+    "wall",
+    "watched",
+)
 
 
 def _xy(square: int) -> tuple[int, int]:
@@ -43,7 +54,8 @@ def _text(
 
 def floor_plan_svg(plan: FloorPlan | None = None) -> str:
     """The Quayside Palace as an SVG document: wings, walls, Office, cases, cameras
-    and what they watch, breakers, guard posts, exits, and coordinates on the edges."""
+    and what they watch, breakers, guard posts, exits, and coordinates on the edges,
+    in the letters and colours of :mod:`.symbols` (the terminal's and the browser's)."""
     plan = plan or quayside_palace()
     width = MARGIN * 2 + WIDTH * CELL
     height = MARGIN * 2 + HEIGHT * CELL + LEGEND_HEIGHT
@@ -54,53 +66,69 @@ def floor_plan_svg(plan: FloorPlan | None = None) -> str:
         f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
     ]
     covered = set().union(*(cam.coverage for cam in plan.cameras))
+    colour = symbols.colour
     for sq in range(WIDTH * HEIGHT):
         x, y = _xy(sq)
-        if sq in plan.walls:
-            fill = "#3b3b3b"
-        elif sq in plan.office:
-            fill = "#b9c8f0"
-        else:
-            fill = WING_FILL[plan.wing_of[sq]]
+        fill = colour("wall") if sq in plan.walls else WING_FILL[plan.wing_of[sq]]
         out.append(
             f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#bbbbbb" stroke-width="0.5"/>'
         )
+        if sq in plan.office:
+            out.append(
+                f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{colour("office")}" fill-opacity="0.35"/>'
+            )
+            out.append(
+                _text(
+                    x + CELL / 2,
+                    y + CELL / 2,
+                    symbols.glyph("office"),
+                    12,
+                    colour("office"),
+                    "bold",
+                )
+            )
         if sq in covered:
+            # What the cameras cover: the squares the monitors watch, when someone does.
             out.append(
                 f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" '
-                'fill="#f08a24" fill-opacity="0.28"/>'
+                f'fill="{colour("watched")}" fill-opacity="0.28"/>'
             )
     half = CELL / 2
     for case in plan.cases:
         x, y = _xy(case.square)
-        colour = "#c9a227" if case.vault else "#2a7f9e"
+        kind = "vault" if case.vault else "case"
         out.append(
-            f'<rect x="{x + 6}" y="{y + 6}" width="{CELL - 12}" height="{CELL - 12}" fill="none" stroke="{colour}" stroke-width="3"/>'
+            f'<rect x="{x + 6}" y="{y + 6}" width="{CELL - 12}" height="{CELL - 12}" fill="none" stroke="{colour(kind)}" stroke-width="3"/>'
         )
-        out.append(_text(x + half, y + half, "V" if case.vault else "C", 12, colour, "bold"))
+        out.append(_text(x + half, y + half, symbols.glyph(kind), 12, colour(kind), "bold"))
     for cam in plan.cameras:
         x, y = _xy(cam.square)
-        out.append(f'<circle cx="{x + half}" cy="{y + half}" r="{half - 5}" fill="#1b6f93"/>')
-        out.append(_text(x + half, y + half, str(cam.number), 13, "#ffffff", "bold"))
+        out.append(
+            f'<circle cx="{x + half}" cy="{y + half}" r="{half - 4}" fill="{colour("camera")}"/>'
+        )
+        out.append(
+            _text(x + half, y + half, symbols.glyph("camera", cam.number), 12, "#ffffff", "bold")
+        )
     for sq in plan.breakers.values():
         x, y = _xy(sq)
         out.append(
-            f'<rect x="{x + 8}" y="{y + 5}" width="{CELL - 16}" height="{CELL - 10}" fill="#f2c230" stroke="#8a6d00"/>'
+            f'<rect x="{x + 8}" y="{y + 5}" width="{CELL - 16}" height="{CELL - 10}" fill="#ffffff" stroke="{colour("breaker")}" stroke-width="2"/>'
         )
-        out.append(_text(x + half, y + half, "B", 12, "#4a3a00", "bold"))
+        out.append(
+            _text(x + half, y + half, symbols.glyph("breaker"), 12, colour("breaker"), "bold")
+        )
     for sq in plan.posts:
         x, y = _xy(sq)
         out.append(
-            f'<circle cx="{x + half}" cy="{y + half}" r="{half - 7}" fill="none" stroke="#2f8f3a" stroke-width="3"/>'
+            f'<circle cx="{x + half}" cy="{y + half}" r="{half - 7}" fill="none" stroke="{colour("post")}" stroke-width="3"/>'
         )
-        out.append(_text(x + half, y + half, "P", 11, "#2f8f3a", "bold"))
+        out.append(_text(x + half, y + half, symbols.glyph("post"), 11, colour("post"), "bold"))
     for ex in plan.exits:
         x, y = _xy(ex.square)
-        letter = {"door": "D", "window": "W", "skylight": "S"}[ex.kind]
         out.append(
-            f'<rect x="{x + 4}" y="{y + 4}" width="{CELL - 8}" height="{CELL - 8}" fill="#7ccf6b" stroke="#2f6f23" stroke-width="2"/>'
+            f'<rect x="{x + 4}" y="{y + 4}" width="{CELL - 8}" height="{CELL - 8}" fill="#ffffff" stroke="{colour(ex.kind)}" stroke-width="2.5"/>'
         )
-        out.append(_text(x + half, y + half, letter, 12, "#143d0c", "bold"))
+        out.append(_text(x + half, y + half, symbols.glyph(ex.kind), 12, colour(ex.kind), "bold"))
     for col, letter in enumerate(COLUMNS):
         centre = MARGIN + col * CELL + half
         out.append(_text(centre, MARGIN / 2, letter, 12))
@@ -109,28 +137,20 @@ def floor_plan_svg(plan: FloorPlan | None = None) -> str:
         middle = MARGIN + row * CELL + half
         out.append(_text(MARGIN / 2, middle, str(row + 1), 12))
         out.append(_text(MARGIN + WIDTH * CELL + MARGIN / 2, middle, str(row + 1), 12))
-    legend = [
-        ("#3b3b3b", "wall"),
-        ("#b9c8f0", "Security Office"),
-        ("#f6c08e", "watched by a camera"),
-        ("#1b6f93", "camera (numbered)"),
-        ("#c9a227", "vault case (V)"),
-        ("#2a7f9e", "display case (C)"),
-        ("#f2c230", "breaker (B)"),
-        ("#2f8f3a", "guard post (P)"),
-        ("#7ccf6b", "exit: door, window, skylight"),
-    ]
     top = MARGIN * 2 + HEIGHT * CELL
-    for i, (colour, label) in enumerate(legend):
-        x = MARGIN + (i % 3) * 230
-        y = top + (i // 3) * 26
-        out.append(f'<rect x="{x}" y="{y}" width="16" height="16" fill="{colour}"/>')
+    for i, kind in enumerate(LEGEND_KINDS):
+        sym = symbols.BY_KIND[kind]
+        x = MARGIN + (i % 4) * 178
+        y = top + (i // 4) * 26
         out.append(
-            f'<text x="{x + 22}" y="{y + 8}" font-size="13" dominant-baseline="central">{escape(label)}</text>'
+            f'<g class="legend" data-kind="{kind}"><rect x="{x}" y="{y}" width="22" height="18" '
+            f'fill="#ffffff" stroke="{sym.colour}" stroke-width="2"/>'
+            + _text(x + 11, y + 9, sym.glyph, 11, sym.colour, "bold")
+            + f'<text x="{x + 28}" y="{y + 9}" font-size="13" dominant-baseline="central">{escape(sym.name)}</text></g>'
         )
     wings = ", ".join(f"{wing}" for wing in WING_FILL)
     out.append(
-        f'<text x="{MARGIN}" y="{top + 84}" font-size="12" fill="#555">Floor tints: the five wings ({escape(wings)}). North is up; the river runs along row 14.</text>'
+        f'<text x="{MARGIN}" y="{top + 92}" font-size="12" fill="#555">Floor tints: the five wings ({escape(wings)}); a camera\'s squares are tinted. North is up; the river runs along row 14.</text>'
     )
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from . import symbols
 from .actions import (
     THEN_CUT,
     THEN_ESCAPE,
@@ -124,36 +125,30 @@ WIDTH = 80
 #: From this width on, the placards, evidence and secrets stand beside the map.
 WIDE = 118
 
-WING_TINT = {
-    "North": "grey70",
-    "West": "wheat4",
-    "South": "light_sky_blue3",
-    "East": "dark_sea_green4",
-    "Court": "grey50",
-}
+#: The floor's tint in each wing (the same as the browser's and the docs').
+WING_TINT = dict(symbols.WINGS)
 
 #: The mark of a square the monitors watch now: a glyph as well as a shade, so it
 #: shows without colours (``NO_COLOR``) too.
-WATCHED = "+"
+WATCHED = symbols.glyph("watched")
 WATCHED_STYLE = "on grey23"
 
-#: The legend: (glyph, style, meaning), one short entry per symbol of the map.
-LEGEND_ENTRIES: tuple[tuple[str, str, str], ...] = (
-    ("G1", "bold white on red", "guard"),
-    ("@", "bold magenta", "Thief"),
-    ("?", "bold yellow", "last seen"),
-    ("V", "gold1", "vault case"),
-    ("C", "cyan", "showcase"),
-    ("x", "red", "empty frame"),
-    ("c1", "bright_cyan", "camera"),
-    (WATCHED, "bold", "watched now"),
-    ("B", "bright_yellow", "breaker"),
-    ("P", "green", "guard post"),
-    ("D", "bright_green", "door"),
-    ("W", "bright_green", "window"),
-    ("S", "bright_green", "skylight"),
-    ("::", "blue", "Office"),
-    ("##", "grey35", "wall"),
+
+def style(kind: str) -> str:
+    """The rich style of a kind of square: its colour from :mod:`.symbols`, and
+    bold for what moves (a guard is white on its colour, to stand out most)."""
+    hue = symbols.colour(kind)
+    if kind == "guard":
+        return f"bold white on {hue}"
+    if kind in ("thief", "last_seen", "watched"):
+        return f"bold {hue}"
+    return hue
+
+
+#: The legend: (glyph, style, meaning), one short entry per symbol of the map, all
+#: from :mod:`.symbols` (the browser and the docs draw the same).
+LEGEND_ENTRIES: tuple[tuple[str, str, str], ...] = tuple(
+    (s.glyph, style(s.kind), s.name) for s in symbols.SQUARES
 )
 
 #: A piece of a line: its text and its rich style ("" for none).
@@ -199,10 +194,10 @@ def legend_items(*, short: bool = False) -> list[list[Seg]]:
     if short:
         exits = [e for e in entries if e[0] in "DWS"]
         entries = [e for e in entries if e not in exits]
-        entries.insert(-2, (" ".join(e[0] for e in exits), "bright_green", "exits"))
+        entries.insert(-2, (" ".join(e[0] for e in exits), style("door"), "exits"))
     return [
-        [(glyph, style), (" " * max(1, 3 - len(glyph)) + meaning, "")]
-        for glyph, style, meaning in entries
+        [(glyph, look), (" " * max(1, 3 - len(glyph)) + meaning, "")]
+        for glyph, look, meaning in entries
     ]
 
 
@@ -210,39 +205,41 @@ def _cells(view: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
     """Glyph (two characters) and style for every square that is not plain floor."""
     board = view["board"]
     cells: dict[str, tuple[str, str]] = {}
+
+    def put(square: str, kind: str, number: int | None = None, *, on: str = "") -> None:
+        text = symbols.glyph(kind, number)
+        cells[square] = (text.ljust(2), style(kind) + on)
+
     for sq in board["walls"]:
-        cells[sq] = ("##", "grey35")
+        put(sq, "wall")
     for sq in board["office"]:
-        cells[sq] = ("::", "blue")
+        put(sq, "office")
     for sq in board["posts"]:
-        cells[sq] = ("P ", "green")
+        put(sq, "post")
     for ex in board["exits"]:
-        glyph = {"door": "D ", "window": "W ", "skylight": "S "}.get(ex["kind"], "X ")
-        cells[ex["at"]] = (glyph, "bright_green")
+        put(ex["at"], ex["kind"] if ex["kind"] in symbols.EXIT_KINDS else "door")
     for br in board["breakers"]:
-        cells[br["at"]] = ("B ", "bright_yellow")
+        put(br["at"], "breaker")
     for cam in board["cameras"]:
-        cells[cam["at"]] = (f"c{cam['number']}", "bright_cyan")
+        put(cam["at"], "camera", cam["number"])
     for placard in view["placards"]:
-        vault = placard["kind"] == "vault"
         if placard["status"] == "gone":
-            cells[placard["case"]] = ("x ", "red")
+            put(placard["case"], "empty")
         else:
-            cells[placard["case"]] = ("V " if vault else "C ", "gold1" if vault else "cyan")
+            put(placard["case"], "vault" if placard["kind"] == "vault" else "case")
     seen = view.get("last_seen")
     if seen:
-        cells[seen["at"]] = ("? ", "bold yellow")
+        put(seen["at"], "last_seen")
     thief = view.get("thief") or view.get("reveal")
     if thief and "at" in thief:
-        cells[thief["at"]] = ("@ ", "bold magenta")
+        put(thief["at"], "thief")
     for g in view["guards"]:
         # Drawn after the Thief: a guard on the Thief's square has caught them, and
-        # the catch is the guard's (magenta under it shows the Thief is there too).
+        # the catch is the guard's (the Thief's colour under it shows they are there too).
         caught = thief is not None and thief.get("at") == g["at"]
-        cells[g["at"]] = (
-            f"G{g['number']}",
-            "bold white on magenta" if caught else "bold white on red",
-        )
+        text = symbols.glyph("guard", g["number"])
+        hue = symbols.colour("thief" if caught else "guard")
+        cells[g["at"]] = (text, f"bold white on {hue}")
     return cells
 
 
@@ -326,9 +323,9 @@ def _case_items(view: Mapping[str, Any]) -> list[list[Seg]]:
     for p in view["placards"]:
         item: list[Seg] = [(f"{p['case']} {p['value']}{'h' if p['heavy'] else ''}", "")]
         if p["status"] == "gone":
-            item.append((f" gone r{p['taken_round']}", "red"))
+            item.append((f" gone r{p['taken_round']}", symbols.colour("empty")))
         elif p["case"] in mine:
-            item.append((" yours", "magenta"))
+            item.append((" yours", symbols.colour("thief")))
         items.append(item)
     return items
 
@@ -339,7 +336,7 @@ def _secret_lines(view: Mapping[str, Any], width: int) -> list[str]:
     if not secret:
         return []
     out = [
-        f"[bold magenta]You[/] at {secret.get('at', 'outside')}; satchel worth "
+        f"[{style('thief')}]You[/] at {secret.get('at', 'outside')}; satchel worth "
         f"{secret['satchel_value']} (4 to leave)"
         + (f"; walk {secret['walk']} steps" if "walk" in secret else "")
     ]
@@ -408,7 +405,7 @@ def _narrow_secrets(view: Mapping[str, Any], width: int) -> list[str]:
         return []
     where = f" at {secret['at']}" if "at" in secret else " are outside"
     items: list[list[Seg]] = [
-        [("You", "bold magenta"), (where, "")],
+        [("You", style("thief")), (where, "")],
         [(f"loot {secret['satchel_value']} (4 to leave)", "")],
     ]
     if "walk" in secret:
@@ -499,7 +496,7 @@ def _render_wide(view: Mapping[str, Any], seat: int | None, width: int) -> str:
         if p["status"] == "gone":
             line += f" [red]gone, round {p['taken_round']}[/]"
         elif p["case"] in mine:
-            line += " [magenta]in your satchel[/]"
+            line += f" [{symbols.colour('thief')}]in your satchel[/]"
         right.append(line)
     faults = _faults(view)
     if faults:
@@ -534,7 +531,9 @@ def evidence_line(ev: Mapping[str, Any]) -> str:
     kind, at, rnd = ev["kind"], ev["at"], ev["round"]
     window = f"round {rnd}" if ev.get("since", rnd) == rnd else f"rounds {ev['since']}-{rnd}"
     if kind == "last_seen":
-        return f"[yellow]Last Seen[/] {at}, round {rnd} ({ev.get('how', '')})"
+        return (
+            f"[{symbols.colour('last_seen')}]Last Seen[/] {at}, round {rnd} ({ev.get('how', '')})"
+        )
     if kind == "empty_frame":
         return f"[red]Empty frame[/] {at}, taken in round {rnd}"
     if kind == "cut_camera":

@@ -25,10 +25,12 @@ def test_the_floor_plan_picture_is_svg_showing_every_feature() -> None:
         return texts.count(letter) - (2 if letter in COLUMNS else 0)
 
     for number in range(1, 8):
-        assert texts.count(str(number)) == 3, f"camera {number}, and row {number} twice"
-    assert marks("V") == 2 and marks("C") == 7
-    assert marks("B") == len(plan.breakers) and marks("P") == len(plan.posts)
-    assert sum(marks(x) for x in "DWS") == len(plan.exits)
+        assert texts.count(f"c{number}") == (2 if number == 1 else 1), f"camera {number}"
+        assert texts.count(str(number)) == 2, f"row {number} on both side edges"
+    # Each letter once more in the legend (c1 too).
+    assert marks("V") == 2 + 1 and marks("C") == 7 + 1
+    assert marks("B") == len(plan.breakers) + 1 and marks("P") == len(plan.posts) + 1
+    assert sum(marks(x) for x in "DWS") == len(plan.exits) + 3
     for letter in "AT":
         assert texts.count(letter) == 2, "column letters on the top and bottom edges"
     assert texts.count("14") == 2, "row numbers on both side edges"

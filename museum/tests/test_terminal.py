@@ -14,7 +14,7 @@ from gameweave_core.testing import random_match
 from gameweave_museum import MuseumJob
 from gameweave_museum.actions import Enter, Escape, Hold, Lift, MoveGuard, Pick, Post, Walk
 from gameweave_museum.rules_text import TOPICS
-from gameweave_museum.terminal import LEGEND_ENTRIES, WIDE, render_map, render_text
+from gameweave_museum.terminal import LEGEND_ENTRIES, WIDE, render_map, render_text, style
 
 TITLE = MuseumJob()
 
@@ -79,10 +79,11 @@ def test_the_thief_is_drawn_only_on_the_thiefs_screen() -> None:
         seat = match.awaiting[0]
         match.submit(seat, match.legal_actions(seat)[0])
     thief_map = render_map(match.view(1), 1)
-    assert "[bold magenta]@ [/]" in thief_map
+    thief = f"[{style('thief')}]@ [/]"
+    assert thief in thief_map
     others: tuple[int | None, ...] = (2, None)
     for other in others:
-        assert "[bold magenta]@ [/]" not in render_map(match.view(other), other)
+        assert thief not in render_map(match.view(other), other)
     everyone: tuple[int | None, ...] = (1, 2, None)
     for watcher in everyone:
         screen = screen_of(match, watcher)
@@ -125,8 +126,8 @@ def test_the_catching_guard_is_drawn_on_the_thiefs_square() -> None:
     assert match.view(None)["ended"] == "catch"
     for seat in (1, 2, None):
         drawn = render_map(match.view(seat), seat)
-        assert "[bold white on magenta]G3[/]" in drawn, seat
-        assert "[bold magenta]@ [/]" not in drawn, "the Thief is under the guard"
+        assert f"[bold white on {style('thief').split()[-1]}]G3[/]" in drawn, seat
+        assert f"[{style('thief')}]@ [/]" not in drawn, "the Thief is under the guard"
 
 
 def screen_of(match: Match, seat: int | None) -> str:
