@@ -165,8 +165,55 @@ async def titles(request: Request) -> Response:
         url = renderer_url(t)
         if url:
             item["renderer"] = url
+        roles = seat_roles(t)
+        if roles:
+            item["seat_labels"] = roles
         out.append(item)
     return Json(out)
+
+
+#: Title (name, version) -> its seats' labels at the start, by player count.
+_ROLES: dict[tuple[str, str], dict[str, list[str]]] = {}
+
+
+def seat_roles(title: Title[Any]) -> dict[str, list[str]]:
+    """How a new match of ``title`` names its seats, for each player count (so the
+    lobby can name the roles before the match exists). A count whose labels depend
+    on the seed (two seeds disagree) or whose setup fails is left out: the lobby
+    then says only "seat N"."""
+    key = (title.name, title.version)
+    if key not in _ROLES:
+        found: dict[str, list[str]] = {}
+        for players in range(title.min_players, min(title.max_players, 16) + 1):
+            try:
+                a, b = (Match(title, players, seed) for seed in (0, 1))
+                labels = [a.seat_label(s) for s in range(1, players + 1)]
+                if labels == [b.seat_label(s) for s in range(1, players + 1)]:
+                    found[str(players)] = labels
+            except Exception:  # a title that refuses defaults at this count
+                continue
+        _ROLES[key] = found
+    return _ROLES[key]
+
+
+async def title_rules(request: Request) -> Response:
+    """``GET /api/titles/{name}/rules``: the title's rules for players, by topic
+    (``Title.rules_text``; the first topic is the overview)."""
+    registry = state_of(request.scope).registry
+    name = request.path_params["name"]
+    try:
+        title = registry.title(name)
+    except UnknownTitle:
+        raise ApiError(404, f"no title named {short(name)!r} is installed") from None
+    topics = title.rules_text()
+    if not topics:
+        raise ApiError(404, f"{name} ships no rules text: see its documentation")
+    return Json(
+        {
+            "title": title.name,
+            "topics": [{"name": str(k), "text": str(v)} for k, v in topics.items()],
+        }
+    )
 
 
 async def server_info(request: Request) -> Response:

@@ -113,6 +113,15 @@ TITLE = {
         },
         "distribution": {"type": "string"},
         "renderer": {"type": "string", "description": "URL of the title's browser renderer."},
+        "seat_labels": {
+            "type": "object",
+            "description": (
+                "How a new match names its seats, by player count (e.g. "
+                '{"2": ["Thief", "Security 2"]}): the lobby names the roles before the '
+                "match exists. Counts whose labels depend on the seed are left out."
+            ),
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+        },
     },
 }
 
@@ -264,6 +273,27 @@ SUMMARY = {
 }
 
 
+RULES = {
+    "type": "object",
+    "required": ["title", "topics"],
+    "properties": {
+        "title": {"type": "string"},
+        "topics": {
+            "type": "array",
+            "description": (
+                "The topics in the title's order, the overview first; each text is light "
+                "Markdown (paragraphs, `-` lists, **bold**, backticks round what is typed)."
+            ),
+            "items": {
+                "type": "object",
+                "required": ["name", "text"],
+                "properties": {"name": {"type": "string"}, "text": {"type": "string"}},
+            },
+        },
+    },
+}
+
+
 SERVER = {
     "type": "object",
     "required": ["dev"],
@@ -357,6 +387,22 @@ DOCUMENT: dict[str, Any] = {
                             }
                         },
                     }
+                },
+            }
+        },
+        "/api/titles/{name}/rules": {
+            "get": {
+                "summary": "A title's rules for players, by topic",
+                "operationId": "titleRules",
+                "parameters": [
+                    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "responses": {
+                    "200": {"description": "The rules", "content": _json("Rules")},
+                    "404": {
+                        "description": "No such title, or a title without rules text",
+                        "content": _json("Error"),
+                    },
                 },
             }
         },
@@ -530,6 +576,7 @@ DOCUMENT: dict[str, Any] = {
             "Replayed": REPLAYED,
             "Summary": SUMMARY,
             "Server": SERVER,
+            "Rules": RULES,
         }
     },
 }

@@ -27,6 +27,7 @@ ROUTES: list[BaseRoute] = [
     Route("/play/{match_id}", partial(h.page, name="play.html")),
     Route("/replay", partial(h.page, name="replay.html")),
     Route("/api/titles", h.titles),
+    Route("/api/titles/{name}/rules", h.title_rules),
     Route("/api/server", h.server_info),
     # One route for both methods, so that any other is told both (Allow: GET, HEAD, POST).
     Route("/api/matches", h.matches, methods=["GET", "POST"]),

@@ -105,6 +105,7 @@ def test_openapi_document_names_every_api_route(client: Any) -> None:
     assert doc["openapi"].startswith("3.")
     assert set(doc["paths"]) == {
         "/api/titles",
+        "/api/titles/{name}/rules",
         "/api/server",
         "/api/matches",
         "/api/matches/{match_id}",

@@ -9,25 +9,24 @@
 
 // The host page's DOM helper: every renderer builds its nodes the same way.
 import { el } from "/static/js/dom.js";
+// The map's symbols (glyph, name, colour, meaning of each kind of square), generated
+// from gameweave_museum/symbols.py: the terminal and the docs draw the same.
+import { SYMBOLS } from "./symbols.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 34;
-const WING_COLOURS = {
-  North: "#e9e2f5",
-  West: "#e2eef7",
-  South: "#f6ead9",
-  East: "#e0f2e6",
-  Court: "#f4f1dc",
-};
-const SEAT_COLOURS = { 2: "#2456c9", 3: "#12855a", 4: "#8a3ab9" };
-const EVIDENCE = {
-  last_seen: { letter: "S", words: "Thief seen" },
-  empty_frame: { letter: "E", words: "empty case found" },
-  cut_camera: { letter: "C", words: "cut camera found" },
-  dark: { letter: "D", words: "wing found dark" },
-  forced_exit: { letter: "F", words: "forced exit found" },
-  alarm: { letter: "A", words: "alarm" },
-};
+const KIND = Object.fromEntries(SYMBOLS.squares.map((s) => [s.kind, s]));
+const EVIDENCE = Object.fromEntries(SYMBOLS.evidence.map((s) => [s.kind, s]));
+
+// The glyph of a kind, with a thing's number in place of its "1" (G3, c7).
+function glyph(kind, number) {
+  const text = KIND[kind].glyph;
+  return number === undefined ? text : text.replace("1", String(number));
+}
+
+function colour(kind) {
+  return KIND[kind].colour;
+}
 const SIMPLE_ACTIONS = {
   hold: "Hold (stay put)",
   lift: "Lift the artifact",
@@ -38,6 +37,8 @@ const SIMPLE_ACTIONS = {
 
 let hovered = null; // the square whose details are shown, kept across redraws
 let menuFor = null; // the square whose action menu is open
+let legendOpen = false; // the legend stays open (or shut) across redraws
+let scrolled = null; // how far a phone's map is scrolled sideways, kept across redraws
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -144,8 +145,8 @@ function describeSquare(view, square) {
   for (const g of view.guards) if (g.at === square) lines.push(`Guard ${g.number} is here`);
   for (const e of view.evidence) {
     if (e.at !== square) continue;
-    const info = EVIDENCE[e.kind] || { words: e.kind };
-    let text = `Evidence: ${info.words} in round ${e.round}`;
+    const info = EVIDENCE[e.kind] || { name: e.kind };
+    let text = `Evidence: ${info.name} in round ${e.round}`;
     if (e.since) text += ` (happened in rounds ${e.since}-${e.round})`;
     if (e.how) text += ` by ${e.how}`;
     lines.push(text);
@@ -185,6 +186,8 @@ function drawMap(payload, ctx, root) {
     const st = view.cameras.find((c) => c.number === cam.number);
     if (st && st.status === "working") for (const sq of cam.covers) live.add(sq);
   }
+  // What the monitors show now: working cameras' squares, while a guard is in the Office.
+  const watched = view.monitors_watched ? live : new Set();
   const covered = new Set(b.cameras.flatMap((c) => c.covers));
 
   // Column letters and row numbers.
@@ -200,19 +203,25 @@ function drawMap(payload, ctx, root) {
     for (let c = 0; c < b.width; c++) {
       const sq = `${b.columns[c]}${r + 1}`;
       const classes = ["mj-square"];
-      let fill = WING_COLOURS[wingOf.get(sq)] || "#eee";
+      let fill = SYMBOLS.wings[wingOf.get(sq)] || "#eee";
       if (walls.has(sq)) {
         classes.push("wall");
-        fill = "#3b3a38";
+        fill = colour("wall");
       }
       if (office.has(sq)) classes.push("office");
       if (targets.has(sq)) classes.push("target");
       if (hovered === sq) classes.push("hovered");
       const g = svg("g", { class: classes.join(" "), "data-square": sq, transform: `translate(${c * CELL},${r * CELL})` });
       g.append(svg("rect", { width: CELL, height: CELL, fill, class: "mj-floor" }));
-      if (office.has(sq)) g.append(svg("rect", { width: CELL, height: CELL, class: "mj-office" }));
-      if (live.has(sq)) g.append(svg("rect", { width: CELL, height: CELL, class: "mj-coverage" }));
+      if (office.has(sq)) g.append(svg("rect", { width: CELL, height: CELL, class: "mj-office", fill: colour("office") }));
+      if (live.has(sq)) g.append(svg("rect", { width: CELL, height: CELL, class: "mj-coverage", fill: colour("watched") }));
       else if (covered.has(sq) && !walls.has(sq)) g.append(svg("rect", { width: CELL, height: CELL, class: "mj-coverage off" }));
+      if (watched.has(sq)) {
+        classes.push("watched");
+        g.setAttribute("class", classes.join(" "));
+        // A glyph as well as a shade, as in the terminal.
+        g.append(svg("text", { x: CELL - 6, y: 11, class: "mj-watched", fill: colour("watched") }, glyph("watched")));
+      }
       if (thief && thief.route && thief.route.includes(sq)) g.append(svg("rect", { width: CELL, height: CELL, class: "mj-route-square" }));
       if (targets.has(sq)) g.append(svg("rect", { x: 2, y: 2, width: CELL - 4, height: CELL - 4, class: "mj-target" }));
       g.addEventListener("pointerenter", () => showInfo(view, sq, root));
@@ -235,20 +244,21 @@ function drawMap(payload, ctx, root) {
     const xs = b.office.map((s) => centre(b, s));
     const cx = xs.reduce((a, p) => a + p[0], 0) / xs.length;
     const cy = xs.reduce((a, p) => a + p[1], 0) / xs.length;
-    things.append(svg("text", { x: cx, y: cy + 4, class: "mj-office-label" }, "OFFICE"));
+    things.append(svg("text", { x: cx, y: cy + 4, class: "mj-office-label", fill: colour("office") }, "OFFICE"));
   }
   for (const post of b.posts) {
     const [x, y] = centre(b, post);
-    things.append(svg("text", { x: x - 10, y: y - 7, class: "mj-post" }, "P"));
+    things.append(svg("text", { x: x - 10, y: y - 7, class: "mj-post", fill: colour("post") }, glyph("post")));
   }
   for (const exit of b.exits) {
     const [x, y] = centre(b, exit.at);
     const open = thief && thief.open_exits && thief.open_exits.includes(exit.at);
     const forced = view.evidence.some((e) => e.kind === "forced_exit" && e.at === exit.at);
+    const kind = KIND[exit.kind] ? exit.kind : "door";
     things.append(
-      svg("g", { class: `mj-exit${open ? " open" : ""}${forced ? " forced" : ""}`, "data-exit": exit.at },
-        svg("rect", { x: x - 13, y: y - 13, width: 26, height: 26, rx: 3 }),
-        svg("text", { x, y: y + 4 }, exit.kind === "door" ? "⇋" : exit.kind === "skylight" ? "◇" : "▭"),
+      svg("g", { class: `mj-exit${open ? " open" : ""}${forced ? " forced" : ""}`, "data-exit": exit.at, "data-kind": kind },
+        svg("rect", { x: x - 13, y: y - 13, width: 26, height: 26, rx: 3, stroke: colour(kind) }),
+        svg("text", { x, y: y + 5, fill: colour(kind) }, glyph(kind)),
       ),
     );
   }
@@ -256,9 +266,9 @@ function drawMap(payload, ctx, root) {
     const [x, y] = centre(b, brk.at);
     const st = view.breakers.find((s) => s.wing === brk.wing);
     things.append(
-      svg("g", { class: `mj-breaker ${st ? st.status : ""}`, "data-breaker": brk.wing },
-        svg("rect", { x: x - 9, y: y - 11, width: 18, height: 22, rx: 2 }),
-        svg("text", { x, y: y + 4 }, "ϟ"),
+      svg("g", { class: `mj-breaker ${st ? st.status : ""}`, "data-breaker": brk.wing, "data-kind": "breaker" },
+        svg("rect", { x: x - 10, y: y - 12, width: 20, height: 24, rx: 2, stroke: colour("breaker") }),
+        svg("text", { x, y: y + 5, fill: colour("breaker") }, glyph("breaker")),
       ),
     );
   }
@@ -266,19 +276,21 @@ function drawMap(payload, ctx, root) {
     const [x, y] = centre(b, cam.at);
     const st = view.cameras.find((s) => s.number === cam.number);
     things.append(
-      svg("g", { class: `mj-camera ${st ? st.status : ""}`, "data-camera": cam.number },
-        svg("circle", { cx: x, cy: y, r: 10 }),
-        svg("text", { x, y: y + 4 }, cam.number),
+      svg("g", { class: `mj-camera ${st ? st.status : ""}`, "data-camera": cam.number, "data-kind": "camera" },
+        svg("circle", { cx: x, cy: y, r: 13, fill: colour("camera") }),
+        svg("text", { x, y: y + 4 }, glyph("camera", cam.number)),
       ),
     );
   }
   for (const pl of view.placards) {
     const [x, y] = centre(b, pl.case);
     const gone = pl.status === "gone";
+    const kind = gone ? "empty" : pl.kind === "vault" ? "vault" : "case";
     things.append(
-      svg("g", { class: `mj-case ${pl.kind}${gone ? " gone" : ""}`, "data-case": pl.case },
-        svg("rect", { x: x - 12, y: y - 12, width: 24, height: 24, rx: pl.kind === "vault" ? 1 : 5 }),
-        svg("text", { x, y: y + 5, class: "mj-value" }, gone ? "✕" : pl.value),
+      svg("g", { class: `mj-case ${pl.kind}${gone ? " gone" : ""}`, "data-case": pl.case, "data-kind": kind },
+        svg("rect", { x: x - 13, y: y - 13, width: 26, height: 26, rx: pl.kind === "vault" ? 1 : 5, stroke: colour(kind) }),
+        svg("text", { x: x - 2, y: y + 5, fill: colour(kind) }, glyph(kind)),
+        gone ? null : svg("text", { x: x + 8, y: y + 10, class: "mj-value" }, pl.value),
       ),
     );
   }
@@ -290,12 +302,12 @@ function drawMap(payload, ctx, root) {
     const [c, r] = xy(b, ev.at);
     const x = c * CELL + 7 + (n % 3) * 10;
     const y = r * CELL + CELL - 7 - Math.floor(n / 3) * 10;
-    const info = EVIDENCE[ev.kind] || { letter: "?" };
+    const info = EVIDENCE[ev.kind] || { glyph: "?", colour: colour("last_seen") };
     const latest = view.last_seen && ev.kind === "last_seen" && ev.at === view.last_seen.at && ev.round === view.last_seen.round;
     things.append(
       svg("g", { class: `mj-evidence ${ev.kind}${latest ? " latest" : ""}`, "data-evidence": ev.kind },
-        svg("circle", { cx: x, cy: y, r: 6 }),
-        svg("text", { x, y: y + 3 }, info.letter),
+        svg("circle", { cx: x, cy: y, r: 6, stroke: info.colour, fill: latest ? info.colour : "#fff" }),
+        svg("text", { x, y: y + 3, fill: latest ? "#fff" : info.colour }, info.glyph),
       ),
     );
   }
@@ -308,18 +320,18 @@ function drawMap(payload, ctx, root) {
     const [x, y] = centre(b, g.at);
     const moving = view.guard_to_move === g.number;
     things.append(
-      svg("g", { class: `mj-guard${moving ? " moving" : ""}`, "data-guard": g.number },
-        svg("circle", { cx: x, cy: y, r: 12, fill: SEAT_COLOURS[g.seat] || "#444" }),
-        svg("text", { x, y: y + 5 }, `G${g.number}`),
+      svg("g", { class: `mj-guard${moving ? " moving" : ""}`, "data-guard": g.number, "data-kind": "guard" },
+        svg("circle", { cx: x, cy: y, r: 13, fill: colour("guard") }),
+        svg("text", { x, y: y + 5 }, glyph("guard", g.number)),
       ),
     );
   }
   if (thief && thief.at) {
     const [x, y] = centre(b, thief.at);
     things.append(
-      svg("g", { class: "mj-thief", "data-thief": thief.at },
-        svg("circle", { cx: x, cy: y, r: 12 }),
-        svg("text", { x, y: y + 5 }, "T"),
+      svg("g", { class: "mj-thief", "data-thief": thief.at, "data-kind": "thief" },
+        svg("circle", { cx: x, cy: y, r: 13, fill: colour("thief") }),
+        svg("text", { x, y: y + 5 }, glyph("thief")),
       ),
     );
   }
@@ -354,6 +366,7 @@ function openMenu(payload, ctx, root, square, options, event) {
   );
   const x = Math.min(Math.max(0, event.clientX - rect.left + 8), Math.max(0, rect.width - 200));
   const y = Math.max(0, event.clientY - rect.top + 8);
+  // The menu's position is set through the CSSOM, which the page's Content-Security-Policy allows.
   menu.style.left = `${x}px`;
   menu.style.top = `${y}px`;
   box.append(menu);
@@ -367,6 +380,36 @@ function showInfo(view, square, root) {
   root.querySelectorAll(".mj-square.hovered").forEach((n) => n.classList.remove("hovered"));
   const g = root.querySelector(`.mj-square[data-square="${square}"]`);
   if (g) g.classList.add("hovered");
+}
+
+// -- the legend: every symbol of the map, opened by a tap (phones cannot hover) -----------
+
+function swatch(sym, number) {
+  const node = el("span", { class: "mj-glyph", "aria-hidden": "true" }, number === undefined ? sym.glyph : sym.glyph.replace("1", String(number)));
+  node.style.color = sym.colour; // CSSOM, which the CSP allows (a style="" attribute it would not)
+  return node;
+}
+
+function legend() {
+  const box = el("details", { class: "mj-legend", "aria-label": "legend" },
+    el("summary", {}, "Legend"),
+    el("h4", {}, "On the map"),
+    el("ul", { class: "mj-legend-squares" }, SYMBOLS.squares.map((sym) =>
+      el("li", { "data-kind": sym.kind }, swatch(sym), el("span", {}, el("strong", { class: "mj-legend-name" }, sym.name), ` — ${sym.meaning}`)))),
+    el("h4", {}, "Evidence (small marks in a square's corner)"),
+    el("ul", { class: "mj-legend-evidence" }, SYMBOLS.evidence.map((sym) =>
+      el("li", { "data-kind": sym.kind }, swatch(sym), el("span", {}, el("strong", { class: "mj-legend-name" }, sym.name), ` — ${sym.meaning}`)))),
+    el("h4", {}, "Wings (the floor's tint)"),
+    el("div", { class: "mj-wings" }, Object.entries(SYMBOLS.wings).map(([name, tint]) => {
+      const chip = el("span", { class: "mj-wing" }, name);
+      chip.style.backgroundColor = tint;
+      return chip;
+    })),
+    el("p", { class: "muted" }, "A tinted square is one a working camera covers; a dashed outline is a square you can act on. Tap a square to see what is there."),
+  );
+  box.open = legendOpen;
+  box.addEventListener("toggle", () => (legendOpen = box.open));
+  return box;
 }
 
 // -- the panels around the map -------------------------------------------------------------
@@ -451,7 +494,7 @@ function actionBar(payload, ctx) {
     bar.append(el("span", { class: "muted" }, payload.outcome ? "The heist is over." : payload.seat ? "Waiting for the others." : "You are watching."));
     return bar;
   }
-  if (mapActions) bar.append(el("span", { class: "mj-hint" }, "Click an outlined square to act there."));
+  if (mapActions) bar.append(el("span", { class: "mj-hint" }, "Tap an outlined square to act there."));
   for (const action of simple) {
     bar.append(el("button", { type: "button", class: "mj-simple", "data-action": JSON.stringify(action), onclick: () => ctx.act(action) }, optionLabel(action, payload)));
   }
@@ -469,6 +512,9 @@ export function render(root, payload, ctx) {
     role = guards.length ? `Security (guard${guards.length > 1 ? "s" : ""} ${guards.join(", ")})` : "Security";
   }
   const mapBox = el("div", { class: "mj-map-box" });
+  const scroller = el("div", { class: "mj-map-scroll" });
+  scroller.addEventListener("scroll", () => (scrolled = scroller.scrollLeft), { passive: true });
+  mapBox.append(scroller);
   const frame = el("div", { class: `mj ${you.role ? you.role.toLowerCase() : ""}` },
     el("div", { class: "mj-top" },
       el("span", { class: "mj-phase" }, view.phase_text),
@@ -477,13 +523,24 @@ export function render(root, payload, ctx) {
     ),
     dawnTrack(view),
     el("div", { class: "mj-body" },
-      el("div", { class: "mj-main" }, mapBox, actionBar(payload, ctx), el("div", { class: "mj-info", "aria-live": "polite" }, "Point at a square to see what is there.")),
+      el("div", { class: "mj-main" }, mapBox, legend(), actionBar(payload, ctx), el("div", { class: "mj-info", "aria-live": "polite" }, "Tap (or point at) a square to see what is there.")),
       el("div", { class: "mj-side" }, thiefPanel(view), revealPanel(view), history(payload.history)),
     ),
     el("div", { class: "mj-below" }, placards(view), equipment(view)),
   );
-  mapBox.append(drawMap(payload, ctx, frame));
+  scroller.append(drawMap(payload, ctx, frame));
   root.replaceChildren(frame);
+  if (scroller.scrollWidth > scroller.clientWidth) {
+    if (scrolled === null) {
+      // First drawn on a narrow screen: show the part of the map where this seat acts.
+      const you = (view.thief && view.thief.at) || [...actionsBySquare(payload).keys()][0];
+      if (you) {
+        const [c] = xy(view.board, you);
+        scrolled = Math.max(0, ((c + 0.5) / view.board.width) * scroller.scrollWidth - scroller.clientWidth / 2);
+      }
+    }
+    if (scrolled !== null) scroller.scrollLeft = scrolled;
+  }
   if (hovered) showInfo(view, hovered, frame);
   menuFor = null;
 }

@@ -8,10 +8,11 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, url, { body, token } = {}) {
+async function call(method, url, { body, token, host } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Seat-Token"] = token;
+  if (host) headers["X-Host-Token"] = host;
   let response;
   try {
     response = await fetch(url, {
@@ -48,6 +49,10 @@ export const api = {
       token,
       body: { version, action },
     }),
+  // A new link for a seat of a match this browser created; the old one stops working.
+  reissue: (id, seat, host) =>
+    call("POST", `/api/matches/${encodeURIComponent(id)}/seats/${encodeURIComponent(seat)}/token`, { body: {}, host }),
+  rules: (title) => call("GET", `/api/titles/${encodeURIComponent(title)}/rules`),
   replay: (log, step, seat) => call("POST", "/api/replay", { body: { log, step, seat } }),
   async log(id) {
     const response = await fetch(`/api/matches/${encodeURIComponent(id)}/log`, { cache: "no-store" });

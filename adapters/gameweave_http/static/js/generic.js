@@ -8,6 +8,7 @@
 //            action in its JSON form; the page shows any refusal.
 
 import { el, clear } from "./dom.js";
+import { explainChoice, rulesIfLoaded, loadRules } from "./rules.js";
 
 function words(key) {
   return String(key).replace(/_/g, " ");
@@ -69,7 +70,7 @@ function drawActions(payload, ctx) {
           type: "button",
           class: "action",
           disabled: ctx.readonly,
-          dataset: { action: JSON.stringify(action) },
+          dataset: { action: JSON.stringify(action), label },
           onclick: () => ctx.act(action),
         },
         label,
@@ -77,6 +78,7 @@ function drawActions(payload, ctx) {
     );
   });
   section.append(buttons);
+  explainButtons(buttons, payload.title);
   if (!ctx.readonly) {
     // Any action as JSON: the way to try an action no button offers.
     const input = el("input", {
@@ -106,6 +108,21 @@ function drawActions(payload, ctx) {
     section.append(el("details", {}, el("summary", {}, "Send an action as JSON"), form));
   }
   return section;
+}
+
+// What each offered choice means, from the title's rules (its "actions" topic),
+// under the button; the rules arrive once per page, after the first drawing.
+function explainButtons(buttons, title) {
+  const fill = (topics) => {
+    for (const button of buttons.querySelectorAll("button.action")) {
+      if (button.querySelector(".action-help")) continue;
+      const help = explainChoice(topics, button.dataset.label);
+      if (help) button.append(el("span", { class: "action-help" }, help));
+    }
+  };
+  const topics = title ? rulesIfLoaded(title) : null;
+  if (topics) fill(topics);
+  else if (title) loadRules(title).then(fill);
 }
 
 export function render(root, payload, ctx) {

@@ -1,14 +1,19 @@
 // The lobby: pick a title and the players, mark bot seats, create the match and
-// hand out one secret link per seat.
+// hand out one secret link per seat. The matches created in this browser are kept
+// in localStorage with their links (and the host token that can reissue them), so
+// a reload or a closed tab never loses a seat.
 
 import { api } from "./api.js";
 import { el, clear, copyText } from "./dom.js";
+import { mountRules } from "./rules.js";
+import { forget, keep, kept, replaceLink } from "./kept.js";
 
 const select = document.getElementById("title-select");
 const players = document.getElementById("players");
 const seatsBox = document.getElementById("seats");
 const errorBox = document.getElementById("error");
 let titles = [];
+let currentMatch = null; // the match whose links the Links card shows
 
 function current() {
   return titles.find((t) => t.name === select.value);
@@ -17,6 +22,17 @@ function current() {
 function showError(message) {
   errorBox.textContent = message;
   errorBox.hidden = !message;
+}
+
+// A label such as "Security 2" names seat 2's side, not a second Security player:
+// the lobby shows the role ("Security") with "seat 2" beside it.
+function roleOf(label, seat) {
+  const role = String(label).replace(new RegExp(`\\s${seat}(?=\\s|$)`), "").trim();
+  return role || `Seat ${seat}`;
+}
+
+function seatName(label, seat) {
+  return [el("span", { class: "seat-role" }, roleOf(label, seat)), " ", el("span", { class: "seat-number" }, `seat ${seat}`)];
 }
 
 function drawSeats() {
@@ -30,6 +46,8 @@ function drawSeats() {
     ]),
   );
   clear(seatsBox);
+  // The title names its seats for this many players (when they do not depend on the seed).
+  const labels = (title.seat_labels || {})[String(count)] || [];
   for (let seat = 1; seat <= count; seat++) {
     const before = previous.get(String(seat));
     const check = el("input", { type: "checkbox", class: "bot-check", name: `bot-${seat}`, checked: before && before.bot });
@@ -42,7 +60,7 @@ function drawSeats() {
     check.addEventListener("change", () => (names.disabled = !check.checked));
     seatsBox.append(
       el("div", { class: "seat-row", dataset: { seat: String(seat) } },
-        el("span", { class: "seat-name" }, `Seat ${seat}`),
+        el("span", { class: "seat-name" }, labels[seat - 1] ? seatName(labels[seat - 1], seat) : `seat ${seat}`),
         el("label", {}, check, " bot"),
         names,
       ),
@@ -61,35 +79,97 @@ function chooseTitle() {
   drawSeats();
 }
 
+function linkRow(label, url, cls, seat) {
+  const text = seat ? `${roleOf(label, seat)}, seat ${seat}` : label;
+  const input = el("input", { type: "text", readonly: true, value: url, class: "link-url", "aria-label": `${text} link` });
+  const status = el("span", { class: "copied muted", "aria-live": "polite" });
+  const item = el("li", { class: cls },
+    el("span", { class: "link-label" }, seat ? seatName(label, seat) : label),
+    input,
+    el("button", {
+      type: "button",
+      class: "copy",
+      onclick: async () => (status.textContent = (await copyText(input.value, input)) ? "copied" : "select and copy"),
+    }, "Copy"),
+    el("a", { href: url, target: "_blank", rel: "noopener noreferrer", class: "open" }, "Open"),
+    status,
+  );
+  if (seat) item.dataset.seat = String(seat);
+  return { item, input, status };
+}
+
 function drawLinks(created) {
   const list = clear(document.getElementById("link-list"));
-  const row = (label, url, cls) => {
-    const input = el("input", { type: "text", readonly: true, value: url, class: "link-url", "aria-label": `${label} link` });
-    const status = el("span", { class: "copied muted" });
-    return el("li", { class: cls },
-      el("span", { class: "link-label" }, label),
-      input,
-      el("button", {
-        type: "button",
-        class: "copy",
-        onclick: async () => (status.textContent = (await copyText(url, input)) ? "copied" : "select and copy"),
-      }, "Copy"),
-      el("a", { href: url, target: "_blank", rel: "noopener noreferrer", class: "open" }, "Open"),
-      status,
-    );
-  };
   for (const seat of created.seats) {
     if (seat.bot) {
       list.append(el("li", { class: "bot-seat", dataset: { seat: String(seat.seat) } },
-        el("span", { class: "link-label" }, seat.label), el("span", { class: "muted" }, `played by the ${seat.bot} bot`)));
+        el("span", { class: "link-label" }, seatName(seat.label, seat.seat)), el("span", { class: "muted" }, `played by the ${seat.bot} bot`)));
     } else {
-      const item = row(seat.label, seat.url, "seat-link");
-      item.dataset.seat = String(seat.seat);
-      list.append(item);
+      list.append(linkRow(seat.label, seat.url, "seat-link", seat.seat).item);
     }
   }
-  list.append(row("Spectator", created.spectator_url, "spectator-link"));
+  list.append(linkRow("Spectator", created.spectator_url, "spectator-link").item);
   document.getElementById("links").hidden = false;
+}
+
+// -- the matches created in this browser --------------------------------------------------
+
+async function reissue(match, seat, row) {
+  row.status.textContent = "making a new link…";
+  try {
+    const fresh = await api.reissue(match.id, seat.seat, match.host_token);
+    replaceLink(match.id, seat.seat, fresh.url);
+    row.input.value = fresh.url;
+    row.item.querySelector(".open").href = fresh.url;
+    row.status.textContent = "new link made: the old one no longer works";
+    // The links shown for the match just created, if it is this one.
+    const shown = document.querySelector(`#link-list .seat-link[data-seat="${seat.seat}"] .link-url`);
+    if (shown && currentMatch === match.id) shown.value = fresh.url;
+  } catch (err) {
+    row.status.textContent = err.message;
+  }
+}
+
+function drawKept() {
+  const matches = kept();
+  const list = clear(document.getElementById("mine"));
+  document.getElementById("mine-card").hidden = matches.length === 0;
+  const names = new Map(titles.map((t) => [t.name, t.display_name]));
+  for (const match of matches) {
+    const when = new Date(match.created);
+    const seats = el("ul", { class: "links" });
+    for (const seat of match.seats) {
+      if (!seat.url) {
+        seats.append(el("li", { class: "kept-bot", dataset: { seat: String(seat.seat) } },
+          el("span", { class: "link-label" }, seatName(seat.label, seat.seat)), el("span", { class: "muted" }, seat.bot ? `played by the ${seat.bot} bot` : "a bot")));
+        continue;
+      }
+      const row = linkRow(seat.label, seat.url, "kept-seat", seat.seat);
+      if (match.host_token) {
+        row.item.insertBefore(
+          el("button", { type: "button", class: "new-link", onclick: () => reissue(match, seat, row) }, "New link"),
+          row.status,
+        );
+      }
+      seats.append(row.item);
+    }
+    seats.append(linkRow("Spectator", `${location.origin}/play/${encodeURIComponent(match.id)}`, "kept-spectator").item);
+    list.append(el("li", { class: "kept-match", dataset: { match: match.id } },
+      el("div", { class: "mine-head" },
+        el("strong", {}, names.get(match.title) || match.title),
+        el("span", { class: "muted" }, Number.isNaN(when.getTime()) ? "" : `created ${when.toLocaleString()}`),
+        el("button", {
+          type: "button",
+          class: "forget",
+          onclick: () => {
+            forget(match.id);
+            drawKept();
+          },
+        }, "Forget"),
+      ),
+      seats,
+    ));
+  }
 }
 
 async function drawRecent() {
@@ -131,7 +211,11 @@ async function create(event) {
   const button = document.getElementById("create-button");
   button.disabled = true;
   try {
-    drawLinks(await api.create(body));
+    const created = await api.create(body);
+    currentMatch = created.id;
+    keep(created);
+    drawLinks(created);
+    drawKept();
     drawRecent();
   } catch (err) {
     showError(err.message);
@@ -155,7 +239,9 @@ async function start() {
   players.addEventListener("input", drawSeats);
   document.getElementById("create").addEventListener("submit", create);
   chooseTitle();
+  drawKept();
   drawRecent();
+  mountRules(document.getElementById("rules-button"), document.getElementById("rules"), current);
   let dev = false;
   try {
     dev = (await api.server()).dev === true;

@@ -1,0 +1,193 @@
+// A title's rules in the browser: the topics `rules` shows in a terminal, from
+// GET /api/titles/{name}/rules, in a panel opened by a tap (no hover needed).
+//
+// The play page mounts it by itself (a "Rules" button in the header); the lobby
+// calls mountRules() for the title it has selected; renderers may call
+// explainChoices() to say what each offered action means.
+
+import { el, clear } from "./dom.js";
+
+const loaded = new Map(); // title name -> Promise of its topics ([] when it has none)
+const known = new Map(); // title name -> its topics, once they arrived
+
+/** The title's rules topics, [{name, text}], fetched once per page; [] without rules. */
+export function loadRules(title) {
+  if (!loaded.has(title)) {
+    const found = fetch(`/api/titles/${encodeURIComponent(title)}/rules`, {
+      headers: { Accept: "application/json" },
+      cache: "no-store",
+    })
+      .then((r) => (r.ok ? r.json() : { topics: [] }))
+      .then((data) => (Array.isArray(data.topics) ? data.topics : []))
+      .catch(() => [])
+      .then((topics) => {
+        known.set(title, topics);
+        return topics;
+      });
+    loaded.set(title, found);
+  }
+  return loaded.get(title);
+}
+
+/** The topics if they have arrived already, else null (and they are on their way). */
+export function rulesIfLoaded(title) {
+  if (known.has(title)) return known.get(title);
+  loadRules(title);
+  return null;
+}
+
+// -- light Markdown: paragraphs, "- " lists, **bold**, `typed` ---------------------------
+
+function inline(text) {
+  const out = [];
+  const pattern = /(\*\*[^*]+\*\*|`[^`]+`)/g;
+  let at = 0;
+  for (const m of text.matchAll(pattern)) {
+    if (m.index > at) out.push(text.slice(at, m.index));
+    const token = m[0];
+    out.push(token.startsWith("**") ? el("strong", {}, token.slice(2, -2)) : el("code", {}, token.slice(1, -1)));
+    at = m.index + token.length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
+}
+
+/** Light Markdown as DOM nodes (built with textContent: the text is data, never markup). */
+export function drawMarkdown(text) {
+  const blocks = [];
+  let list = null;
+  let para = null;
+  const flush = () => {
+    if (para) blocks.push(el("p", {}, inline(para.join(" "))));
+    para = null;
+  };
+  for (const raw of String(text).split("\n")) {
+    const line = raw.trimEnd();
+    if (!line.trim()) {
+      flush();
+      list = null;
+      continue;
+    }
+    if (/^\s*- /.test(line)) {
+      flush();
+      if (!list) {
+        list = { items: [] };
+        blocks.push(list);
+      }
+      list.items.push(line.replace(/^\s*- /, ""));
+    } else if (list && /^\s+/.test(raw)) {
+      list.items[list.items.length - 1] += " " + line.trim(); // a list item's next line
+    } else {
+      list = null;
+      (para = para || []).push(line.trim());
+    }
+  }
+  flush();
+  return blocks.map((b) => (b instanceof Node ? b : el("ul", {}, b.items.map((item) => el("li", {}, inline(item))))));
+}
+
+// -- what each offered choice means -----------------------------------------------------
+
+/** The explanation of an action label, from the title's `actions` topic: a list item
+ *  opening with a typed form in backticks (- `walk K7`: ...) explains the labels that
+ *  begin with the same word (and, when the form has three words or more and ends in
+ *  a word, only those that end with it too), as the terminal's first prompts do. */
+export function explainChoice(topics, label) {
+  const guide = (topics || []).find((t) => t.name === "actions");
+  if (!guide || !label) return null;
+  const words = String(label).trim().split(/\s+/);
+  let loose = null;
+  for (const line of guide.text.split("\n")) {
+    const m = /^\s*- `([^`]+)`:?\s*(.*)$/.exec(line);
+    if (!m) continue;
+    const form = m[1].trim().split(/\s+/);
+    if (form[0].toLowerCase() !== words[0].toLowerCase()) continue;
+    const last = form[form.length - 1];
+    if (form.length >= 3 && /^[a-z]+$/i.test(last)) {
+      if (words.length > 1 && words[words.length - 1].toLowerCase() === last.toLowerCase()) return m[2];
+      continue;
+    }
+    if (loose === null) loose = m[2];
+  }
+  return loose;
+}
+
+// -- the panel ----------------------------------------------------------------------------
+
+/** A rules panel for `title` in `host` (emptied), opened at its first topic.
+ *  `onClose` is called by its Close button. */
+export async function drawRules(host, title, displayName, onClose) {
+  clear(host);
+  host.append(el("p", { class: "muted" }, "Loading the rules…"));
+  const topics = await loadRules(title);
+  clear(host);
+  const head = el("div", { class: "rules-head" },
+    el("h2", {}, `How to play ${displayName || title}`),
+    onClose ? el("button", { type: "button", class: "rules-close", onclick: onClose }, "Close") : null,
+  );
+  host.append(head);
+  if (!topics.length) {
+    host.append(el("p", { class: "muted" }, "This game ships no rules text; see its documentation."));
+    return;
+  }
+  const body = el("div", { class: "rules-body", "aria-live": "polite" });
+  const tabs = el("div", { class: "rules-topics", role: "tablist", "aria-label": "rules topics" });
+  const show = (name) => {
+    const topic = topics.find((t) => t.name === name) || topics[0];
+    for (const b of tabs.children) {
+      const on = b.dataset.topic === topic.name;
+      b.classList.toggle("on", on);
+      b.setAttribute("aria-selected", String(on));
+    }
+    body.dataset.topic = topic.name;
+    body.replaceChildren(el("h3", {}, topic.name), ...drawMarkdown(topic.text));
+  };
+  for (const t of topics) {
+    tabs.append(el("button", { type: "button", role: "tab", class: "rules-topic", dataset: { topic: t.name }, onclick: () => show(t.name) }, t.name));
+  }
+  host.append(tabs, body);
+  show(topics[0].name);
+}
+
+/** A "Rules" button that opens (and closes) a rules panel in `panel` for the
+ *  title `current()` names ({name, display_name}). */
+export function mountRules(button, panel, current) {
+  const close = () => {
+    panel.hidden = true;
+    button.setAttribute("aria-expanded", "false");
+  };
+  button.addEventListener("click", async () => {
+    if (!panel.hidden) return close();
+    const title = current();
+    if (!title) return;
+    panel.hidden = false;
+    button.setAttribute("aria-expanded", "true");
+    await drawRules(panel, title.name, title.display_name, close);
+    panel.scrollIntoView({ block: "nearest" });
+  });
+  return close;
+}
+
+// The play page: the match's title, read as a spectator would (the rules need no seat).
+async function mountOnPlayPage() {
+  const button = document.getElementById("rules-button");
+  const panel = document.getElementById("rules");
+  if (!button || !panel || !location.pathname.startsWith("/play/")) return;
+  const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+  let title = null;
+  try {
+    const response = await fetch(`/api/matches/${encodeURIComponent(matchId)}`, { headers: { Accept: "application/json" }, cache: "no-store" });
+    if (response.ok) {
+      const p = await response.json();
+      title = { name: p.title, display_name: p.display_name };
+    }
+  } catch {
+    title = null;
+  }
+  if (!title) return;
+  mountRules(button, panel, () => title);
+  button.hidden = false;
+  document.body.dataset.rules = "ready";
+}
+
+mountOnPlayPage();
