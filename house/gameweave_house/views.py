@@ -129,6 +129,7 @@ def role_view(key: str) -> dict[str, Any]:
             {
                 "key": card,
                 "name": ABILITIES[card].name,
+                "timing": ABILITIES[card].timing,
                 "when": TIMING_TEXT[ABILITIES[card].timing],
                 "text": ABILITIES[card].text,
             }

@@ -28,6 +28,21 @@ const PHASE_WORDS = {
 };
 
 let openMate = null; // the crewmate whose cards are shown, kept across redraws
+let legendOpen = false; // the legend, opened by a tap, stays open across redraws
+
+// What the table's marks mean: the same words as the rules' "table" topic.
+const LEGEND = [
+  ["striped card", "the house's hole card, face down"],
+  ["soft", "a total counting an ace as 11"],
+  ["MARK", "the Mark's box: pays 2:1 (3:1 with Double Bag), loses double"],
+  ["Vanish, Short Change", "a card covering that box this round"],
+  ["backed", "chips Back the Play put on a box"],
+  ["PLAY NOW", "one of your cards you may play this instant; a greyed card says why not"],
+  ["Pending", "set up this round, fires later"],
+  ["The Count", "tens and aces among the unseen cards: RICH, EVEN, THIN (with a Lookout)"],
+  ["The Tell", "HIGH: the hole card is 7 to king or an ace; LOW: 2 to 6 (with an Inside Man)"],
+  ["Crew 2", "the box of seat 2; the Extra Box is one past the last seat"],
+];
 
 function ensureStyles() {
   if (document.getElementById("house-css")) return;
@@ -40,6 +55,49 @@ function card(code) {
   const rank = code[0] === "T" ? "10" : code[0];
   const red = code[1] === "H" || code[1] === "D";
   return el("span", { class: `hj-card${red ? " red" : ""}`, "data-card": code, title: code }, rank, SIGNS[code[1]] || "?");
+}
+
+function cardName(code) {
+  return `${code[0] === "T" ? "10" : code[0]}${SIGNS[code[1]] || "?"}`;
+}
+
+function boxById(v, id) {
+  return v.boxes.find((b) => b.id === id);
+}
+
+function boxWords(v, id, seat) {
+  const b = boxById(v, id);
+  if (!b) return `box ${id}`;
+  if (b.seat === seat && !b.extra) return "your box";
+  return b.extra ? "the Extra Box" : `${b.name}'s box`;
+}
+
+// A play's targets named by their cards ("your 6♠ for the 10♥ in Crew 2's box"),
+// from the same view the table is drawn from.
+function targetWords(v, seat, a) {
+  const box = a.box ? boxById(v, a.box) : null;
+  const cardIn = (b, i) => (b && b.hands[0].cards[i] ? cardName(b.hands[0].cards[i]) : `card ${i + 1}`);
+  switch (a.card) {
+    case "palm": {
+      const own = v.boxes.find((b) => b.seat === seat && !b.extra);
+      return `your ${cardIn(own, a.mine)} for the ${cardIn(box, a.index)} in ${boxWords(v, a.box, seat)}`;
+    }
+    case "false_cut":
+      return `the ${cardIn(box, a.index)} in ${boxWords(v, a.box, seat)}`;
+    case "the_drop": {
+      const at = v.playing ? boxById(v, v.playing.box) : null;
+      const hand = at ? at.hands[v.playing.hand] : null;
+      return hand && hand.cards[a.index] ? `your ${cardName(hand.cards[a.index])}` : `card ${a.index + 1}`;
+    }
+    case "the_load": {
+      const up = v.deck.face_up[a.index];
+      return up ? `the ${cardName(up)} to the top` : `card ${a.index + 1}`;
+    }
+    case "back_the_play":
+      return `${a.amount} on ${boxWords(v, a.box, seat)}`;
+    default:
+      return a.box ? boxWords(v, a.box, seat) : "Play";
+  }
 }
 
 function cardBack() {
@@ -165,7 +223,9 @@ function abilityCard(payload, ctx, info, mine) {
         class: "hj-ability-option",
         "data-action": JSON.stringify(o.action),
         onclick: () => ctx.act(o.action),
-      }, options.length === 1 ? "Play" : o.label.replace(/^play [a-z ]+? (box|card)/, "$1"))),
+      }, options.length === 1 && o.action.box == null && o.action.index == null
+        ? "Play"
+        : targetWords(payload.view, payload.seat, o.action))),
     );
     node.append(row);
   }
@@ -180,6 +240,51 @@ function playerCard(payload, ctx, crew, mine) {
     el("div", { class: "hj-player-head" }, el("strong", {}, nameWithRole(payload, crew)), crew.sitting_out ? el("span", { class: "muted" }, " (sitting out)") : null),
     el("div", { class: "hj-passive" }, el("strong", {}, crew.passive.name), `: ${crew.passive.text}`),
     el("div", { class: "hj-abilities" }, crew.cards.map((c) => abilityCard(payload, ctx, c, mine))),
+  );
+}
+
+function settledPanel(v) {
+  const s = v.settled;
+  if (!s) return null;
+  // Kept from settlement until the next deal: whoever pressed Next round, every
+  // seat sees how the round ended while the next one bets.
+  const later = v.phase === "bet" || v.phase === "call";
+  return el("section", { class: "hj-settled", "aria-label": "the last round", "data-round": s.round },
+    el("h3", {}, later ? `Last round (${s.round}): how it settled` : `Round ${s.round} settled`),
+    el("div", { class: "hj-settled-house" },
+      el("span", {}, "The house "), el("strong", {}, s.dealer.points),
+      el("span", { class: "hj-cards" }, s.dealer.cards.map(card))),
+    el("ul", { class: "hj-results" },
+      s.results.map((r) => el("li", { class: `hj-result ${r.chips > 0 ? "won" : r.chips < 0 ? "lost" : "even"}` },
+        el("span", { class: "hj-result-name" }, r.name),
+        r.cards.length ? el("span", { class: "hj-cards" }, r.cards.map(card)) : null,
+        r.result ? el("span", { class: "hj-result-what" }, `${r.points} ${r.result}`) : null,
+        el("strong", { class: "hj-result-chips" }, r.chips > 0 ? `+${r.chips}` : `${r.chips}`),
+      )),
+    ),
+    el("div", { class: "muted" }, `Take ${s.take}`),
+  );
+}
+
+function legend() {
+  const node = el("details", { class: "hj-legend", open: legendOpen },
+    el("summary", {}, "Legend: what the table shows"),
+    el("dl", {}, LEGEND.map(([mark, words]) => [el("dt", {}, mark), el("dd", {}, words)])),
+  );
+  node.addEventListener("toggle", () => { legendOpen = node.open; });
+  return node;
+}
+
+// When a card may be played, in a word or two (the player card says it in full).
+const TIMING_SHORT = { before_deal: "before the deal", dealt: "after the deal", any: "any time" };
+
+function roleCard(info, button) {
+  return el("div", { class: "hj-role", "data-role": info.key },
+    button,
+    el("div", { class: "hj-role-summary" }, info.summary),
+    el("div", { class: "hj-passive" }, el("strong", {}, `${info.passive.name} (always on)`), `: ${info.passive.text}`),
+    el("ul", { class: "hj-role-cards" }, info.cards.map((c) =>
+      el("li", {}, el("strong", {}, c.name), ` (${TIMING_SHORT[c.timing] || c.when}): ${c.text}`))),
   );
 }
 
@@ -223,7 +328,10 @@ function controls(payload, ctx) {
     if (a.type === "chips") chips.push([a, a.box ? `+${a.amount} (box ${a.box})` : `+${a.amount}`]);
     else if (a.type === "ability") return; // on the ability cards
     else if (a.type === "mark") marks.push([a, `Mark box ${a.box}`]);
-    else if (a.type === "draft") drafts.push([a, `Take the ${label.replace(/^draft /, "")}`]);
+    else if (a.type === "draft") {
+      const role = (payload.view.roles || []).find((r) => r.key === a.role);
+      drafts.push([a, `Take the ${role ? role.name : label.replace(/^draft /, "")}`]);
+    }
     else if (PLAY_WORDS[a.type]) plays.push([a, PLAY_WORDS[a.type]]);
     else others.push([a, label]);
   });
@@ -235,7 +343,11 @@ function controls(payload, ctx) {
       "data-amount": a.type === "chips" ? a.amount : undefined,
       onclick: () => ctx.act(a),
     }, label);
-  if (drafts.length) bar.append(el("div", { class: "hj-row" }, el("span", { class: "hj-row-label" }, "Draft"), drafts.map((d) => button(d, "hj-draft"))));
+  if (drafts.length) {
+    const about = Object.fromEntries((payload.view.roles || []).map((r) => [r.key, r]));
+    bar.append(el("div", { class: "hj-drafts" }, el("span", { class: "hj-row-label" }, "Draft"),
+      drafts.map((d) => (about[d[0].role] ? roleCard(about[d[0].role], button(d, "hj-draft")) : button(d, "hj-draft")))));
+  }
   if (chips.length) bar.append(el("div", { class: "hj-row" }, el("span", { class: "hj-row-label" }, "Chips"), chips.map((c) => button(c, "hj-chip"))));
   const dealIn = plays.filter(([a]) => a.type === "deal_me_in");
   const rest = plays.filter(([a]) => a.type !== "deal_me_in");
@@ -263,6 +375,7 @@ export function render(root, payload, ctx) {
     el("div", { class: "hj-grid" },
       el("div", { class: "hj-table" },
         el("div", { class: "hj-top" }, takePanel(v), houseCards(v)),
+        settledPanel(v),
         boxes(payload),
         controls(payload, ctx),
         me ? el("section", { class: "hj-me", "aria-label": "your player card" }, el("h3", {}, "Your player card"), playerCard(payload, ctx, me, true)) : null,
@@ -271,6 +384,7 @@ export function render(root, payload, ctx) {
         levers(v),
         v.roles_open ? el("section", { class: "hj-roles" }, el("h3", {}, "Roles still open"), el("p", {}, v.roles_open.join(", ").replace(/_/g, " "))) : null,
         crewmates(payload, ctx),
+        legend(),
         log(payload.history),
       ),
     ),
