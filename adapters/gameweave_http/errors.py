@@ -13,7 +13,7 @@ from starlette.responses import Response
 
 from gameweave_core.errors import one_line
 
-from .hub import ApiError
+from .hub import ApiError, unavailable
 from .store import Damaged
 from .wire import short, to_json
 
@@ -38,7 +38,11 @@ def error_reply(exc: Exception, method: str, path: str) -> tuple[int, bytes, Hea
         status, message = exc.status, exc.message
         if exc.retry_after is not None:
             headers = [(b"retry-after", str(exc.retry_after).encode())]
-    elif isinstance(exc, (sqlite3.Error, Damaged)):
+    elif isinstance(exc, Damaged):  # one match's rows are on damaged pages
+        refusal = unavailable(str(exc.args[0]) if exc.args else "")
+        status, message = refusal.status, refusal.message
+        headers = [(b"retry-after", str(refusal.retry_after).encode())]
+    elif isinstance(exc, sqlite3.Error):
         # The store failed under a request (a full disk, a damaged page): the
         # server is not wrong, it cannot serve this now.
         log.error("%s %s: the store failed", method, short(path), exc_info=exc)

@@ -257,8 +257,8 @@ QUICK_CHECK_SECONDS = 5.0
 
 
 def quick_check(db: sqlite3.Connection, seconds: float) -> str | None:
-    """SQLite's ``quick_check`` of the open file, stopped after ``seconds``: the
-    first problem it found, or ``None`` (no problem, or no time to finish)."""
+    """SQLite's ``quick_check`` of the open file, stopped after ``seconds``: what
+    it found wrong, in a few words, or ``None`` (no problem, or no time to finish)."""
     deadline = time.monotonic() + seconds
     db.set_progress_handler(lambda: int(time.monotonic() > deadline), 1000)
     try:
@@ -268,10 +268,32 @@ def quick_check(db: sqlite3.Connection, seconds: float) -> str | None:
             raise
         log.warning("quick_check of the database did not finish in %.0f s: skipped", seconds)
         return None
+    except sqlite3.DatabaseError as exc:  # so damaged that the check itself gave up
+        return str(exc)
     finally:
         db.set_progress_handler(None, 0)
-    first = str(rows[0][0]) if rows else "ok"
-    return None if first == "ok" else first
+    # The first line of a report is a heading ("*** in database main ***").
+    problems = [
+        line.strip()
+        for (row,) in rows
+        for line in str(row).splitlines()
+        if line.strip() and not line.startswith("***")
+    ]
+    if not problems or problems == ["ok"]:
+        return None
+    more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+    return f"{problems[0][:120]}{more}"
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite finding damaged pages (rather than, say, a full
+    disk): those parts of the file stay unreadable however often one tries."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+    return "malformed" in str(exc) or "not a database" in str(exc)
 
 
 def _unusable(path: Path) -> str | None:
@@ -304,6 +326,10 @@ def _open_failure(path: Path, exc: sqlite3.Error) -> str:
     return f"{path} cannot be opened as a database ({text}): choose another --db"
 
 
+#: Matches read at once when listing them around damaged pages.
+CHUNK = 50
+
+
 class Store:
     """Matches, seat-token hashes and actions in one SQLite file.
 
@@ -327,16 +353,22 @@ class Store:
         except sqlite3.Error as exc:
             raise StoreError(_open_failure(Path(path), exc)) from exc
         try:
-            damage = quick_check(self._db, check_seconds)
+            #: What the start-up check found wrong in the file (``None``: nothing).
+            self.damage = quick_check(self._db, check_seconds)
         except sqlite3.Error as exc:
             self._db.close()
             raise StoreError(_open_failure(Path(path), exc)) from exc
-        if damage is not None:
-            self._db.close()
-            raise StoreError(
-                f"{path} is damaged ({one_line(damage)[:120]}): copy out what SQLite can "
-                f"read with `sqlite3 {path} .recover | sqlite3 NEW.sqlite3` and serve "
-                "NEW.sqlite3, or start with another --db"
+        if self.damage is not None:
+            # Damaged pages hold a few matches: the others are still served, and
+            # each damaged one is answered as unavailable (see load).
+            log.warning(
+                "%s",
+                one_line(
+                    f"{path} is damaged ({self.damage}): serving the matches it can still "
+                    "read, the others answer 503 unavailable; to repair it, stop the server, "
+                    f"copy out what SQLite can read with `sqlite3 {path} .recover | sqlite3 "
+                    "NEW.sqlite3` and serve NEW.sqlite3"
+                ),
             )
         self._group = GroupCommit(self)
 
@@ -538,12 +570,18 @@ class Store:
         rows = self._tokens.get(match_id)
         if rows is None:
             with self._lock:
-                rows = tuple(
-                    self._db.execute(
-                        "SELECT seat, token_hash FROM seats WHERE match_id = ? ORDER BY seat",
-                        (match_id,),
-                    ).fetchall()
-                )
+                try:
+                    rows = tuple(
+                        self._db.execute(
+                            "SELECT seat, token_hash FROM seats WHERE match_id = ? ORDER BY seat",
+                            (match_id,),
+                        ).fetchall()
+                    )
+                except sqlite3.DatabaseError as exc:
+                    if not is_damage(exc):
+                        raise
+                    log.error("match %s: its seats cannot be read: %s", match_id, exc)
+                    raise Damaged(match_id) from exc
                 # Only a match that exists is remembered: unknown ids must not fill
                 # memory. Remembered under the lock, so that a token reissued
                 # meanwhile (see reissue) is never overwritten by the old one.
@@ -597,14 +635,20 @@ class Store:
             self._tokens[match_id] = rows
 
     def summaries(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The newest matches, public facts only (no seed, no tokens)."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id, title, players,"
-                " (SELECT COALESCE(MAX(idx), 0) FROM actions WHERE match_id = matches.id),"
-                " over, created FROM matches ORDER BY created DESC LIMIT ?",
-                (limit,),
-            ).fetchall()
+        """The newest matches, public facts only (no seed, no tokens). In a file
+        with damaged pages, the newest of those that can still be read."""
+        try:
+            with self._lock:
+                rows = self._db.execute(
+                    "SELECT id, title, players,"
+                    " (SELECT COALESCE(MAX(idx), 0) FROM actions WHERE match_id = matches.id),"
+                    " over, created FROM matches ORDER BY created DESC LIMIT ?",
+                    (limit,),
+                ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            if not is_damage(exc):
+                raise
+            rows = self._readable_summaries(limit)
         return [
             {
                 "id": r[0],
@@ -616,3 +660,62 @@ class Store:
             }
             for r in rows
         ]
+
+    def _readable_summaries(self, limit: int) -> list[tuple[Any, ...]]:
+        """The rows of :meth:`summaries` read around damaged pages.
+
+        Matches are never deleted, so their rowids run from 1 to the last one
+        (read from the table, or from its index of ids if the table's last page is
+        the damaged one). They are read newest first, :data:`CHUNK` at a time; a
+        chunk that meets a damaged page is read again a match at a time, so that
+        only the matches whose own rows are damaged are left out. (A range query
+        cannot fence the damage in by itself: a search for any rowid past the
+        damaged page's first has to read that page.)"""
+        query = (
+            "SELECT id, title, players, over, created FROM matches"
+            " WHERE rowid BETWEEN ? AND ? ORDER BY rowid DESC"
+        )
+        count = "SELECT COALESCE(MAX(idx), 0) FROM actions WHERE match_id = ?"
+        out: list[tuple[Any, ...]] = []
+        skipped = 0
+
+        def read(sql: str, args: tuple[Any, ...]) -> list[Any] | None:
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.DatabaseError as exc:
+                if not is_damage(exc):
+                    raise
+                return None
+
+        with self._lock:
+            top = 0
+            for last in (
+                "SELECT MAX(rowid) FROM matches",
+                "SELECT MAX(rowid) FROM matches INDEXED BY sqlite_autoindex_matches_1",
+            ):
+                found = read(last, ())
+                if found and found[0][0] is not None:
+                    top = max(top, int(found[0][0]))
+            while top >= 1 and len(out) < limit:
+                low = max(1, top - CHUNK + 1)
+                rows = read(query, (low, top))
+                if rows is None:
+                    rows = []
+                    for rowid in range(top, low - 1, -1):
+                        one = read(query, (rowid, rowid))
+                        if one is None:
+                            skipped += 1
+                        rows += one or []
+                for match_id, title, players, over, created in rows:
+                    version = read(count, (match_id,))
+                    if version is None:
+                        skipped += 1
+                        continue
+                    out.append((match_id, title, players, version[0][0], over, created))
+                top = low - 1
+        if skipped:
+            log.warning(
+                "the list of matches leaves out %d damaged match(es) of %s", skipped, self.path
+            )
+        out.sort(key=lambda r: r[5], reverse=True)
+        return out[:limit]

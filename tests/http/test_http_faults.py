@@ -17,12 +17,14 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from http_support import ROOT, ThreadServer, free_port, new_match, sealed_plugin_path
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
-from gameweave_http.store import Store, StoreError
+from gameweave_http.hub import Hub
+from gameweave_http.store import Store, StoreError, quick_check
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -103,20 +105,148 @@ def test_a_read_only_database_is_refused(tmp_path: Path, monkeypatch: Any) -> No
     assert str(db) in found.value.message and "\n" not in found.value.message
 
 
-def test_damaged_pages_found_by_the_quick_check_refuse_the_start(tmp_path: Path) -> None:
-    db = tmp_path / "m.sqlite3"
+def played_database(db: Path, registry: Registry, count: int) -> dict[str, dict[str, Any]]:
+    """A database of ``count`` Sealed Bids matches, each with a few actions; what
+    was stored of each: its version and its seat tokens."""
     store = Store(db)
-    for i in range(400):
-        new_match(store, f"m{i}", seed=i)
+    hub = Hub(store, registry)
+    played: dict[str, dict[str, Any]] = {}
+    for i in range(count):
+        live, tokens = hub.create("sealedbid", 2, host_token=f"host-{i}")
+        for _ in range(i % 4):
+            seat = live.match.awaiting[0]
+            action = live.match.legal_actions(seat)[-1]
+            hub.submit(live, seat, live.match.step, live.match.title.codec.to_json(action))
+        played[live.id] = {"version": live.match.step, "tokens": tokens, "order": i}
     store.close()
-    data = bytearray(db.read_bytes())
-    # Scribble over the middle of the file (b-tree pages, not the header).
-    middle = len(data) // 2
-    data[middle : middle + 3000] = os.urandom(3000)
-    db.write_bytes(bytes(data))
-    with pytest.raises(StoreError, match="damaged|not a Gameweave database") as found:
-        Store(db)
-    assert str(db) in found.value.message
+    assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
+    return played
+
+
+def damage_pages(db: Path, table: str, which: float) -> int:
+    """Overwrite one leaf page of ``table`` (at ``which``, 0 to 1, along the
+    table's key order) with bytes SQLite cannot take for a page; its number."""
+    con = sqlite3.connect(db)
+    try:
+        size = con.execute("PRAGMA page_size").fetchone()[0]
+        leaves = [
+            row[0]
+            for row in con.execute(
+                "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY path",
+                (table,),
+            )
+        ]
+    finally:
+        con.close()
+    assert len(leaves) >= 3, (table, leaves)
+    page = leaves[min(len(leaves) - 1, int(len(leaves) * which))]
+    with db.open("r+b") as f:
+        f.seek((page - 1) * size)
+        f.write(b"\xff" * size)
+    return int(page)
+
+
+def test_damaged_pages_are_logged_in_one_line_and_the_rest_is_served(
+    tmp_path: Path, sealed_registry: Registry, process_server: Any
+) -> None:
+    db = tmp_path / "m.sqlite3"
+    played = played_database(db, sealed_registry, 300)
+    # A page of match headers among the newest (those the list shows first), one
+    # of actions and one of seat tokens.
+    damage_pages(db, "matches", 0.9)
+    damage_pages(db, "actions", 0.5)
+    damage_pages(db, "seats", 0.3)
+    server = process_server(db)
+    logged = [line for line in server.log.read_text().splitlines() if "is damaged" in line]
+    assert len(logged) == 1, logged
+    line = logged[0]
+    assert str(db) in line and ".recover" in line and "serving the matches" in line
+    assert "btreeInitPage" in line or "malformed" in line
+
+    answers: dict[str, tuple[int, int]] = {}
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        for match_id, stored in played.items():
+            statuses = []
+            for token in (None, stored["tokens"][1]):
+                headers = {"X-Seat-Token": token} if token else {}
+                r = http.get(f"/api/matches/{match_id}", headers=headers)
+                statuses.append(r.status_code)
+                if r.status_code == 200:  # as stored: the right match, seat and version
+                    assert r.json()["version"] == stored["version"], match_id
+                    assert r.json().get("seat") == (1 if token else None)
+                else:
+                    assert r.status_code == 503, r.text
+                    assert "unavailable" in r.json()["error"] and "\n" not in r.text
+                    assert r.headers["retry-after"].isdigit()
+            answers[match_id] = (statuses[0], statuses[1])
+        listed = http.get("/api/matches")
+        assert listed.status_code == 200, listed.text
+        summaries = listed.json()
+        # Play goes on: a new match, and an action in a match that reads well.
+        created = http.post("/api/matches", json={"title": "sealedbid", "players": 2}, headers=JSON)
+        assert created.status_code in (201, 503), created.text
+    spectators = [a[0] for a in answers.values()]
+    seats = [a[1] for a in answers.values()]
+    # Each damaged page holds some matches' rows, and only those are unavailable.
+    assert 0 < spectators.count(503) < 60, spectators.count(503)
+    assert seats.count(503) > spectators.count(503)  # the seats' page too
+    # The list: 50 matches, as stored, newest first, leaving out only what cannot
+    # be read (the damaged headers among the newest).
+    assert len(summaries) == 50
+    for item in summaries:
+        assert item["version"] == played[item["id"]]["version"]
+    orders = [played[item["id"]]["order"] for item in summaries]
+    assert orders == sorted(orders, reverse=True)
+    newest_readable = [
+        mid
+        for mid, stored in played.items()
+        if stored["order"] >= orders[-1] and answers[mid][0] == 200
+    ]
+    assert set(newest_readable) <= {item["id"] for item in summaries}
+    assert len(newest_readable) < len(range(orders[-1], 300))  # damage was in the way
+
+
+def test_a_damaged_file_opens_and_says_what_is_wrong(
+    tmp_path: Path, sealed_registry: Registry, caplog: Any
+) -> None:
+    db = tmp_path / "m.sqlite3"
+    played_database(db, sealed_registry, 120)
+    damage_pages(db, "actions", 0.5)
+    store = Store(db)
+    try:
+        # SQLite's words: the damaged page's number, or that the file is malformed.
+        assert store.damage is not None
+        assert "Page " in store.damage or "malformed" in store.damage
+    finally:
+        store.close()
+    (line,) = [r.getMessage() for r in caplog.records if "is damaged" in r.getMessage()]
+    assert "\n" not in line and str(db) in line and "serve NEW.sqlite3" in line
+    assert store.damage in line
+    clean = tmp_path / "clean.sqlite3"
+    played_database(clean, sealed_registry, 10)
+    store = Store(clean)
+    try:
+        assert store.damage is None
+    finally:
+        store.close()
+
+
+def test_the_quick_check_report_is_cut_to_its_first_problem() -> None:
+    class Reported:
+        """A connection whose quick_check reports what SQLite reports of two pages."""
+
+        def set_progress_handler(self, *args: Any) -> None:
+            pass
+
+        def execute(self, sql: str) -> Any:
+            assert sql == "PRAGMA quick_check"
+            report = "*** in database main ***\nPage 24: btreeInitPage() returns error code 11"
+            return sqlite3.connect(":memory:").execute(
+                "SELECT ? UNION ALL SELECT ?", (report, "Page 31: free space corruption")
+            )
+
+    found = quick_check(Reported(), 5.0)  # type: ignore[arg-type]
+    assert found == "Page 24: btreeInitPage() returns error code 11 and 1 more"
 
 
 def test_the_quick_check_is_bounded_in_time(tmp_path: Path, caplog: Any) -> None:

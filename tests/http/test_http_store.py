@@ -4,6 +4,7 @@ bounded, a busy match never stalling the others)."""
 
 from __future__ import annotations
 
+import logging
 import shutil
 import sqlite3
 import threading
@@ -229,10 +230,16 @@ def test_serve_passes_fsync_to_the_store(tmp_path: Path, monkeypatch: pytest.Mon
 
     served: list[Any] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
-    for fsync, expected in ((False, 1), (True, 2)):
-        server.serve(port=0, db=tmp_path / f"{fsync}.sqlite3", fsync=fsync)
-        store = served[-1].state.store
-        try:
-            assert store._db.execute("PRAGMA synchronous").fetchone()[0] == expected
-        finally:
-            store.close()
+    # serve() sets the access log's level: the tests that follow keep their own.
+    access = logging.getLogger("gameweave_http.access")
+    level = access.level
+    try:
+        for fsync, expected in ((False, 1), (True, 2)):
+            server.serve(port=0, db=tmp_path / f"{fsync}.sqlite3", fsync=fsync)
+            store = served[-1].state.store
+            try:
+                assert store._db.execute("PRAGMA synchronous").fetchone()[0] == expected
+            finally:
+                store.close()
+    finally:
+        access.setLevel(level)
