@@ -9,7 +9,7 @@ TITLE ?= museum
 TITLE_DIRS := museum house $(patsubst %/pyproject.toml,%,$(wildcard titles/*/pyproject.toml))
 TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 
-.PHONY: play test lint typecheck unit docs tutorial dists bench bench-peers serve browser-deps \
+.PHONY: play test lint typecheck unit docs tutorial dists bench bench-peers bench-bgio serve browser-deps \
 	clean compiled test-compiled
 
 $(STAMP): pyproject.toml $(TITLE_PROJECTS)
@@ -111,13 +111,22 @@ test-compiled: $(CBUILT)
 	GAMEWEAVE_EXPECT_COMPILED=1 $(CBIN)/pytest -q -p no:cacheprovider tests/core
 	cd house && GAMEWEAVE_EXPECT_COMPILED=1 $(CURDIR)/$(CBIN)/pytest -q -p no:cacheprovider
 
-# Benchmarks against OpenSpiel, RLCard and a bare Starlette endpoint; writes
+# Benchmarks against OpenSpiel, RLCard, boardgame.io and a bare Starlette endpoint; writes
 # benchmarks/results.md. The peers live in their own venv, never in the project's.
-bench: $(STAMP) bench-peers compiled
+bench: $(STAMP) bench-peers bench-bgio compiled
 	$(BIN)/python benchmarks/run.py
 
 bench-peers: $(STAMP)
 	$(BIN)/python benchmarks/peers.py
+
+# boardgame.io 0.50.2 and its socket.io client, pinned by benchmarks/bgio/package-lock.json,
+# into benchmarks/bgio/node_modules (the versus benchmark). Without Node it says so, and
+# `make bench` goes on: the versus section then reports what is missing.
+bench-bgio:
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  cd benchmarks/bgio && { [ node_modules/.package-lock.json -nt package-lock.json ] \
+	    || npm ci --no-audit --no-fund --loglevel=error; }; \
+	else echo "bench-bgio: node and npm are not installed; the boardgame.io comparison will not run"; fi
 
 serve: $(STAMP)
 	$(BIN)/gameweave serve

@@ -1408,6 +1408,20 @@ def bench_search(s: Settings, ctx: dict[str, Any]) -> Section:
     return sec
 
 
+def bench_versus(s: Settings, ctx: dict[str, Any]) -> Section:
+    """The server against boardgame.io's on tic-tac-toe: moves/s and move latency at
+    1, 32 and 256 matches, CPU per move, memory with 1,000 live matches
+    (benchmarks/versus.py)."""
+    import versus
+
+    sec = Section("versus", "7. The server against boardgame.io, on tic-tac-toe")
+    out = versus.run(s, say)
+    sec.body += out["body"]
+    sec.goals += [Goal(*g) for g in out["goals"]]
+    sec.raw = out["raw"]
+    return sec
+
+
 BENCHES: dict[str, Callable[[Settings, dict[str, Any]], Section]] = {
     "blackjack": bench_blackjack,
     "overhead": bench_overhead,
@@ -1417,6 +1431,7 @@ BENCHES: dict[str, Callable[[Settings, dict[str, Any]], Section]] = {
     "server": bench_server,
     "memory": bench_memory,
     "search": bench_search,
+    "versus": bench_versus,
 }
 
 
@@ -1587,6 +1602,7 @@ def main(argv: list[str] | None = None) -> int:
                     "server": "4. Server",
                     "memory": "5. Memory",
                     "search": "6. Search bot",
+                    "versus": "7. Versus boardgame.io",
                 }[name]
             sec.raw["seconds"] = time.perf_counter() - start
             sections.append(sec)
