@@ -28,6 +28,39 @@ from .rng import Rng
 S = TypeVar("S")
 
 
+def _kind(value: Any) -> str:
+    """How a kind of option value is named in a refusal."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a table"
+    return "nothing" if value is None else type(value).__name__
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    """Whether ``value`` is the kind of value ``default`` is (a whole number where a
+    number is expected will do; ``True`` is never a number)."""
+    if default is None:
+        return True
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, float):
+        return isinstance(value, int | float)
+    if isinstance(default, list | tuple):
+        return isinstance(value, list | tuple)
+    if isinstance(default, Mapping):
+        return isinstance(value, Mapping)
+    return isinstance(value, type(default))
+
+
 class Title(abc.ABC, Generic[S]):
     """Base class of every game. Subclass it and fill in the rules.
 
@@ -40,7 +73,9 @@ class Title(abc.ABC, Generic[S]):
     display_name: ClassVar[str]
     #: One line saying what the game is.
     summary: ClassVar[str] = ""
+    #: The fewest seats a match may have (``check_config`` refuses fewer).
     min_players: ClassVar[int]
+    #: The most seats a match may have (``check_config`` refuses more).
     max_players: ClassVar[int]
     #: The rules' version, recorded in logs. Change it when behaviour changes.
     version: ClassVar[str] = "1"
@@ -104,7 +139,14 @@ class Title(abc.ABC, Generic[S]):
     # -- optional refinements --------------------------------------------------
 
     def check_config(self, players: int, config: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate the player count and options; return the full config."""
+        """Validate the player count and options; return the full config.
+
+        Refuses, with one line, a player count outside ``min_players`` to
+        ``max_players``, an option not in ``default_config``, and an option whose
+        value is not the kind of value its default is (a list for a list, a whole
+        number for a whole number, ``true``/``false`` for a flag). A title that
+        takes options overrides this to check what is inside them (the items of a
+        list, the range of a number), calling ``super().check_config`` first."""
         if not self.min_players <= players <= self.max_players:
             raise ConfigError(
                 f"{self.display_name} takes {self.min_players} to {self.max_players} players, "
@@ -114,6 +156,16 @@ class Title(abc.ABC, Generic[S]):
         if unknown:
             known = ", ".join(sorted(self.default_config)) or "none"
             raise ConfigError(f"unknown option(s) {', '.join(unknown)}; {self.name} takes: {known}")
+        # The kind of value each option takes is its default's; what is inside a
+        # list or table, and which values make sense, a title checks in its own
+        # check_config (calling this one first).
+        for key, value in config.items():
+            default = self.default_config[key]
+            if not _same_kind(value, default):
+                shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+                raise ConfigError(
+                    f"option {key!r} must be {_kind(default)}, not {_kind(value)} ({shown})"
+                )
         return {**self.default_config, **config}
 
     def seat_label(self, state: S, seat: int) -> str:

@@ -191,7 +191,8 @@ def test_options_reach_the_game_and_its_log(
     [
         ("speed=3", "unknown option(s) speed; house takes: deck, take"),
         ("take", "--option 'take': write it as KEY=VALUE"),
-        ("take=abc", "take: the opening Take must be a whole number"),
+        ("take=abc", "option 'take' must be a whole number, not text ('abc')"),
+        ("take=5", "take: the opening Take must be a whole number of at least 10"),
     ],
 )
 @pytest.mark.parametrize("command", ["play", "simulate"])
