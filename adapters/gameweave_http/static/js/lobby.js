@@ -26,13 +26,16 @@ function showError(message) {
 
 // A label such as "Security 2" names seat 2's side, not a second Security player:
 // the lobby shows the role ("Security") with "seat 2" beside it.
+// A title that names its seats only "Seat 1", "Seat 2" has no role to show.
 function roleOf(label, seat) {
   const role = String(label).replace(new RegExp(`\\s${seat}(?=\\s|$)`), "").trim();
-  return role || `Seat ${seat}`;
+  return /^seat$/i.test(role) ? "" : role;
 }
 
 function seatName(label, seat) {
-  return [el("span", { class: "seat-role" }, roleOf(label, seat)), " ", el("span", { class: "seat-number" }, `seat ${seat}`)];
+  const role = roleOf(label, seat);
+  if (!role) return el("span", { class: "seat-role" }, `Seat ${seat}`);
+  return [el("span", { class: "seat-role" }, role), " ", el("span", { class: "seat-number" }, `seat ${seat}`)];
 }
 
 function drawSeats() {
@@ -80,7 +83,7 @@ function chooseTitle() {
 }
 
 function linkRow(label, url, cls, seat) {
-  const text = seat ? `${roleOf(label, seat)}, seat ${seat}` : label;
+  const text = seat ? [roleOf(label, seat), `seat ${seat}`].filter(Boolean).join(", ") : label;
   const input = el("input", { type: "text", readonly: true, value: url, class: "link-url", "aria-label": `${text} link` });
   const status = el("span", { class: "copied muted", "aria-live": "polite" });
   const item = el("li", { class: cls },

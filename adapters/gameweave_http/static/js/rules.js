@@ -38,27 +38,32 @@ export function rulesIfLoaded(title) {
 
 // -- light Markdown: paragraphs, "- " lists, **bold**, `typed` ---------------------------
 
-function inline(text) {
+// `rules crown` (what a terminal types) becomes a button to that topic, when
+// `link` makes one for it.
+function inline(text, link) {
   const out = [];
   const pattern = /(\*\*[^*]+\*\*|`[^`]+`)/g;
   let at = 0;
   for (const m of text.matchAll(pattern)) {
     if (m.index > at) out.push(text.slice(at, m.index));
     const token = m[0];
-    out.push(token.startsWith("**") ? el("strong", {}, token.slice(2, -2)) : el("code", {}, token.slice(1, -1)));
+    const typed = /^`rules (\S+)`$/.exec(token);
+    const jump = typed && link ? link(typed[1]) : null;
+    out.push(jump || (token.startsWith("**") ? el("strong", {}, token.slice(2, -2)) : el("code", {}, token.slice(1, -1))));
     at = m.index + token.length;
   }
   if (at < text.length) out.push(text.slice(at));
   return out;
 }
 
-/** Light Markdown as DOM nodes (built with textContent: the text is data, never markup). */
-export function drawMarkdown(text) {
+/** Light Markdown as DOM nodes (built with textContent: the text is data, never markup).
+ *  `link(topic)` may return a node to stand for `rules topic`. */
+export function drawMarkdown(text, link = null) {
   const blocks = [];
   let list = null;
   let para = null;
   const flush = () => {
-    if (para) blocks.push(el("p", {}, inline(para.join(" "))));
+    if (para) blocks.push(el("p", {}, inline(para.join(" "), link)));
     para = null;
   };
   for (const raw of String(text).split("\n")) {
@@ -83,7 +88,7 @@ export function drawMarkdown(text) {
     }
   }
   flush();
-  return blocks.map((b) => (b instanceof Node ? b : el("ul", {}, b.items.map((item) => el("li", {}, inline(item))))));
+  return blocks.map((b) => (b instanceof Node ? b : el("ul", {}, b.items.map((item) => el("li", {}, inline(item, link))))));
 }
 
 // -- what each offered choice means -----------------------------------------------------
@@ -140,7 +145,11 @@ export async function drawRules(host, title, displayName, onClose) {
       b.setAttribute("aria-selected", String(on));
     }
     body.dataset.topic = topic.name;
-    body.replaceChildren(el("h3", {}, topic.name), ...drawMarkdown(topic.text));
+    const link = (name) =>
+      topics.some((t) => t.name === name)
+        ? el("button", { type: "button", class: "rules-link", dataset: { topic: name }, onclick: () => show(name) }, name)
+        : null;
+    body.replaceChildren(el("h3", {}, topic.name), ...drawMarkdown(topic.text, link));
   };
   for (const t of topics) {
     tabs.append(el("button", { type: "button", role: "tab", class: "rules-topic", dataset: { topic: t.name }, onclick: () => show(t.name) }, t.name));

@@ -1,0 +1,166 @@
+"""Seats never lost, on a phone: the lobby keeps the matches created in this
+browser (localStorage) and shows their links again after a reload, a seat's page
+shows its own link, and "New link" reissues a seat's link (the old token is
+refused at once, the new one plays). Also the lobby's seat names, and the
+before/after screenshots of the Museum Thief's page on a phone."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from http_support import ThreadServer, csp_refusals, wait_for_version
+
+from gameweave_core import Registry
+from gameweave_http.app import create_app
+from gameweave_museum import plugin as museum_plugin
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    reg = Registry()
+    reg.add_plugin(museum_plugin, "museum", "gameweave", "test")
+    with ThreadServer(create_app(tmp_path / "links.sqlite3", reg)) as s:
+        yield s
+
+
+def phone(context: Any, errors: list[str]) -> Any:
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.extend(csp_refusals(msg)))
+    page.set_default_timeout(10_000)
+    return page
+
+
+def create_in_lobby(lobby: Any, players: int) -> None:
+    lobby.select_option("#title-select", "museum")
+    lobby.fill("#players", str(players))
+    lobby.dispatch_event("#players", "input")
+    lobby.tap("#create-button")
+    lobby.wait_for_selector(".seat-link[data-seat='2']")
+
+
+def test_the_lobby_names_seats_by_role_not_as_a_second_player(
+    browser: Any, server: ThreadServer
+) -> None:
+    errors: list[str] = []
+    lobby = phone(browser.new_context(**PHONE), errors)
+    lobby.goto(server.url + "/")
+    lobby.select_option("#title-select", "museum")
+    lobby.fill("#players", "2")
+    lobby.dispatch_event("#players", "input")
+    # Before the match exists: the roles, not "Seat 1", "Seat 2".
+    names = lobby.locator("#seats .seat-name").all_inner_texts()
+    assert names == ["Thief seat 1", "Security seat 2"], names
+    assert lobby.inner_text(".seat-row[data-seat='2'] .seat-role") == "Security"
+    create_in_lobby(lobby, 2)
+    # After: the seat's side and its number, never "Security 2" as if a second player.
+    assert lobby.inner_text(".seat-link[data-seat='2'] .link-label") == "Security seat 2"
+    assert "Security 2" not in lobby.inner_text("#links")
+    assert errors == []
+
+
+def test_links_survive_a_reload_and_a_lost_link_is_reissued(
+    browser: Any, server: ThreadServer
+) -> None:
+    errors: list[str] = []
+    context = browser.new_context(**PHONE)
+    lobby = phone(context, errors)
+    lobby.goto(server.url + "/")
+    create_in_lobby(lobby, 2)
+    thief_url = lobby.input_value(".seat-link[data-seat='1'] .link-url")
+    security_url = lobby.input_value(".seat-link[data-seat='2'] .link-url")
+    match_id = thief_url.split("/play/")[1].split("#")[0]
+
+    # Kept in this browser, in the agreed shape.
+    stored = json.loads(lobby.evaluate("localStorage.getItem('gameweave.matches')"))
+    (entry,) = stored
+    assert set(entry) == {"id", "title", "created", "host_token", "seats"}
+    assert entry["id"] == match_id and entry["title"] == "museum" and entry["host_token"]
+    assert entry["seats"] == [
+        {"seat": 1, "label": "Thief", "url": thief_url},
+        {"seat": 2, "label": "Security 2", "url": security_url},
+    ]
+
+    # A reload shows them again (the Links card of the new match is gone).
+    lobby.reload()
+    kept = f"#mine .kept-match[data-match='{match_id}']"
+    lobby.wait_for_selector(kept)
+    assert lobby.locator("#links").is_hidden()
+    assert lobby.input_value(f"{kept} .kept-seat[data-seat='1'] .link-url") == thief_url
+    assert lobby.input_value(f"{kept} .kept-seat[data-seat='2'] .link-url") == security_url
+
+    # Each seat's page shows its own link, to copy.
+    old_page = phone(context, errors)
+    old_page.goto(security_url)
+    old_page.wait_for_selector(".mj-map")
+    old_page.tap("#seat-link summary")
+    assert old_page.input_value("#seat-link .link-url") == security_url
+    spectator = phone(context, errors)
+    spectator.goto(f"{server.url}/play/{match_id}")
+    spectator.wait_for_selector(".mj-map")
+    assert spectator.locator("#seat-link").is_hidden()  # a spectator has no seat to keep
+
+    # Security's link was lost: the lobby gives the seat a new one.
+    lobby.tap(f"{kept} .kept-seat[data-seat='2'] .new-link")
+    lobby.wait_for_selector(f"{kept} .kept-seat[data-seat='2'] .copied:has-text('new link made')")
+    new_url = lobby.input_value(f"{kept} .kept-seat[data-seat='2'] .link-url")
+    assert new_url != security_url and new_url.startswith(f"{server.url}/play/{match_id}#token=")
+    old_token = security_url.split("#token=")[1]
+    new_token = new_url.split("#token=")[1]
+    api = f"{server.url}/api/matches/{match_id}"
+    assert httpx.get(api, headers={"X-Seat-Token": old_token}).status_code == 403
+    assert httpx.get(api, headers={"X-Seat-Token": new_token}).json()["seat"] == 2
+    # The old page can no longer open the seat; the new link plays it.
+    old_page.reload()
+    old_page.wait_for_selector("#error:not([hidden])")
+    assert "Cannot open this match" in old_page.inner_text("#title")
+    new_page = phone(context, errors)
+    new_page.goto(new_url)
+    new_page.wait_for_selector("#banner.yours")
+    new_page.locator(".mj-square.target").first.tap()
+    new_page.wait_for_selector(".mj-option")
+    assert new_page.locator(".mj-option").first.inner_text().startswith("Post guard")
+    new_page.locator(".mj-option").first.tap()
+    wait_for_version(new_page, 1)
+    # The kept link is the new one, after a reload too.
+    lobby.reload()
+    lobby.wait_for_selector(kept)
+    assert lobby.input_value(f"{kept} .kept-seat[data-seat='2'] .link-url") == new_url
+    assert lobby.input_value(f"{kept} .kept-seat[data-seat='1'] .link-url") == thief_url
+    # Forget lets the match go from this browser.
+    lobby.tap(f"{kept} .forget")
+    assert lobby.locator(kept).count() == 0
+    assert json.loads(lobby.evaluate("localStorage.getItem('gameweave.matches')")) == []
+    assert errors == []
+
+
+def test_screenshot_of_the_museum_thief_on_a_phone(
+    browser: Any, server: ThreadServer, shots: Path
+) -> None:
+    """The Thief's page on a phone (as the "before" picture was taken), then with the
+    legend and the rules open: test-output/screenshots/museum-thief-browser-phone-*."""
+    errors: list[str] = []
+    created = httpx.post(
+        server.url + "/api/matches", json={"title": "museum", "players": 2, "bots": [2]}
+    ).json()
+    page = phone(browser.new_context(**PHONE, device_scale_factor=2), errors)
+    page.goto(created["seats"][0]["url"])
+    page.wait_for_selector("#banner.yours")
+    page.wait_for_selector("body[data-rules='ready']", state="attached")
+    page.screenshot(path=str(shots / "museum-thief-browser-phone-after.png"), full_page=True)
+    page.tap(".mj-legend summary")
+    page.wait_for_selector(".mj-legend-squares")
+    page.screenshot(path=str(shots / "museum-thief-browser-phone-after-legend.png"))
+    page.tap("#rules-button")
+    page.wait_for_selector(".rules-body")
+    page.screenshot(path=str(shots / "museum-thief-browser-phone-after-rules.png"))
+    assert errors == []
