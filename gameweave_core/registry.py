@@ -134,12 +134,17 @@ class Registry:
         self._titles[title.name] = TitleEntry(title, distribution, version)
 
     def names(self) -> list[str]:
+        """The slugs of the installed titles, sorted."""
         return sorted(self._titles)
 
     def entries(self) -> list[TitleEntry]:
+        """Every installed title's entry, sorted by name."""
         return [self._titles[n] for n in self.names()]
 
     def entry(self, name: str) -> TitleEntry:
+        """The installed title named ``name`` (its slug) with the distribution and
+        version that supplied it; :class:`~gameweave_core.errors.UnknownTitle` (one line, listing what is
+        installed) if there is none."""
         try:
             return self._titles[name]
         except KeyError:
@@ -156,6 +161,7 @@ class Registry:
         return TitleEntry(title, "unregistered", "")
 
     def title(self, name: str) -> Title[Any]:
+        """The installed title named ``name``: ``entry(name).title``."""
         return self.entry(name).title
 
     # -- bots ---------------------------------------------------------------------

@@ -139,3 +139,11 @@ def test_the_shipped_titles_defaults_pass_their_own_check() -> None:
         title = registry.title(name)
         players = title.min_players
         assert title.check_config(players, dict(title.default_config)) is not None
+
+
+def test_the_tutorial_title_gets_the_refusal_its_docs_show() -> None:
+    from gameweave_sealedbid import SealedBid
+
+    with pytest.raises(ConfigError) as caught:
+        Match(SealedBid(), 2, 0, {"lots": 5})
+    assert str(caught.value) == "option 'lots' must be a list, not a whole number (5)"

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gameweave_core import ConfigError, Match, Rng, default_registry
-from gameweave_core.testing import TitleConformance, check_refused
+from gameweave_core.testing import TitleConformance, check_refused, random_match, seeds
 from gameweave_sealedbid import SealedBid
 from gameweave_sealedbid.actions import Bid
 from gameweave_sealedbid.state import LOTS, START_COINS, VALUES
@@ -115,6 +117,19 @@ def test_the_most_points_win_after_the_last_lot() -> None:
     assert result.winners == (1,)
     assert result.figures["coins"] == [START_COINS - LOTS, START_COINS]
     assert result.figures["points"][1] == 0 and result.figures["points"][0] >= 1 + 2 + 3 + 4 + 5
+
+
+@given(seed=seeds, players=st.integers(SealedBid.min_players, SealedBid.max_players))
+@settings(max_examples=25, deadline=None)
+def test_every_point_was_paid_for(seed: int, players: int) -> None:
+    match = random_match(SealedBid(), players, seed)  # random legal bids to the end
+    result = match.outcome()
+    assert result is not None
+    for points, coins in zip(result.figures["points"], result.figures["coins"], strict=True):
+        assert 0 <= coins <= START_COINS
+        assert points <= sum(sorted(VALUES)[-LOTS:])
+        # a lot goes only to one highest bid, which is more than the others' 0 or more
+        assert points == 0 or coins < START_COINS
 
 
 def test_equal_points_and_coins_share_the_win() -> None:
