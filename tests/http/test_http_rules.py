@@ -198,8 +198,13 @@ def test_the_legend_opens_by_tap_and_is_the_symbols_table(
     door = page.get_attribute(".mj-exit[data-kind='door']", "data-exit")
     page.tap(f".mj-square[data-square='{door}']")
     page.wait_for_selector(".mj-option")
+    # The menu says what its choice does, from the rules' actions topic.
+    assert page.inner_text(".mj-option-row .mj-help").startswith("your first move: break in")
     page.tap(".mj-option")
     wait_for_version(page, before + 1)
+    assert "hold" in page.get_attribute(".mj-simple-row", "data-label")
+    page.wait_for_selector(".mj-simple-row .mj-help")
+    assert page.inner_text(".mj-simple-row .mj-help") == "stay where you are and do nothing."
     assert page.locator(".mj-legend-squares").is_visible()
     assert errors == []
 

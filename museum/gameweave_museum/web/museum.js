@@ -9,6 +9,8 @@
 
 // The host page's DOM helper: every renderer builds its nodes the same way.
 import { el } from "/static/js/dom.js";
+// What each choice means, from the rules' `actions` topic (as the terminal's first prompts).
+import { explainChoice, loadRules, rulesIfLoaded } from "/static/js/rules.js";
 // The map's symbols (glyph, name, colour, meaning of each kind of square), generated
 // from gameweave_museum/symbols.py: the terminal and the docs draw the same.
 import { SYMBOLS } from "./symbols.js";
@@ -350,17 +352,19 @@ function openMenu(payload, ctx, root, square, options, event) {
   const menu = el("div", { class: "mj-menu", role: "menu", "data-square": square },
     el("div", { class: "mj-menu-title" }, square),
     options.map((action) =>
-      el("button", {
-        type: "button",
-        role: "menuitem",
-        class: "mj-option",
-        "data-action": JSON.stringify(action),
-        onclick: (e) => {
-          e.stopPropagation();
-          menuFor = null;
-          ctx.act(action);
-        },
-      }, optionLabel(action, payload)),
+      el("div", { class: "mj-option-row", "data-label": typedForm(payload, action) },
+        el("button", {
+          type: "button",
+          role: "menuitem",
+          class: "mj-option",
+          "data-action": JSON.stringify(action),
+          onclick: (e) => {
+            e.stopPropagation();
+            menuFor = null;
+            ctx.act(action);
+          },
+        }, optionLabel(action, payload)),
+      ),
     ),
     el("button", { type: "button", class: "mj-cancel", onclick: (e) => { e.stopPropagation(); menuFor = null; menu.remove(); } }, "Cancel"),
   );
@@ -370,6 +374,27 @@ function openMenu(payload, ctx, root, square, options, event) {
   menu.style.left = `${x}px`;
   menu.style.top = `${y}px`;
   box.append(menu);
+  explain(menu, payload.title);
+}
+
+// The action as a terminal player types it (the server's label for it).
+function typedForm(payload, action) {
+  const i = payload.legal.indexOf(action);
+  return i >= 0 && payload.labels ? payload.labels[i] || "" : "";
+}
+
+// Under each choice in `node` (marked with data-label), what it does.
+function explain(node, title) {
+  const fill = (topics) => {
+    for (const row of node.querySelectorAll("[data-label]")) {
+      if (row.querySelector(".mj-help")) continue;
+      const help = explainChoice(topics, row.dataset.label);
+      if (help) row.append(el("span", { class: "mj-help" }, help));
+    }
+  };
+  const topics = rulesIfLoaded(title);
+  if (topics) fill(topics);
+  else loadRules(title).then(fill);
 }
 
 function showInfo(view, square, root) {
@@ -496,8 +521,13 @@ function actionBar(payload, ctx) {
   }
   if (mapActions) bar.append(el("span", { class: "mj-hint" }, "Tap an outlined square to act there."));
   for (const action of simple) {
-    bar.append(el("button", { type: "button", class: "mj-simple", "data-action": JSON.stringify(action), onclick: () => ctx.act(action) }, optionLabel(action, payload)));
+    bar.append(
+      el("span", { class: "mj-simple-row", "data-label": typedForm(payload, action) },
+        el("button", { type: "button", class: "mj-simple", "data-action": JSON.stringify(action), onclick: () => ctx.act(action) }, optionLabel(action, payload)),
+      ),
+    );
   }
+  explain(bar, payload.title);
   return bar;
 }
 
