@@ -19,17 +19,21 @@ Starlette), :mod:`~gameweave_http.errors` (exceptions to one-line JSON),
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from pathlib import Path
+from typing import Any
 
 from starlette.exceptions import HTTPException
+from starlette.types import Message, Receive, Scope, Send
 
 from gameweave_core import Registry, default_registry
 
 from .errors import on_error
 from .events import Listeners
-from .fastpath import App, access_log
+from .fastpath import App, access_log, reply_error
 from .hub import ApiError, Hub
-from .limits import Limits, RateLimit
+from .limits import Limits, RateLimit, head_too_large
 from .routes import HOT, ROUTES
 from .state import AppState, Settings
 from .store import Store, StoreError
@@ -39,6 +43,7 @@ __all__ = [
     "ApiError",
     "App",
     "AppState",
+    "GuardedApp",
     "Limits",
     "Settings",
     "StoreError",
@@ -49,6 +54,96 @@ __all__ = [
 ]
 
 
+#: Refusals of the app's own guard (see :class:`GuardedApp`).
+TOO_MANY_REQUESTS = "the server is answering as many requests as it may at once; try again shortly"
+BODY_TOO_SLOW = "the request body was not received in time; the connection is closed"
+
+
+class GuardedApp(App):
+    """The server's app, with the limits an ASGI app can hold itself, whatever
+    server runs it:
+
+    - a request head (request line and headers) over ``max_head`` bytes gets
+      431, however it arrived (uvicorn's h11 bounds only a head still arriving);
+    - at most ``connections`` requests are answered at once (event streams
+      included); one more gets 503 with ``Retry-After``;
+    - a request body must be all in within ``body_timeout`` seconds of the app
+      being handed the request, else 408 and the connection is closed.
+
+    What an app cannot see, it cannot limit: a connection that has not yet sent
+    a whole head (the header timeout) and connections as such (idle keep-alive
+    ones). Those two are held by the protocol ``gameweave serve`` gives uvicorn
+    (:class:`~gameweave_http.limits.GuardedH11Protocol`), which also times
+    bodies, so that under it (:attr:`server_times_bodies`) the app does not.
+    """
+
+    def __init__(self, *, limits: Limits, **options: Any) -> None:
+        super().__init__(**options)
+        self.limits = limits
+        #: Set by :func:`~gameweave_http.server.serve`: its protocol times bodies.
+        self.server_times_bodies = False
+        self._answering = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        limits = self.limits
+        # The head as sent, but for spaces around header values: "NAME: VALUE\r\n".
+        size = len(scope["method"]) + len(scope.get("raw_path") or b"") + 16
+        size += len(scope["query_string"])
+        has_body = False
+        for name, value in scope["headers"]:
+            size += len(name) + len(value) + 4
+            if name == b"content-length" or name == b"transfer-encoding":
+                has_body = value != b"0"
+        refusal = None
+        if size > limits.max_head:
+            refusal = ApiError(431, head_too_large(limits.max_head))
+        elif self._answering >= limits.connections:
+            refusal = ApiError(503, TOO_MANY_REQUESTS, retry_after=1)
+        if refusal is not None:
+            await reply_error(scope, send, refusal, access_log.isEnabledFor(logging.INFO))
+            return
+        self._answering += 1
+        try:
+            if has_body and not self.server_times_bodies:
+                receive, send = timed_body(receive, send, limits.body_timeout)
+            await super().__call__(scope, receive, send)
+        finally:
+            self._answering -= 1
+
+
+def timed_body(receive: Receive, send: Send, seconds: float) -> tuple[Receive, Send]:
+    """``receive`` that refuses (408) a body not all in within ``seconds``, and
+    ``send`` that then closes the connection with the refusal (the rest of the
+    body may still be on its way)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    complete = late = False
+
+    async def receive_in_time() -> Message:
+        nonlocal complete, late
+        if complete:
+            return await receive()  # the body is in: what follows is a disconnect
+        try:
+            async with asyncio.timeout_at(deadline):
+                message = await receive()
+        except TimeoutError:
+            late = True
+            raise ApiError(408, BODY_TOO_SLOW) from None
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            complete = True
+        return message
+
+    async def send_closing(message: Message) -> None:
+        if late and message["type"] == "http.response.start":
+            headers = [*message.get("headers", ()), (b"connection", b"close")]
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return receive_in_time, send_closing
+
+
 def create_app(
     db_path: str | Path,
     registry: Registry | None = None,
@@ -57,7 +152,7 @@ def create_app(
     dev: bool = False,
     public_url: str | None = None,
     limits: Limits | None = None,
-) -> App:
+) -> GuardedApp:
     """The Gameweave server app storing matches in the SQLite file ``db_path``.
 
     Every accepted action is committed before the reply, which survives the
@@ -89,7 +184,7 @@ def create_app(
     # Refusals (ApiError, Starlette's HTTPException) are answered by Starlette's
     # ExceptionMiddleware, anything else by its ServerErrorMiddleware: all by one mapper.
     handlers = {ApiError: on_error, HTTPException: on_error, Exception: on_error}
-    app = App(hot=HOT, routes=list(ROUTES), exception_handlers=handlers)
+    app = GuardedApp(limits=limits, hot=HOT, routes=list(ROUTES), exception_handlers=handlers)
     # Starlette's State holds anything; this app's holds exactly these, typed.
     app.state = AppState(  # type: ignore[assignment]
         registry=registry,

@@ -11,7 +11,12 @@ server holds all it may), a one-line JSON error and a ``Retry-After`` header:
   headers and then its body (:class:`GuardedH11Protocol`, under the app: both
   the fast path and Starlette's routes are behind it). Between requests,
   uvicorn's ``timeout_keep_alive`` closes an idle connection, and its
-  ``h11_max_incomplete_event_size`` bounds the headers' size.
+  ``h11_max_incomplete_event_size`` bounds a head still arriving;
+- what an ASGI app can hold itself, however it is served
+  (:class:`~gameweave_http.app.GuardedApp`): the size of a head that arrived
+  whole, requests answered at once, and the time to send a body. The header
+  timeout and the cap on open connections need the protocol: an app sees no
+  connection, and a request only once its head is in.
 """
 
 from __future__ import annotations
@@ -44,7 +49,8 @@ class Limits:
     #: Live matches held in memory; older idle ones are dropped (and rebuilt from
     #: the store on demand).
     live_matches: int = 1000
-    #: Connections open at once; one more is answered 503 and closed.
+    #: Connections open at once; one more is answered 503 and closed. The app
+    #: also answers at most this many requests at once (503 past it).
     connections: int = 1200
     #: Seconds a client may take to send a request's headers.
     header_timeout: float = 10.0
@@ -52,8 +58,9 @@ class Limits:
     body_timeout: float = 20.0
     #: Seconds an idle keep-alive connection stays open (uvicorn's setting).
     keep_alive: int = 5
-    #: The largest request head (request line and headers), in bytes (uvicorn's
-    #: ``h11_max_incomplete_event_size``).
+    #: The largest request head (request line and headers), in bytes: 431 past
+    #: it (uvicorn's ``h11_max_incomplete_event_size`` for a head still arriving,
+    #: the app for one that arrived whole).
     max_head: int = 16 * 1024
 
     def __attrs_post_init__(self) -> None:
@@ -117,21 +124,32 @@ class RateLimit:
             return None
 
 
-def raw_refusal(status: int, reason: bytes, message: str, retry_after: int) -> bytes:
+def raw_refusal(status: int, reason: bytes, message: str, retry_after: int | None) -> bytes:
     """A whole HTTP/1.1 response that closes the connection, for the protocol,
     which answers before any app sees the request."""
     body = to_json({"error": message})
+    retry = b"" if retry_after is None else f"retry-after: {retry_after}\r\n".encode()
     head = (
         f"HTTP/1.1 {status} ".encode()
         + reason
         + b"\r\ncontent-type: application/json\r\nconnection: close\r\n"
-        + f"retry-after: {retry_after}\r\ncontent-length: {len(body)}\r\n\r\n".encode()
+        + retry
+        + f"content-length: {len(body)}\r\n\r\n".encode()
     )
     return head + body
 
 
 TOO_MANY_CONNECTIONS = "the server holds as many connections as it may; try again shortly"
 TOO_SLOW = "the request was not received in time; the connection is closed"
+NOT_HTTP = "the request is not valid HTTP/1.1; the connection is closed"
+
+
+def head_too_large(max_head: int) -> str:
+    """The refusal of a request head over ``max_head`` bytes."""
+    return (
+        f"the request head (request line and headers) is larger than {max_head} bytes, "
+        "the most the server reads"
+    )
 
 
 class GuardedH11Protocol(H11Protocol):
@@ -190,6 +208,26 @@ class GuardedH11Protocol(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_timer()
         super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        """h11 refused what was received: a one-line JSON error instead of
+        uvicorn's plain text, 431 when a head still arriving outgrew
+        :attr:`Limits.max_head` (h11 holds no more of an unfinished head; a
+        finished one is measured by the app, see :class:`~gameweave_http.app.GuardedApp`)."""
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.transport.close()  # a response is under way: nothing more can be said
+            return
+        if len(self.conn.trailing_data[0]) > self.limits.max_head:
+            refusal = raw_refusal(
+                431,
+                b"Request Header Fields Too Large",
+                head_too_large(self.limits.max_head),
+                None,
+            )
+        else:
+            refusal = raw_refusal(400, b"Bad Request", NOT_HTTP, None)
+        self.transport.write(refusal)
+        self.transport.close()
 
 
 def guarded_protocol(limits: Limits) -> type[GuardedH11Protocol]:

@@ -593,6 +593,9 @@ def schema(
     its fields. The server serves it that way.
     """
     doc = copy.deepcopy(DOCUMENT)
+    for item in doc["paths"].values():
+        for method, operation in item.items():
+            add_guard_responses(method, operation["responses"])
     if titles:
         prop = doc["components"]["schemas"]["CreateMatch"]["properties"]["title"]
         prop["enum"] = list(titles)
@@ -603,6 +606,26 @@ def schema(
             "oneOf": [action_schema(tag, cls) for tag, cls in sorted(actions.items())],
         }
     return doc
+
+
+def add_guard_responses(method: str, responses: dict[str, Any]) -> None:
+    """The refusals of the app's guard (``gameweave_http.app.GuardedApp``), which
+    any request may get before its route sees it: a head too large (431), too
+    many requests at once (503) and, on a POST, a body sent too slowly (408)."""
+    responses.setdefault(
+        "431",
+        {
+            "description": "The request head is larger than the server reads",
+            "content": _json("Error"),
+        },
+    )
+    if "503" not in responses:
+        responses.update(_errors(503))
+    if method == "post":
+        responses.setdefault(
+            "408",
+            {"description": "The request body was not received in time", "content": _json("Error")},
+        )
 
 
 def action_schema(tag: str, cls: type) -> dict[str, Any]:

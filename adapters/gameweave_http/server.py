@@ -63,6 +63,9 @@ def serve(
         from_env = os.environ.get(LIMITS_ENV, "")
         limits = parse_limits(p for p in from_env.split(",") if p.strip())
     app = create_app(db, fsync=fsync, dev=dev, public_url=public_url, limits=limits)
+    # The guarded protocol below times request bodies itself (from their start,
+    # not from the app's first read): the app's own timing would be a second one.
+    app.server_times_bodies = True
     print(f"Gameweave serving on http://{host}:{port}/ (matches in {Path(db).resolve()})")
     if public_url:
         print(f"Join links start with {public_url.rstrip('/')}/")

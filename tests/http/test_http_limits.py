@@ -321,7 +321,16 @@ def test_connections_are_capped(slow_server: Any) -> None:
         time.sleep(0.1)
 
 
-def test_an_oversized_request_head_is_refused(slow_server: Any) -> None:
+def refused_431(data: bytes) -> None:
+    """A 431 whose body is a one-line JSON error naming the limit."""
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 431"), data[:100]
+    assert b"application/json" in head.lower()
+    error = json.loads(body)["error"]
+    assert "\n" not in error and "larger than 16384 bytes" in error, error
+
+
+def test_an_oversized_request_head_still_arriving_is_refused(slow_server: Any) -> None:
     s = socket.create_connection(("127.0.0.1", slow_server.port))
     # Unfinished, as a client trickling a head in would send it: the server holds
     # at most max_head bytes (16 KiB) of a head it is still waiting for.
@@ -330,5 +339,106 @@ def test_an_oversized_request_head_is_refused(slow_server: Any) -> None:
     with contextlib.suppress(OSError):  # already refused
         s.sendall(b"a" * 10_000)
     data = closed_within(s, 0.9)  # before the header timeout (1 s)
-    assert data.startswith(b"HTTP/1.1 4"), data[:100]
+    refused_431(data)
     s.close()
+
+
+def big_head(path: str = "/api/titles") -> bytes:
+    """A whole request whose head is 20 KB: complete, and sent in one piece."""
+    return f"GET {path} HTTP/1.1\r\nHost: x\r\nX-Big: {'a' * 20_000}\r\n\r\n".encode()
+
+
+def answer(s: socket.socket) -> bytes:
+    """One response with a Content-Length, read from ``s``."""
+    s.settimeout(5)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        assert chunk, data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+    while len(body) < length:
+        chunk = s.recv(65536)
+        assert chunk
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
+@pytest.mark.parametrize("guarded", [True, False], ids=["serve", "plain-uvicorn"])
+def test_an_oversized_request_head_sent_whole_is_refused(
+    tmp_path: Path, sealed_registry: Registry, guarded: bool
+) -> None:
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry)
+    with ThreadServer(app, Limits() if guarded else None) as server:
+        for path in ("/api/titles", "/api/matches/abc"):  # Starlette's road, the fast path
+            with socket.create_connection(("127.0.0.1", server.port)) as s:
+                s.sendall(big_head(path))
+                refused_431(answer(s))
+        # A head just under the limit is answered.
+        with socket.create_connection(("127.0.0.1", server.port)) as s:
+            s.sendall(
+                b"GET /api/titles HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 15_000 + b"\r\n\r\n"
+            )
+            assert answer(s).startswith(b"HTTP/1.1 200")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(app) as c:  # no server's protocol at all
+            r = c.get("/api/server", headers={"X-Big": "a" * 20_000})
+            assert r.status_code == 431 and "larger than" in r.json()["error"]
+
+
+@pytest.fixture
+def plain_server(tmp_path: Path, sealed_registry: Registry) -> Any:
+    """The app under plain uvicorn (its own protocol, none of serve()'s limits)."""
+    limits = Limits(body_timeout=1.0, connections=4)
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)
+    with ThreadServer(app) as server:
+        yield app, server
+
+
+def test_partial_bodies_are_cut_off_by_the_app_under_plain_uvicorn(plain_server: Any) -> None:
+    app, server = plain_server
+    started = time.monotonic()
+    s = socket.create_connection(("127.0.0.1", server.port))
+    s.sendall(
+        b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 100000\r\n\r\n{"title": '
+    )
+    for _ in range(4):  # a byte every 0.3 s keeps no per-read timeout from firing
+        time.sleep(0.3)
+        with contextlib.suppress(OSError):
+            s.sendall(b" ")
+    data = closed_within(s, 4)
+    s.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408"), data[:100]
+    assert b"connection: close" in head.lower()
+    assert "not received in time" in json.loads(body)["error"]
+    assert time.monotonic() - started < 4
+    assert app.state.store.summaries() == []  # nothing was created
+    # A body sent at once is not held up.
+    r = httpx.post(server.url + "/api/matches", json=CREATE)
+    assert r.status_code == 201
+
+
+def test_requests_answered_at_once_are_capped_by_the_app_under_plain_uvicorn(
+    plain_server: Any,
+) -> None:
+    _, server = plain_server
+    created = httpx.post(server.url + "/api/matches", json=CREATE).json()
+    held = []
+    try:
+        for _ in range(4):  # event streams are requests being answered
+            s, status, _ = open_stream(server.port, created["id"])
+            assert status == 200
+            held.append(s)
+        r = httpx.get(server.url + "/api/titles")
+        limited(r, 503, "as many requests as it may")
+    finally:
+        for s in held:
+            s.close()
+    deadline = time.monotonic() + 10
+    while httpx.get(server.url + "/api/titles").status_code != 200:
+        assert time.monotonic() < deadline, "closed streams were never let go of"
+        time.sleep(0.1)
