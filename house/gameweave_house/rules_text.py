@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Final
 
 from .roles import ABILITIES, ROLES, TIMING_TEXT
-from .state import DEEP_POCKETS_MAX, MIN_BET, OPENING_TAKE, TABLE_MAX
+from .state import MIN_BET, OPENING_TAKE, TABLE_MAX
 
 _OVERVIEW = f"""\
 **A crew of two to four against the house, one deck, one shared pile of chips.**
@@ -122,21 +122,29 @@ _ENDING = f"""\
 
 Either way the score is the Take: above where it opened, the crew took the house."""
 
-_TABLE = f"""\
-How the table is drawn, in the terminal and in the browser:
+#: What the table shows, as (mark, meaning): the marks the terminal draws, which the
+#: browser's legend (``web/house.js``, ``LEGEND``) lists with the same words; a test
+#: keeps the two lists equal.
+SYMBOLS: Final = (
+    ("▒▒", "the house's hole card, face down (a striped card in the browser)"),
+    ("soft", "a total that counts an ace as 11"),
+    ("MARK", "the Mark's box: pays 2:1 (3:1 with Double Bag), loses double"),
+    ("Vanish, Short Change", "a card covering that box this round"),
+    ("backed", "chips Back the Play put on a box, beside its own bet"),
+    ("PLAY NOW", "a card of yours you may play this instant; a greyed card says why not"),
+    ("⏳ Pending", "set up this round, fires later"),
+    (
+        "[1] [2]",
+        "cards a play may name, numbered in the terminal; the browser's buttons name them",
+    ),
+    ("The Count", "tens and aces among the unseen cards: RICH, EVEN, THIN, SPENT"),
+    ("The Tell", "HIGH: the hole card is 7 to king or an ace; LOW: 2 to 6"),
+    ("Crew 2", "the box of seat 2; the Extra Box is one past the last seat"),
+)
 
-- `▒▒` (a striped card in the browser): the house's hole card, face down.
-- `soft 17`: a total counting an ace as 11.
-- `MARKED`: the Mark's box. `Vanish`, `Short Change`: a card covering that box.
-- `backed 50`: chips Back the Play put on a box.
-- `★ ... PLAY NOW`: one of your cards you may play this instant; a greyed card
-  says why not.
-- `⏳`: something set up this round that fires later.
-- `[1]7♣ [2]K♦`: cards numbered for a card's target, when you hold such a card.
-- `The Count 18/40 RICH`: tens and aces among the unseen cards (with a Lookout).
-- `The Tell HIGH`: the hole card is 7 to king or an ace; `LOW`: 2 to 6.
-- Boxes: `Crew 2`, the box of seat 2; the Extra Box is one past the last seat.
-- Deep Pockets raises the Bagman's own box to {DEEP_POCKETS_MAX}."""
+_TABLE = "How the table is drawn, in the terminal and in the browser:\n\n" + "\n".join(
+    f"- `{mark}`: {meaning}." for mark, meaning in SYMBOLS
+)
 
 #: Topic -> text; the first is the overview, ``actions`` explains each choice.
 TOPICS: Final = MappingProxyType(

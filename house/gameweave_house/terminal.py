@@ -280,7 +280,7 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
     for b in view["boxes"]:
         tags = []
         if b["marked"]:
-            tags.append("MARKED")
+            tags.append("MARK")
         if b["backed"]:
             tags.append(f"backed {b['backed']}")
         if b["vanish"]:

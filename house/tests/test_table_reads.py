@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import copy
 import re
+from pathlib import Path
 
-from helpers import TITLE, bet_all, dealt, table
+from helpers import TITLE, bet_all, dealt, order, table
 
+import gameweave_house
 from gameweave_core import Match, Rng
 from gameweave_core.log import digest
 from gameweave_house import actions as A
 from gameweave_house.bots import BasicBot
 from gameweave_house.cards import count_reading
 from gameweave_house.roles import ABILITIES, ROLES
-from gameweave_house.rules_text import TOPICS
+from gameweave_house.rules_text import SYMBOLS, TOPICS
 from gameweave_house.terminal import render_text
 
 
@@ -140,10 +142,43 @@ def test_the_actions_topic_explains_every_label_a_job_offers() -> None:
     assert seen <= firsts, seen - firsts
 
 
-def test_the_table_legend_describes_what_the_terminal_draws() -> None:
-    m = table(("lookout", "inside_man"), ())
-    text = render_text(m.view(1), 1)
-    legend = TOPICS["table"]
-    for drawn in ("PLAY NOW", "⏳", "MARKED", "▒▒", "The Count", "The Tell"):
-        assert drawn in legend
-    assert "The Count" in text and "PLAY NOW" in text
+def test_the_browser_legend_is_the_rules_text_s_list_word_for_word() -> None:
+    source = (Path(gameweave_house.__file__).parent / "web" / "house.js").read_text()
+    block = source[
+        source.index("const LEGEND = [") : source.index("];", source.index("const LEGEND"))
+    ]
+    pairs = tuple(re.findall(r'\["([^"]+)", "([^"]+)"\]', block))
+    assert pairs == SYMBOLS
+    assert all(f"`{mark}`: {meaning}." in TOPICS["table"] for mark, meaning in SYMBOLS)
+
+
+def test_the_terminal_draws_every_mark_the_legend_explains() -> None:
+    # Four seats: the Lookout calls and Marks box 1, the Ghost's Vanish covers box 2,
+    # Crew 1 holds a soft hand, and the Bagman backs box 3 on its playing turn.
+    hands = [("AS", "6S"), ("TH", "9H"), ("TC", "8C"), ("9D", "8D")]
+    m = table(("lookout", "ghost", "bagman", "inside_man"), order(hands, "6D", "TD"))
+    m.submit(1, A.Mark(1))
+    m.submit(1, A.Chips(10))
+    m.submit(1, A.DealMeIn())
+    m.submit(2, A.Ability("vanish", box=2))
+    bet_all(m, {2: 10, 3: 10, 4: 10})
+    m.submit(1, A.Stand())
+    m.submit(2, A.Stand())
+    m.submit(3, A.Ability("back_the_play", box=3, amount=10))
+    text = plain(render_text(m.view(3), 3))
+    drawn = {
+        "▒▒": "6♦ ▒▒",
+        "soft": "A♠ 6♠  soft 17",
+        "MARK": "Crew 1 (MARK)",
+        "Vanish, Short Change": "Crew 2 (Vanish)",
+        "backed": "Crew 3 (backed 10)",
+        "PLAY NOW": "★ Short Change — PLAY NOW",
+        "⏳ Pending": "⏳ Vanish on Crew 2's box",
+        "The Count": "The Count 17/43 EVEN",
+        "The Tell": "The Tell HIGH",
+        "Crew 2": "Crew 2 (Vanish)  bet 10",
+    }
+    # every mark of the legend but the numbers (tested above) is drawn here
+    assert set(drawn) == {mark for mark, _ in SYMBOLS} - {"[1] [2]"}
+    for mark, seen in drawn.items():
+        assert seen in text, (mark, text)

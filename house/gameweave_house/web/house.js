@@ -30,17 +30,19 @@ const PHASE_WORDS = {
 let openMate = null; // the crewmate whose cards are shown, kept across redraws
 let legendOpen = false; // the legend, opened by a tap, stays open across redraws
 
-// What the table's marks mean: the same words as the rules' "table" topic.
+// What the table's marks mean: the same list, word for word, as SYMBOLS in
+// rules_text.py (a test compares the two).
 const LEGEND = [
-  ["striped card", "the house's hole card, face down"],
-  ["soft", "a total counting an ace as 11"],
+  ["▒▒", "the house's hole card, face down (a striped card in the browser)"],
+  ["soft", "a total that counts an ace as 11"],
   ["MARK", "the Mark's box: pays 2:1 (3:1 with Double Bag), loses double"],
   ["Vanish, Short Change", "a card covering that box this round"],
-  ["backed", "chips Back the Play put on a box"],
-  ["PLAY NOW", "one of your cards you may play this instant; a greyed card says why not"],
-  ["Pending", "set up this round, fires later"],
-  ["The Count", "tens and aces among the unseen cards: RICH, EVEN, THIN (with a Lookout)"],
-  ["The Tell", "HIGH: the hole card is 7 to king or an ace; LOW: 2 to 6 (with an Inside Man)"],
+  ["backed", "chips Back the Play put on a box, beside its own bet"],
+  ["PLAY NOW", "a card of yours you may play this instant; a greyed card says why not"],
+  ["⏳ Pending", "set up this round, fires later"],
+  ["[1] [2]", "cards a play may name, numbered in the terminal; the browser's buttons name them"],
+  ["The Count", "tens and aces among the unseen cards: RICH, EVEN, THIN, SPENT"],
+  ["The Tell", "HIGH: the hole card is 7 to king or an ace; LOW: 2 to 6"],
   ["Crew 2", "the box of seat 2; the Extra Box is one past the last seat"],
 ];
 
@@ -161,7 +163,7 @@ function levers(v) {
   if (v.levers.heavy_spent && !v.levers.heavy) items.push("the Heavy is spent");
   if (v.levers.call) items.push("The Call");
   return el("section", { class: "hj-pending", "aria-label": "pending effects" },
-    el("h3", {}, "Pending"),
+    el("h3", {}, "⏳ Pending"),
     items.length ? el("p", { class: "hj-levers" }, items.join(" · ")) : null,
     v.pending.length
       ? el("ul", {}, v.pending.map((p) => el("li", { "data-effect": p.key }, p.text)))
