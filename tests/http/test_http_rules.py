@@ -192,6 +192,7 @@ def test_the_legend_opens_by_tap_and_is_the_symbols_table(
     # Squares a finger can tap: more than the 17.5 CSS px of the whole map at 390 px.
     size = page.eval_on_selector(".mj-square", "n => n.getBoundingClientRect().width")
     assert size >= 22, size
+    assert "Swipe the map sideways" in page.inner_text(".mj-swipe")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page scrolls sideways"
     # The legend stays open when the page redraws after a move.
     before = int(page.get_attribute("body", "data-version"))

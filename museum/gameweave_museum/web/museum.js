@@ -55,11 +55,18 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+let stylesLoaded = null; // resolves once museum.css applies (the map's size depends on it)
+
 function ensureStyles() {
-  if (document.getElementById("museum-css")) return;
-  document.head.append(
-    el("link", { id: "museum-css", rel: "stylesheet", href: new URL("./museum.css", import.meta.url).href }),
-  );
+  if (!stylesLoaded) {
+    const link = el("link", { id: "museum-css", rel: "stylesheet", href: new URL("./museum.css", import.meta.url).href });
+    stylesLoaded = new Promise((resolve) => {
+      link.addEventListener("load", resolve);
+      link.addEventListener("error", resolve);
+    });
+    document.head.append(link);
+  }
+  return stylesLoaded;
 }
 
 function xy(board, square) {
@@ -532,7 +539,7 @@ function actionBar(payload, ctx) {
 }
 
 export function render(root, payload, ctx) {
-  ensureStyles();
+  const styled = ensureStyles();
   const view = payload.view;
   const you = view.you || {};
   let role = "a spectator";
@@ -559,18 +566,24 @@ export function render(root, payload, ctx) {
     el("div", { class: "mj-below" }, placards(view), equipment(view)),
   );
   scroller.append(drawMap(payload, ctx, frame));
+  // Shown by the stylesheet only where the map scrolls (a phone): the columns off
+  // the screen are easy to forget.
+  const columns = view.board.columns;
+  mapBox.append(el("div", { class: "mj-swipe muted" }, `Swipe the map sideways for columns ${columns[0]} to ${columns[columns.length - 1]}.`));
   root.replaceChildren(frame);
-  if (scroller.scrollWidth > scroller.clientWidth) {
+  const place = () => {
+    if (!scroller.isConnected || scroller.scrollWidth <= scroller.clientWidth) return;
     if (scrolled === null) {
       // First drawn on a narrow screen: show the part of the map where this seat acts.
       const you = (view.thief && view.thief.at) || [...actionsBySquare(payload).keys()][0];
-      if (you) {
-        const [c] = xy(view.board, you);
-        scrolled = Math.max(0, ((c + 0.5) / view.board.width) * scroller.scrollWidth - scroller.clientWidth / 2);
-      }
+      if (!you) return;
+      const [c] = xy(view.board, you);
+      scrolled = Math.max(0, ((c + 0.5) / view.board.width) * scroller.scrollWidth - scroller.clientWidth / 2);
     }
-    if (scrolled !== null) scroller.scrollLeft = scrolled;
-  }
+    scroller.scrollLeft = scrolled;
+  };
+  place();
+  styled.then(place); // the first time, the map takes its size once the stylesheet applies
   if (hovered) showInfo(view, hovered, frame);
   menuFor = null;
 }
