@@ -97,6 +97,7 @@ def test_links_survive_a_reload_and_a_lost_link_is_reissued(
     assert lobby.locator("#links").is_hidden()
     assert lobby.input_value(f"{kept} .kept-seat[data-seat='1'] .link-url") == thief_url
     assert lobby.input_value(f"{kept} .kept-seat[data-seat='2'] .link-url") == security_url
+    lobby.wait_for_selector(f"{kept} .kept-status:has-text('step 0')")
 
     # Each seat's page shows its own link, to copy.
     old_page = phone(context, errors)

@@ -161,6 +161,7 @@ function drawKept() {
       el("div", { class: "mine-head" },
         el("strong", {}, names.get(match.title) || match.title),
         el("span", { class: "muted" }, Number.isNaN(when.getTime()) ? "" : `created ${when.toLocaleString()}`),
+        el("span", { class: "kept-status muted" }),
         el("button", {
           type: "button",
           class: "forget",
@@ -173,6 +174,22 @@ function drawKept() {
       seats,
     ));
   }
+  markKept();
+}
+
+// How each kept match stands, where the server's list of recent matches says.
+let recent = []; // the server's recent matches, as last fetched
+
+function markKept(found = recent) {
+  recent = found;
+  const byId = new Map(found.map((m) => [m.id, m]));
+  for (const item of document.querySelectorAll("#mine .kept-match")) {
+    const m = byId.get(item.dataset.match);
+    if (!m) continue;
+    const status = item.querySelector(".kept-status");
+    status.replaceChildren(`step ${m.version}${m.over ? " · over · " : ""}`);
+    if (m.over) status.append(el("a", { href: `/replay?match=${encodeURIComponent(m.id)}` }, "replay"));
+  }
 }
 
 async function drawRecent() {
@@ -183,6 +200,7 @@ async function drawRecent() {
   } catch {
     return;
   }
+  markKept(found);
   if (!found.length) list.append(el("li", { class: "muted" }, "No matches yet."));
   const names = new Map(titles.map((t) => [t.name, t.display_name]));
   for (const m of found.slice(0, 15)) {
