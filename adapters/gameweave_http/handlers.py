@@ -165,7 +165,10 @@ async def titles(request: Request) -> Response:
         url = renderer_url(t)
         if url:
             item["renderer"] = url
-        roles = seat_roles(t)
+        # Worked out once per title (a few matches set up), off the event loop.
+        roles = _ROLES.get((t.name, t.version))
+        if roles is None:
+            roles = await run_in_threadpool(seat_roles, t)
         if roles:
             item["seat_labels"] = roles
         out.append(item)
