@@ -299,16 +299,24 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
                 f"{total}  {STATUS[h['status']]}"
             )
     lines.append("")
+    # Your own player card in full; a crewmate's on one line (a spectator sees the
+    # seat whose turn it is in full), so four seats still fit a 24-line terminal.
+    full = seat if seat is not None else turn
     for c in view["crew"]:
         me = " (you)" if seat == c["seat"] else ""
         if not c["role"]:
             lines.append(f"Crew {c['seat']}{me}: no role yet")
             continue
         out = " — sitting out" if c["sitting_out"] else ""
-        lines.append(
-            f"[bold]Crew {c['seat']}{me} · {c['role_name']}[/]{out}  "
-            f"passive {c['passive']['name']} (always on)"
-        )
+        head = f"[bold]Crew {c['seat']}{me} · {c['role_name']}[/]{out}"
+        if c["seat"] != full:
+            cards = ", ".join(
+                f"[dim strike]{card['name']}[/]" if card["spent"] else card["name"]
+                for card in c["cards"]
+            )
+            lines.append(f"{head}  {c['passive']['name']} · {cards}")
+            continue
+        lines.append(f"{head}  passive {c['passive']['name']} (always on)")
         for card in c["cards"]:
             if card["spent"]:
                 lines.append(f"    [dim strike]{card['name']}[/] [dim](spent)[/]")
