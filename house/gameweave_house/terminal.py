@@ -173,16 +173,16 @@ STATUS = {
 }
 
 
-#: How a card with targets is typed, and what its numbers mean (the table numbers
+#: What a card with targets does to them, and how it is typed (the table numbers
 #: the cards while such a card is yours to play).
 TARGET_HELP = {
-    "false_cut": "play false cut box B card C: card C of box B out, a fresh card in",
-    "palm": "play palm box B mine M card C: your card M for card C of box B",
-    "the_load": "play the load card C: face-up card C to the top of the deck",
-    "vanish": "play vanish box B: box B's bust comes back",
-    "the_drop": "play the drop card C: card C of your hand off",
-    "short_change": "play short change box B: box B's loss pushes",
-    "back_the_play": "play back the play box B for N: N chips backed on box B",
+    "false_cut": ("card C of box B out, a fresh card in", "play false cut box B card C"),
+    "palm": ("your card M for card C of box B", "play palm box B mine M card C"),
+    "the_load": ("face-up card C to the top of the deck", "play the load card C"),
+    "vanish": ("box B's bust comes back", "play vanish box B"),
+    "the_drop": ("card C of your hand off", "play the drop card C"),
+    "short_change": ("box B's loss pushes", "play short change box B"),
+    "back_the_play": ("N chips backed on box B", "play back the play box B for N"),
 }
 
 
@@ -320,10 +320,13 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
         for card in c["cards"]:
             if card["spent"]:
                 lines.append(f"    [dim strike]{card['name']}[/] [dim](spent)[/]")
+            elif card["playable"] and c["seat"] == seat and card["key"] in TARGET_HELP:
+                # what it does to its targets, then how to name them: two short lines
+                effect, form = TARGET_HELP[card["key"]]
+                lines.append(f"    [bold yellow]★ {card['name']} — PLAY NOW[/]  {effect}")
+                lines.append(f"      [cyan]{form}[/]")
             elif card["playable"]:
                 lines.append(f"    [bold yellow]★ {card['name']} — PLAY NOW[/]  {card['text']}")
-                if c["seat"] == seat and card["key"] in TARGET_HELP:
-                    lines.append(f"      [cyan]{TARGET_HELP[card['key']]}[/]")
             else:
                 lines.append(f"    [dim]{card['name']} — {card['reason']}[/]")
     if phase == "draft":

@@ -5,10 +5,12 @@ numbered, and the rules text covers every choice."""
 from __future__ import annotations
 
 import copy
+import io
 import re
 from pathlib import Path
 
 from helpers import TITLE, bet_all, dealt, order, table
+from rich.console import Console
 
 import gameweave_house
 from gameweave_core import Match, Rng
@@ -106,7 +108,8 @@ def test_cards_are_numbered_while_a_play_names_them() -> None:
     m = dealt(("sleight", "lookout"), [("TS", "6S"), ("TH", "9H")], "TD", "7D")
     text = plain(render_text(m.view(1), 1))
     assert "Crew 1  bet 100  [1]10♠ [2]6♠" in text and "Crew 2  bet 100  [1]10♥ [2]9♥" in text
-    assert "play palm box B mine M card C: your card M for card C of box B" in text
+    assert "★ Palm — PLAY NOW  your card M for card C of box B" in text
+    assert "      play palm box B mine M card C" in text
     # the card numbers are the ones the play's words use
     assert TITLE.parse_action("play palm box 2 mine 2 card 1", m.legal_actions(1)) == A.Ability(
         "palm", box=2, mine=1, index=0
@@ -182,3 +185,20 @@ def test_the_terminal_draws_every_mark_the_legend_explains() -> None:
     assert set(drawn) == {mark for mark, _ in SYMBOLS} - {"[1] [2]"}
     for mark, seen in drawn.items():
         assert seen in text, (mark, text)
+
+
+def test_a_four_seat_table_fits_a_24_line_terminal_with_room_for_the_menu() -> None:
+    m = dealt(
+        ("sleight", "inside_man", "ghost", "lookout"),
+        [("TC", "6S"), ("TS", "2S"), ("KH", "6D"), ("7S", "9H")],
+        "2D",
+        "TD",
+    )
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(render_text(m.view(1), 1))
+    drawn = console.export_text().rstrip("\n").split("\n")
+    # the CLI adds a heading rule above, and the menu and the prompt below
+    assert len(drawn) <= 20, "\n".join(drawn)
+    # crewmates' cards are one line each; your own in full
+    assert "Crew 2 · Inside Man  The Tell · Slow Hand, The Nod, Extra Box" in drawn
+    assert any("★ False Cut — PLAY NOW" in line for line in drawn)
