@@ -4,7 +4,11 @@
     python benchmarks/search.py --games 40 museum     # some titles, fewer games
     python benchmarks/search.py --json out.json       # also keep the raw figures
 
-``make bench`` runs it as the ``search`` benchmark of ``benchmarks/run.py``.
+``make bench`` runs it as the ``search`` benchmark of ``benchmarks/run.py`` with
+:data:`BENCH_GAMES` games per pairing (the slow titles' 400 games take hours on
+two cores); ``python benchmarks/run.py search --games 400`` plays the full table.
+Every game is seeded from ``--seed`` and its index, so the same seed gives the same
+games and outcomes whatever the number of processes (only the times differ).
 
 Strength: every pairing plays the same seeds (``game:i`` derived from ``--seed``)
 for each side, so the comparisons are paired; symmetric titles swap seats (each
@@ -34,6 +38,9 @@ TUTORIAL = ROOT / "docs" / "tutorial" / "sealed-bid"
 
 #: Games per pairing asked for by the issue.
 FULL_GAMES = 400
+#: Games per pairing of ``make bench``: the same pairings and seeds as the full
+#: table (its first games), small enough to finish within about an hour on two cores.
+BENCH_GAMES = 100
 #: Games per pairing of a quick run.
 QUICK_GAMES = 8
 
@@ -106,17 +113,20 @@ def jobs_for(pairing: dict[str, Any], games: int, seed: int) -> list[dict[str, A
 
 
 class _Timed:
-    """A bot whose every decision is timed in CPU seconds."""
+    """A search bot whose every decision is timed in CPU seconds, with the number
+    of iterations it ran (the same move as ``act``: ``act`` is the search's move)."""
 
-    def __init__(self, bot: Any, times: list[float]) -> None:
+    def __init__(self, bot: Any, times: list[float], iterations: list[int]) -> None:
         self.bot = bot
         self.times = times
+        self.iterations = iterations
 
     def act(self, observation: Any, rng: Any) -> Any:
         start = time.process_time()
-        action = self.bot.act(observation, rng)
+        result = self.bot.search(observation, rng)
         self.times.append(time.process_time() - start)
-        return action
+        self.iterations.append(result.iterations)
+        return result.action
 
 
 def play(job: dict[str, Any]) -> dict[str, Any]:
@@ -127,11 +137,12 @@ def play(job: dict[str, Any]) -> dict[str, Any]:
     title = reg.title(job["title"])
     match = Match.create(job["title"], job["players"], job["seed"], registry=reg)
     times: list[float] = []
+    iterations: list[int] = []
     seats = {}
     for seat, name in job["seats"].items():
         bot = reg.bot(title, name)(seat, job["players"])
         if name == "ismcts":
-            bot = _Timed(bot, times)
+            bot = _Timed(bot, times, iterations)
         seats[seat] = BotSeat(bot, Rng(derive_seed(job["seed"], f"bot:{seat}")), name or "")
     run_bots(match, seats, limit=title.max_actions)
     outcome = match.outcome()
@@ -144,6 +155,7 @@ def play(job: dict[str, Any]) -> dict[str, Any]:
         "figures": dict(outcome.figures),
         "steps": match.step,
         "times": times,
+        "iterations": iterations,
     }
 
 
@@ -181,7 +193,7 @@ def run_games(
     return results
 
 
-def summarize(results: list[dict[str, Any]], default_iterations: int) -> dict[str, Any]:
+def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     """The strength table, goals and speed figures from the played games."""
     by: dict[str, list[dict[str, Any]]] = {}
     for r in results:
@@ -259,36 +271,85 @@ def summarize(results: list[dict[str, Any]], default_iterations: int) -> dict[st
         times = [x for r in results if r["title"] == t for x in r["times"]]
         if not times:
             continue
+        its = [x for r in results if r["title"] == t for x in r["iterations"]]
         med = statistics.median(times)
         p90 = sorted(times)[int(0.9 * (len(times) - 1))]
         worst = max(times)
-        speed.append([t, f"{len(times):,}", f"{med * 1000:,.0f} ms", f"{p90 * 1000:,.0f} ms",
-                      f"{worst * 1000:,.0f} ms", f"{default_iterations / med:,.0f}"])  # fmt: skip
-        raw_speed[t] = {"decisions": len(times), "median": med, "p90": p90, "max": worst}
+        # Iterations per CPU second over the decisions that searched (a decision
+        # with one candidate, or one legal action, runs none).
+        searched_time = sum(x for x, n in zip(times, its, strict=True) if n)
+        per_s = sum(its) / searched_time if searched_time else 0.0
+        share = sum(1 for n in its if n) / len(its)
+        speed.append([t, f"{len(times):,}", f"{share:.0%}", f"{med * 1000:,.0f} ms",
+                      f"{p90 * 1000:,.0f} ms", f"{worst * 1000:,.0f} ms",
+                      f"{per_s:,.0f}"])  # fmt: skip
+        raw_speed[t] = {"decisions": len(times), "searched": share, "median": med, "p90": p90,
+                        "max": worst, "iterations_per_s": per_s}  # fmt: skip
         goals.append((f"ISMCTS: {t} decision", "<= 1 s per decision at the default budget",
                       f"median {med:.2f} s, 90th percentile {p90:.2f} s, max {worst:.2f} s (CPU)",
                       worst <= 1.0))  # fmt: skip
     return {"rows": rows, "goals": goals, "speed": speed, "raw_speed": raw_speed}
 
 
-def markdown(summary: dict[str, Any], games: int, seconds: float) -> list[str]:
-    from gameweave_core.ismcts import DEFAULT_EXPLORATION, DEFAULT_ITERATIONS
+def search_settings(pairings: Sequence[dict[str, Any]]) -> list[list[str]]:
+    """Each searched seat's options as its title sets them (``Title.search_defaults``)."""
+    from gameweave_core.ismcts import SearchOptions
 
+    reg = registry()
+    rows: list[list[str]] = []
+    seen: set[tuple[str, int]] = set()
+    for p in pairings:
+        title = reg.title(p["title"])
+        if p.get("swap"):
+            seats = list(range(1, p["players"] + 1))
+        else:
+            seats = [s for s, b in p["seats"].items() if b == "ismcts"]
+        for seat in seats:
+            if (p["title"], seat) in seen:
+                continue
+            seen.add((p["title"], seat))
+            o = SearchOptions.for_title(title, seat, p["players"])
+            evaluate = getattr(o.evaluate, "__name__", "yes") if o.evaluate else "-"
+            rows.append([p["title"], str(seat), str(o.iterations), str(o.exploration),
+                         o.rollout or "random", str(o.rollout_limit or "-"), evaluate,
+                         str(o.candidates or "-")])  # fmt: skip
+    return rows
+
+
+def markdown(
+    summary: dict[str, Any], games: int, seconds: float, settings: list[list[str]]
+) -> list[str]:
     lines = [
-        f"The `ismcts` bot at its default budget ({DEFAULT_ITERATIONS} iterations, "
-        f"exploration {DEFAULT_EXPLORATION}, random rollouts) against the shipped bots: "
-        f"{games} games per pairing asked for, seeds shared between the sides of a "
+        f"The `ismcts` bot as each title sets it up (its `search_defaults`, below) against "
+        f"the shipped bots: {games} games per pairing, seeds shared between the sides of a "
         "comparison, seats swapped where the title is symmetric; 95% Wilson intervals "
-        f"(the games took {seconds / 60:.1f} minutes). `python benchmarks/search.py --help` "
-        "runs parts of it.",
+        f"(the games took {seconds / 60:.1f} minutes on 2 processes). "
+        "`python benchmarks/search.py --help` runs parts of it.",
         "",
         _table(["Title", "Pairing", "Measure", "Result"], summary["rows"]),
         "",
-        "Time per decision of the search bot at the default budget (CPU seconds, every "
-        "decision of the games above) and iterations per CPU second:",
+        "The search's settings per title and seat (`Title.search_defaults`):",
         "",
         _table(
-            ["Title", "decisions", "median", "90th percentile", "max", "iterations/s (median)"],
+            [
+                "Title",
+                "seat",
+                "iterations",
+                "exploration",
+                "rollout",
+                "rollout limit",
+                "evaluate",
+                "candidates",
+            ],
+            settings,
+        ),
+        "",
+        "Time per decision of the search bot at these settings (CPU seconds, every "
+        "decision of the games above), the share of decisions that searched (one legal "
+        "action or one candidate needs none) and iterations per CPU second over those:",
+        "",
+        _table(
+            ["Title", "decisions", "searched", "median", "90th percentile", "max", "iterations/s"],
             summary["speed"],
         ),
     ]
@@ -310,16 +371,14 @@ def run(
     say: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Play the pairings and summarize: ``body`` (markdown lines), ``goals``, ``raw``."""
-    from gameweave_core.ismcts import DEFAULT_ITERATIONS
-
-    count = games or (QUICK_GAMES if quick else FULL_GAMES)
+    count = games or (QUICK_GAMES if quick else BENCH_GAMES)
     chosen = [p for p in PAIRINGS if not only or p["title"] in only]
     start = time.perf_counter()
     results = run_games(chosen, count, seed, workers or min(2, os.cpu_count() or 1), say)
     seconds = time.perf_counter() - start
-    summary = summarize(results, DEFAULT_ITERATIONS)
+    summary = summarize(results)
     return {
-        "body": markdown(summary, count, seconds),
+        "body": markdown(summary, count, seconds, search_settings(chosen)),
         "goals": summary["goals"],
         "raw": {"games": count, "seconds": seconds, "results": results,
                 "speed": summary["raw_speed"]},
@@ -334,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, help="processes (default: 2 or the cores)")
     parser.add_argument("--json", type=Path, help="write the raw figures here")
     args = parser.parse_args(argv)
-    out = run(False, args.games, args.titles, args.seed, args.workers,
+    out = run(False, args.games or FULL_GAMES, args.titles, args.seed, args.workers,
               lambda m: print(m, file=sys.stderr, flush=True))  # fmt: skip
     print("\n".join(out["body"]))
     print()

@@ -29,7 +29,7 @@ import functools
 import json
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -58,8 +58,19 @@ class SearchOptions:
     wall-clock time, off by default) stops earlier when set, which makes the move
     depend on the machine's speed. ``exploration`` is the UCB constant.
     ``rollout`` names one of the title's own bots to play out each iteration
-    (``None``: uniformly random legal actions). ``rollout_limit`` cuts a rollout
-    after that many actions, scoring every seat :data:`UNFINISHED_REWARD`.
+    (``None``: uniformly random legal actions; a fresh bot plays each rollout, so a
+    bot that remembers earlier turns starts with an empty memory). ``rollout_limit``
+    cuts a rollout after that many actions; ``evaluate(state, seat)`` then scores
+    the unfinished state for each seat from 0 to 1 (``None``: every seat scores
+    :data:`UNFINISHED_REWARD`). The state it is handed is a drawn one, never the
+    match's. ``candidates`` prunes the root: the search considers only the
+    actions one of the title's bots (the rollout bot, else the title's
+    ``default_bot``) plays from the seat's view in that many tries (each with its
+    own chance), so a budget too small for every legal move goes to the few a good
+    player would weigh; a single candidate is played without a search.
+
+    A title chooses its own defaults with :meth:`Title.search_defaults
+    <gameweave_core.title.Title.search_defaults>`; :meth:`for_title` applies them.
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -67,6 +78,22 @@ class SearchOptions:
     budget: float | None = None
     rollout: str | None = None
     rollout_limit: int | None = None
+    evaluate: Callable[[Any, int], float] | None = None
+    candidates: int | None = None
+
+    @classmethod
+    def for_title(cls, title: Title[Any], seat: int, players: int, **changes: Any) -> SearchOptions:
+        """The options ``title`` asks for ``seat`` of a ``players``-seat match
+        (:meth:`Title.search_defaults <gameweave_core.title.Title.search_defaults>`),
+        with ``changes`` on top."""
+        wanted = {**title.search_defaults(seat, players), **changes}
+        unknown = sorted(set(wanted) - {f.name for f in attrs.fields(cls)})
+        if unknown:
+            known = ", ".join(f.name for f in attrs.fields(cls))
+            raise ConfigError(
+                f"{title.name}: no search option(s) {', '.join(unknown)}; options: {known}"
+            )
+        return cls(**wanted)
 
     def __attrs_post_init__(self) -> None:
         if type(self.iterations) is not int or self.iterations < 1:
@@ -77,6 +104,10 @@ class SearchOptions:
             raise ConfigError(f"budget must be a number of seconds > 0, not {self.budget!r}")
         if self.rollout_limit is not None and self.rollout_limit < 0:
             raise ConfigError(f"rollout_limit must be >= 0, not {self.rollout_limit!r}")
+        if self.candidates is not None and (
+            type(self.candidates) is not int or self.candidates < 1
+        ):
+            raise ConfigError(f"candidates must be a whole number >= 1, not {self.candidates!r}")
 
 
 @attrs.frozen
@@ -150,16 +181,24 @@ class IsmctsBot:
         self.title = title
         self.seat = seat
         self.players = players
-        self.options = options or SearchOptions()
-        self._rollout_bots: dict[int, Bot] = {}
+        self.options = (
+            options if options is not None else SearchOptions.for_title(title, seat, players)
+        )
         self._rollout_factory: BotFactory | None = None
+        self._proposer: BotFactory | None = None
+        own = title.bots()
         name = self.options.rollout
         if name is not None and name != "random":
-            own = title.bots()
             if name not in own:
                 known = ", ".join(sorted({"random", *own})) or "random"
                 raise ConfigError(f"{title.name} has no bot {name!r} to roll out with; {known}")
             self._rollout_factory = own[name]
+        if self.options.candidates is not None:
+            self._proposer = self._rollout_factory or own.get(title.default_bot)
+            if self._proposer is None:
+                raise ConfigError(
+                    f"{title.name} has no bot of its own to propose candidates (name a rollout bot)"
+                )
 
     def act(self, observation: Observation, rng: Rng) -> Any:
         """The most visited root action of a search from ``observation``."""
@@ -175,14 +214,34 @@ class IsmctsBot:
         root: dict[Any, _Edge] = {}
         table: dict[tuple[int, str], dict[Any, _Edge]] = {}
         deadline = None if opts.budget is None else time.perf_counter() + opts.budget
+        allowed = None
+        if opts.candidates is not None and len(legal) > 1:
+            allowed = self._candidates(observation, opts.candidates, search_rng)
         done = 0
         # One legal action needs no search (the seed is drawn all the same).
-        while len(legal) > 1 and done < opts.iterations:
-            self._iterate(observation, root, table, search_rng)
+        while len(legal) > 1 and done < opts.iterations and (allowed is None or len(allowed) > 1):
+            self._iterate(observation, root, table, search_rng, allowed)
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+        if allowed is not None and len(allowed) == 1:
+            (only,) = allowed
+            legal = sorted(legal, key=lambda a: _key(a) != only)
         return self._result(legal, root, done)
+
+    def _candidates(self, observation: Observation, tries: int, rng: Rng) -> set[Any]:
+        """The root actions the proposing bot plays from the seat's view in
+        ``tries`` tries (a drawn state has the seat's view and legal actions)."""
+        title = self.title
+        state = observation.resample(rng)
+        legal = title.legal_actions(state, self.seat)
+        view = functools.partial(title.view, state)
+        assert self._proposer is not None
+        found = set()
+        for _ in range(tries):
+            bot = self._proposer(self.seat, self.players)
+            found.add(_key(bot.act(Observation(self.seat, legal, view, _no_history), rng)))
+        return found
 
     # -- one iteration -----------------------------------------------------------
 
@@ -192,13 +251,17 @@ class IsmctsBot:
         root: dict[Any, _Edge],
         table: dict[tuple[int, str], dict[Any, _Edge]],
         rng: Rng,
+        allowed: set[Any] | None = None,
     ) -> None:
         title = self.title
         c = self.options.exploration
         state = observation.resample(rng)
         # The root is the bot's own information set: its seat acts first there,
         # even when other seats are awaited at the same time.
-        edge = _select(root, title.legal_actions(state, self.seat), c, rng)
+        here = title.legal_actions(state, self.seat)
+        if allowed is not None:
+            here = [a for a in here if _key(a) in allowed]
+        edge = _select(root, here, c, rng)
         path: list[tuple[_Edge, int]] = [(edge, self.seat)]
         title.apply(state, self.seat, edge.action, rng)
         expanded = False
@@ -223,20 +286,31 @@ class IsmctsBot:
     def _rollout(self, state: Any, rng: Rng) -> list[float]:
         """Play to the end; each seat's reward (index 0 unused)."""
         title = self.title
-        limit = self.options.rollout_limit
+        opts = self.options
+        limit = opts.rollout_limit
+        factory = self._rollout_factory
+        # Fresh bots for each rollout: a bot that keeps notes between its turns
+        # must not carry them from one drawn world into another.
+        bots: dict[int, Bot] = {}
+        seats = range(1, self.players + 1)
         taken = 0
         while True:
             awaiting = title.awaiting(state)
             if not awaiting:
                 break
             if limit is not None and taken >= limit:
-                return [UNFINISHED_REWARD] * (self.players + 1)
+                if opts.evaluate is None:
+                    return [UNFINISHED_REWARD] * (self.players + 1)
+                return [0.0] + [opts.evaluate(state, s) for s in seats]
             seat = awaiting[0]
             legal = title.legal_actions(state, seat)
-            if self._rollout_factory is None:
+            if factory is None:
                 action = rng.choice(legal)
             else:
-                action = self._rollout_bot(seat).act(
+                bot = bots.get(seat)
+                if bot is None:
+                    bot = bots[seat] = factory(seat, self.players)
+                action = bot.act(
                     Observation(seat, legal, functools.partial(title.view, state), _no_history),
                     rng,
                 )
@@ -245,14 +319,7 @@ class IsmctsBot:
         outcome = title.outcome(state)
         if outcome is None:
             raise RuntimeError(f"{title.name} awaits nobody but has no outcome")
-        return [0.0] + [title.reward(outcome, s) for s in range(1, self.players + 1)]
-
-    def _rollout_bot(self, seat: int) -> Bot:
-        bot = self._rollout_bots.get(seat)
-        if bot is None:
-            assert self._rollout_factory is not None
-            bot = self._rollout_bots[seat] = self._rollout_factory(seat, self.players)
-        return bot
+        return [0.0] + [title.reward(outcome, s) for s in seats]
 
     def _result(self, legal: Sequence[Any], root: dict[Any, _Edge], done: int) -> SearchResult:
         choices = []
@@ -299,17 +366,28 @@ def _select(edges: dict[Any, _Edge], legal: Sequence[Any], c: float, rng: Rng) -
 @attrs.frozen
 class IsmctsFactory:
     """The :data:`~gameweave_core.bots.BotFactory` of :class:`IsmctsBot` for one
-    title: ``factory(seat, players)``. :meth:`with_options` makes a retuned one."""
+    title: ``factory(seat, players)``. :meth:`with_options` makes a retuned one.
+
+    Without ``options`` each seat searches as the title asks for it
+    (:meth:`SearchOptions.for_title`); ``changes`` (from :meth:`with_options`)
+    apply on top either way."""
 
     title: Title[Any]
-    options: SearchOptions = SearchOptions()
+    options: SearchOptions | None = None
+    changes: tuple[tuple[str, Any], ...] = ()
+
+    def options_for(self, seat: int, players: int) -> SearchOptions:
+        """The options the bot of ``seat`` searches with."""
+        if self.options is None:
+            return SearchOptions.for_title(self.title, seat, players, **dict(self.changes))
+        return attrs.evolve(self.options, **dict(self.changes))
 
     def __call__(self, seat: int, players: int) -> IsmctsBot:
-        return IsmctsBot(self.title, seat, players, self.options)
+        return IsmctsBot(self.title, seat, players, self.options_for(seat, players))
 
     def with_options(self, **changes: Any) -> IsmctsFactory:
         """The same bot with some :class:`SearchOptions` changed."""
-        return IsmctsFactory(self.title, attrs.evolve(self.options, **changes))
+        return attrs.evolve(self, changes=(*self.changes, *sorted(changes.items())))
 
     def for_tests(self) -> IsmctsFactory:
         """A cheap variant for conformance checks of behaviour (not strength):

@@ -211,6 +211,16 @@ class Title(abc.ABC, Generic[S]):
         care about more than winning (a crew's Take) may grade it from ``figures``."""
         return 1.0 if seat in outcome.winners else 0.0
 
+    def search_defaults(self, seat: int, players: int) -> Mapping[str, Any]:
+        """How the ``ismcts`` bot of ``seat`` (in a match of ``players``) searches
+        this title unless told otherwise: fields of
+        :class:`~gameweave_core.ismcts.SearchOptions` by name, e.g. a rollout bot,
+        an iteration count that keeps one decision within a second, root
+        ``candidates`` proposed by the title's bot, a rollout limit and an
+        ``evaluate(state, seat)`` for the states it cuts off. The default, ``{}``,
+        searches with the core's defaults (random rollouts)."""
+        return {}
+
     def snapshot(self, state: S) -> Any:
         """The whole state as JSON-ready data, for digests. Never sent to a seat."""
         return self.codec.converter.unstructure(state)

@@ -523,4 +523,16 @@ def heuristic_bot(seat: int, players: int) -> Bot:
 #: The title's bots by name (the core adds ``"random"``).
 BOTS: dict[str, BotFactory] = {"heuristic": heuristic_bot}
 
-__all__ = ["BOTS", "Geometry", "SecurityBot", "ThiefBot", "heuristic_bot"]
+
+def search_defaults(seat: int, players: int) -> dict[str, Any]:
+    """How the ``ismcts`` bot searches each side (see ``docs/bots.md``).
+
+    A Thief who walks at random almost never gets out, so random rollouts teach
+    the Thief's search nothing: it rolls out with the heuristic bots and weighs
+    only the moves the heuristic Thief itself would make in a few tries (a
+    decision the heuristic is sure of costs no search at all).
+    """
+    return {"rollout": "heuristic", "iterations": 40, "candidates": 6}
+
+
+__all__ = ["BOTS", "Geometry", "SecurityBot", "ThiefBot", "heuristic_bot", "search_defaults"]

@@ -16,7 +16,7 @@ from gameweave_core.bots import BotFactory
 from . import resample, rules, rules_text, terminal, views
 from . import state as state_module
 from .actions import ACTIONS
-from .bots import BOTS
+from .bots import BOTS, search_defaults
 from .state import DAWN, State
 
 
@@ -70,6 +70,9 @@ class MuseumJob(Title[State]):
 
     def bots(self) -> Mapping[str, BotFactory]:
         return BOTS
+
+    def search_defaults(self, seat: int, players: int) -> Mapping[str, Any]:
+        return search_defaults(seat, players)
 
     def describe_action(self, action: Any) -> str:
         return terminal.describe_action(action)

@@ -258,5 +258,6 @@ def test_the_kit_runs_search_bots_at_their_test_budget() -> None:
     registry = Registry()
     registry.add_title(SealedBid())
     bots = kit_bots(registry, registry.title("sealedbid"))
-    assert bots["ismcts"].options == IsmctsFactory(SealedBid()).for_tests().options
+    assert bots["ismcts"](1, 2).options == IsmctsFactory(SealedBid()).for_tests()(1, 2).options
+    assert bots["ismcts"](1, 2).options.iterations == 4
     assert bots["random"] is registry.bots(registry.title("sealedbid"))["random"]
