@@ -31,3 +31,12 @@ def test_rulings_and_odds_pages_are_listed() -> None:
     rulings = (DOCS / "rulings.md").read_text(encoding="utf-8")
     for topic in ("Deal me in with nothing bet", "A Marked blackjack", "Alibi", "A full round"):
         assert topic in rulings
+
+
+def test_the_docs_legend_is_the_rules_text_s_word_for_word() -> None:
+    from gameweave_house.rules_text import SYMBOLS
+
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    section = index.split("## Reading the table", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    assert rows == [f"| `{mark}` | {meaning} |" for mark, meaning in SYMBOLS]
