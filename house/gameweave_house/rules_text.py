@@ -123,8 +123,8 @@ _ENDING = f"""\
 Either way the score is the Take: above where it opened, the crew took the house."""
 
 #: What the table shows, as (mark, meaning): the marks the terminal draws, which the
-#: browser's legend (``web/house.js``, ``LEGEND``) lists with the same words; a test
-#: keeps the two lists equal.
+#: browser's legend (``web/house.js``, ``LEGEND``) and the docs page ("Reading the
+#: table") list in the same words; tests keep the three equal.
 SYMBOLS: Final = (
     ("▒▒", "the house's hole card, face down (a striped card in the browser)"),
     ("soft", "a total that counts an ace as 11"),
