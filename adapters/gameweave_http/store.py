@@ -90,13 +90,17 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     PRIMARY KEY (match_id, idx)
 ) WITHOUT ROWID;
+-- The list of matches, newest first, without reading every match (a lobby asks
+-- for it every few seconds, and the store's lock is held meanwhile).
+CREATE INDEX IF NOT EXISTS matches_by_created ON matches(created);
 """
 
 
 #: The schema's version, kept in SQLite's ``user_version``. Version 0 is a database
 #: written before the version was recorded: its matches have no ``generator``
 #: column and were all drawn with the legacy generator. Version 2 adds the host
-#: token's hash (``host_hash``) to each match; matches from before have none.
+#: token's hash (``host_hash``) to each match (matches from before have none) and
+#: an index of the matches by creation time.
 SCHEMA_VERSION = 2
 
 
