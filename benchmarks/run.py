@@ -1518,8 +1518,9 @@ def render(sections: list[Section], s: Settings, info: dict[str, Any], command: 
         "`make bench` (all of the above; creates `benchmarks/.venv-peers` with the peers on "
         "first use, and builds `.venv-compiled`, the mypyc-compiled build, with `make "
         "compiled`), `python benchmarks/run.py --quick` for a short run, "
-        "`python benchmarks/run.py blackjack server` for some benchmarks only. Raw figures "
-        "of every run are kept as JSON under `benchmarks/results/`.",
+        "`python benchmarks/run.py blackjack server` for some benchmarks only (`versus`, "
+        "the boardgame.io comparison, needs Node.js and npm; `make bench-bgio` installs "
+        "boardgame.io). Raw figures of every run are kept as JSON under `benchmarks/results/`.",
     ]
     return "\n".join(lines) + "\n"
 

@@ -174,6 +174,7 @@ def run(s: Any, say: Callable[[str], None]) -> dict[str, Any]:
 
     node_exe = node()
     vers = versions(node_exe)
+    machine = H.machine()
     say(f"versus: {vers}")
     ours_cmd = [R.PY, str(HERE / "versus_loadgen.py")]
     bgio_cmd = [node_exe, str(BGIO / "loadgen.js")]
@@ -240,7 +241,14 @@ def run(s: Any, say: Callable[[str], None]) -> dict[str, Any]:
             )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return report(H, s, vers, results, memory, profile, warm)
+    machine["loadavg_at_end"] = H.machine()["loadavg_at_start"]
+    return report(H, s, vers, results, memory, profile, warm, machine)
+
+
+def shared(machine: dict[str, Any]) -> bool:
+    """Whether other work shared the machine (a one-minute load average over 1)."""
+    loads = [machine.get(k, "?").split()[0] for k in ("loadavg_at_start", "loadavg_at_end")]
+    return any(x != "?" and float(x) > 1.0 for x in loads)
 
 
 def rate(run: dict[str, Any]) -> float:
@@ -292,6 +300,7 @@ def report(
     memory: dict[str, dict[str, Any]],
     profile: dict[str, Any] | None,
     warm: dict[int, float],
+    machine: dict[str, Any],
 ) -> dict[str, Any]:
     names = {
         "gameweave": f"Gameweave {vers['gameweave']}",
@@ -325,6 +334,19 @@ def report(
                 ]
             )
     body = [
+        f"Measured by `python benchmarks/run.py versus` (part of `make bench`; "
+        f"`make bench-bgio` installs boardgame.io from `benchmarks/bgio/package-lock.json`) "
+        f"on {machine['nproc']} cores ({machine['cpu']}, {machine['memory']}), load "
+        f"average {machine['loadavg_at_start']} at its start and "
+        f"{machine['loadavg_at_end']} at its end"
+        + (
+            " (other work shared the machine: the two servers and their clients competed "
+            "with it for the cores, so read the ratios, measured side by side, more than "
+            "the rates)."
+            if shared(machine)
+            else "."
+        ),
+        "",
         H.md_table(
             [
                 "Server",
@@ -466,6 +488,7 @@ def report(
         ]
     raw = {
         "versions": vers,
+        "machine": machine,
         "runs": {
             f"{side}/{m}": [{k: v for k, v in r.items() if k != "latencies"} for r in runs]
             for (side, m), runs in results.items()
