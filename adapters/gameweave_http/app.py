@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -89,29 +90,33 @@ class GuardedApp(App):
             await super().__call__(scope, receive, send)
             return
         limits = self.limits
-        # The head as sent, but for spaces around header values: "NAME: VALUE\r\n".
-        size = len(scope["method"]) + len(scope.get("raw_path") or b"") + 16
-        size += len(scope["query_string"])
-        has_body = False
-        for name, value in scope["headers"]:
-            size += len(name) + len(value) + 4
-            if name == b"content-length" or name == b"transfer-encoding":
-                has_body = value != b"0"
-        refusal = None
-        if size > limits.max_head:
-            refusal = ApiError(431, head_too_large(limits.max_head))
-        elif self._answering >= limits.connections:
-            refusal = ApiError(503, TOO_MANY_REQUESTS, retry_after=1)
-        if refusal is not None:
+        headers = scope["headers"]
+        # The head as sent, but for spaces around header values ("NAME: VALUE\r\n"
+        # per header, the request line's method, path, query and version).
+        size = sum(map(len, chain.from_iterable(headers))) + 4 * len(headers)
+        size += len(scope.get("raw_path") or b"") + len(scope["query_string"]) + 24
+        if size > limits.max_head or self._answering >= limits.connections:
+            if size > limits.max_head:
+                refusal = ApiError(431, head_too_large(limits.max_head))
+            else:
+                refusal = ApiError(503, TOO_MANY_REQUESTS, retry_after=1)
             await reply_error(scope, send, refusal, access_log.isEnabledFor(logging.INFO))
             return
         self._answering += 1
         try:
-            if has_body and not self.server_times_bodies:
+            if not self.server_times_bodies and has_body(headers):
                 receive, send = timed_body(receive, send, limits.body_timeout)
             await super().__call__(scope, receive, send)
         finally:
             self._answering -= 1
+
+
+def has_body(headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether a request with ``headers`` says a body follows."""
+    for name, value in headers:
+        if name == b"content-length" or name == b"transfer-encoding":
+            return value != b"0"
+    return False
 
 
 def timed_body(receive: Receive, send: Send, seconds: float) -> tuple[Receive, Send]:
