@@ -11,7 +11,7 @@ from gameweave_core.bots import BotFactory
 
 from . import resample, rules, rules_text, terminal, views
 from .actions import ACTIONS
-from .bots import BOTS
+from .bots import BOTS, search_defaults
 from .state import State, for_digest
 
 
@@ -75,6 +75,9 @@ class HouseJob(Title[State]):
 
     def bots(self) -> Mapping[str, BotFactory]:
         return BOTS
+
+    def search_defaults(self, seat: int, players: int) -> Mapping[str, Any]:
+        return search_defaults(seat, players)
 
     def describe_action(self, action: Any) -> str:
         return terminal.describe_action(action)
