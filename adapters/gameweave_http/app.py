@@ -20,7 +20,9 @@ Starlette), :mod:`~gameweave_http.errors` (exceptions to one-line JSON),
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,7 @@ from .fastpath import App, access_log, reply_error
 from .hub import ApiError, Hub
 from .limits import Limits, RateLimit, head_too_large
 from .routes import HOT, ROUTES
+from .search import SearchPool
 from .state import AppState, Settings
 from .store import Store, StoreError
 from .wire import parse_json, read_token
@@ -157,6 +160,7 @@ def create_app(
     dev: bool = False,
     public_url: str | None = None,
     limits: Limits | None = None,
+    searches: int | None = None,
 ) -> GuardedApp:
     """The Gameweave server app storing matches in the SQLite file ``db_path``.
 
@@ -171,7 +175,10 @@ def create_app(
 
     ``public_url`` is the base of the join links handed out (default: the address
     each request reached); ``limits`` what the server holds at most (see
-    :mod:`gameweave_http.limits`). A database that cannot be used raises
+    :mod:`gameweave_http.limits`); ``searches`` how many bot searches and hints
+    run at once, in worker processes (default: ``GAMEWEAVE_SEARCHES``, else the
+    number of CPUs; see :mod:`gameweave_http.search`), stopped when the app
+    shuts down. A database that cannot be used raises
     :class:`~gameweave_http.store.StoreError`, whose message is one line naming
     the file and what to do.
     """
@@ -179,17 +186,34 @@ def create_app(
     limits = limits if limits is not None else Limits()
     store = Store(db_path, fsync=fsync)
     listeners = Listeners(limits.streams_per_match, limits.streams)
+    pool = SearchPool(registry, searches)
     hub = Hub(
         store,
         registry,
         notify=listeners.notify,
         max_live=limits.live_matches,
         pinned=listeners.count,
+        search=pool,
     )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: object) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            # The workers start with the first search; a search under way is ended.
+            await asyncio.to_thread(pool.close)
+
     # Refusals (ApiError, Starlette's HTTPException) are answered by Starlette's
     # ExceptionMiddleware, anything else by its ServerErrorMiddleware: all by one mapper.
     handlers = {ApiError: on_error, HTTPException: on_error, Exception: on_error}
-    app = GuardedApp(limits=limits, hot=HOT, routes=list(ROUTES), exception_handlers=handlers)
+    app = GuardedApp(
+        limits=limits,
+        hot=HOT,
+        routes=list(ROUTES),
+        exception_handlers=handlers,
+        lifespan=lifespan,
+    )
     # Starlette's State holds anything; this app's holds exactly these, typed.
     app.state = AppState(  # type: ignore[assignment]
         registry=registry,

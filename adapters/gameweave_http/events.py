@@ -117,11 +117,11 @@ async def stream(hub: Hub, live: LiveMatch, seat: int | None, entry: Entry) -> A
     ``seat``, exactly as a read would answer it) whenever it changed. ``entry`` is
     the stream's place among the :class:`Listeners` (whoever added it removes it)."""
     _, changed = entry
-    sent: tuple[int, str | None] | None = None
+    sent: tuple[int, str | None, list[int] | None] | None = None
     yield "retry: 2000\n\n"
     while True:
         payload = await promptly(hub.payload, live, seat)
-        mark = (payload["version"], payload.get("bot_error"))
+        mark = (payload["version"], payload.get("bot_error"), payload.get("thinking"))
         if mark != sent:
             sent = mark
             yield f"event: payload\ndata: {to_json(payload).decode()}\n\n"

@@ -32,6 +32,7 @@ from gameweave_core import LogError, Match, MatchLog, Title, TitleError, Unknown
 from . import openapi
 from .events import EventStream, promptly, stream
 from .hub import ApiError, Busy, LiveMatch, labels
+from .search import RETRY_AFTER, AlreadySearching, PoolFull, run_search
 from .state import AppState, state_of
 from .wire import (
     MAX_LOG,
@@ -139,6 +140,44 @@ async def submit_action(scope: Scope, body: bytes | None) -> bytes:
     payload = hub.finish(live, seat, None)
     assert payload is not None
     return to_json(payload)
+
+
+async def hint(request: Request) -> Response:
+    """``POST /api/matches/{match_id}/hint``: what the search would play for the
+    token's seat now, from that seat's observation only, and how sure it is.
+    Searched in the search pool, off the event loop."""
+    state = state_of(request.scope)
+    hub = state.hub
+    match_id = request.path_params["match_id"]
+    token = read_token(request.scope)
+    if token is None:
+        raise ApiError(401, "a hint needs the seat's token in the X-Seat-Token header")
+    data = json_object(await read_json(request), "the body")
+    check_keys(data, set(), "the body")
+    live = await promptly(hub.get, match_id)
+    seat = await promptly(hub.seat, match_id, token)
+    assert seat is not None
+    job = await promptly(hub.hint_job, live, seat)
+    pool = hub.search
+    try:
+        if pool is None:
+            found = await run_in_threadpool(run_search, job, hub.registry)
+        else:
+            try:
+                future = pool.submit(job, hint=True)
+            except PoolFull as exc:
+                raise ApiError(503, str(exc), retry_after=RETRY_AFTER) from None
+            except AlreadySearching as exc:
+                raise ApiError(429, str(exc), retry_after=RETRY_AFTER) from None
+            found = await asyncio.wrap_future(future)
+    except ApiError:
+        raise
+    except Exception as exc:
+        log.error("match %s: the hint for seat %d failed", live.id, seat, exc_info=exc)
+        raise ApiError(
+            503, "the search for a hint failed (see the server log)", retry_after=RETRY_AFTER
+        ) from None
+    return Json(found)
 
 
 # -- titles and matches ----------------------------------------------------------------------

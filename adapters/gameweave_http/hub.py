@@ -13,10 +13,18 @@ group commit, and :meth:`Hub.finish` releases the lock. Anything that could take
 wait — rebuilding a match from the store, running bots, a lock another thread
 holds — is refused with :class:`Busy` when called with ``wait=False``, before
 anything changed, and the app makes the same call again from a worker thread.
+
+A search bot (``ismcts``) does not take its turn under the lock: when a hub has a
+:class:`~gameweave_http.search.SearchPool`, the bot's turn becomes a job for the
+pool, the seat is listed as ``thinking`` in every payload meanwhile, and the move
+is applied when the search is done, if the match has not moved in between (else
+the bot searches again from where the match is). Reads and other seats' actions
+go on while it thinks. Cheap bots still play in the hub's thread.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
 import itertools
 import json
@@ -45,6 +53,7 @@ from gameweave_core.errors import one_line
 from gameweave_core.rng import MAX_SEED, fresh_seed
 from gameweave_core.runner import BotSeat
 
+from .search import SearchJob, SearchPool, bot_job, hint_job, is_search_bot
 from .store import Damaged, Store, StoredMatch
 
 log = logging.getLogger("gameweave_http")
@@ -103,6 +112,8 @@ class LiveMatch:
     bot_error: str | None = None
     #: When it was last asked for (a count of uses), to drop the least recent first.
     used: int = attrs.field(factory=lambda: next(_uses))
+    #: Seats whose bot is searching in the pool now, with the step it searches from.
+    thinking: dict[int, int] = attrs.field(factory=dict)
 
 
 def status_of(exc: IllegalAction) -> int:
@@ -126,6 +137,7 @@ class Hub:
         notify: Callable[[str], None] | None = None,
         max_live: int = 1000,
         pinned: Callable[[str], int] | None = None,
+        search: SearchPool | None = None,
     ) -> None:
         self.store = store
         self.registry = registry if registry is not None else default_registry()
@@ -138,6 +150,9 @@ class Hub:
         self._live: dict[str, LiveMatch] = {}
         self._labels: dict[tuple[Any, Any], str] = {}
         self._loading = threading.Lock()
+        #: Where search bots take their turns and hints are searched (``None``: search
+        #: bots play in the hub's thread, under the match's lock, as cheap bots do).
+        self.search = search
 
     # -- creating -----------------------------------------------------------------
 
@@ -268,7 +283,7 @@ class Hub:
         for live in by_use:
             if len(self._live) <= goal:
                 break
-            if live.lock.locked() or self.pinned(live.id):
+            if live.lock.locked() or live.thinking or self.pinned(live.id):
                 continue
             del self._live[live.id]
             self.store.forget(live.id)
@@ -335,6 +350,7 @@ class Hub:
         out["match"] = live.id
         out["bots"] = sorted(live.bots)
         out["labels"] = labels(match, seat, self._labels)
+        out["thinking"] = sorted(live.thinking)
         if live.bot_error is not None:
             out["bot_error"] = live.bot_error
         return out
@@ -355,7 +371,7 @@ class Hub:
         if not live.lock.acquire(wait):
             raise Busy
         try:
-            _check_version(live.match, version)
+            _check_version(live.match, seat, version)
             if seat in live.bots:
                 raise ApiError(409, f"seat {seat} is played by a bot")
             self._submit(live, seat, action)
@@ -377,7 +393,8 @@ class Hub:
             raise Busy
         try:
             match = live.match
-            _check_version(match, version)
+            if version != match.step:
+                raise Busy  # whether a stale version may pass takes a replay
             action = self._apply(live, seat, action)
             return match.step, match.title.codec.to_json(action), match.is_over
         except BaseException:
@@ -451,12 +468,16 @@ class Hub:
         taken = 0
         while live.bot_error is None:
             seat = next((s for s in match.awaiting if s in live.bots), None)
-            if seat is None:
+            if seat is None or seat in live.thinking:
+                # A bot searching now answers first: the bots keep their seat order.
                 return
             if taken >= match.title.max_actions:
                 live.bot_error = "the bots did not finish within the title's action bound"
                 return
             seat_bot = live.bots[seat]
+            if self.search is not None and is_search_bot(seat_bot.bot):
+                self._think(live, seat, bot_job(live.id, match, seat, seat_bot.name))
+                return
             # Seeded by step, so a bot plays the same whether or not the server restarted.
             seat_bot.rng = Rng(derive_seed(match.seed, f"bot:{seat}:{match.step}"))
             try:
@@ -468,6 +489,86 @@ class Hub:
                 self.notify(live.id)
                 return
             taken += 1
+
+    def _think(self, live: LiveMatch, seat: int, job: SearchJob) -> None:
+        """Hand a search bot's turn to the pool (called with the lock held); the
+        seat is ``thinking`` until :meth:`_thought` applies the move."""
+        pool = self.search
+        assert pool is not None
+        generation = pool.generation
+        try:
+            future = pool.submit(job)
+        except Exception as exc:
+            log.error(
+                "match %s: could not start the search of seat %d", live.id, seat, exc_info=exc
+            )
+            live.bot_error = f"the bot in seat {seat} could not start its search"
+            self.notify(live.id)
+            return
+        live.thinking[seat] = job.step
+        future.add_done_callback(
+            lambda done: pool.later(self._thought, live, seat, job.step, generation, done)
+        )
+        self.notify(live.id)  # event streams show the seat thinking
+
+    def _thought(
+        self, live: LiveMatch, seat: int, step: int, generation: int, future: cf.Future[Any]
+    ) -> None:
+        """A bot's search is done (in the pool's thread): apply its move if the match
+        is where the search started, else search again from where it is now."""
+        pool = self.search
+        with live.lock:
+            if live.thinking.get(seat) != step:
+                return
+            del live.thinking[seat]
+            if future.cancelled() or pool is None or pool.generation != generation:
+                # The pool was closed (the server stops): the turn is still owed,
+                # and is searched again when the match is next asked for.
+                self.notify(live.id)
+                return
+            match = live.match
+            error = future.exception()
+            if error is not None:
+                log.error("match %s: bot in seat %d failed: %s", live.id, seat, error)
+                live.bot_error = f"the bot in seat {seat} failed; the match cannot go on"
+                self.notify(live.id)
+                return
+            if live.bot_error is None and match.step == step and seat in match.awaiting:
+                try:
+                    self._submit(live, seat, future.result())
+                except Exception as exc:
+                    log.error("match %s: bot in seat %d failed: %s", live.id, seat, exc)
+                    live.bot_error = f"the bot in seat {seat} failed; the match cannot go on"
+                    self.notify(live.id)
+                    return
+            else:
+                self.notify(live.id)  # no longer thinking (it may think again below)
+            self._run_bots(live)
+
+    # -- hints ----------------------------------------------------------------------------
+
+    def hint_job(self, live: LiveMatch, seat: int, wait: bool = True) -> SearchJob:
+        """The search of a hint for ``seat`` now, from its observation only; a
+        refusal (422: the title cannot be searched; 409: not the seat's turn)."""
+        if not live.lock.acquire(wait):
+            raise Busy
+        try:
+            match = live.match
+            if not match.title.can_resample:
+                raise ApiError(
+                    422,
+                    f"{match.title.display_name} cannot be searched (it has no resample "
+                    "hook), so it gives no hints",
+                )
+            if match.is_over:
+                raise ApiError(409, "the match is over: there is nothing left to hint")
+            if seat not in match.awaiting:
+                raise ApiError(
+                    409, f"it is not seat {seat}'s turn: a hint is for the seat's own turn"
+                )
+            return hint_job(live.id, match, seat)
+        finally:
+            live.lock.release()
 
 
 #: Labels remembered per hub before its cache is emptied and started again.
@@ -512,11 +613,34 @@ def _plausible_id(match_id: str) -> bool:
     return 0 < len(match_id) <= 64 and all(c.isalnum() or c in "-_" for c in match_id)
 
 
-def _check_version(match: Match, version: int) -> None:
-    """Refuse a submission made on a version of the match the client no longer sees."""
-    if version != match.step:
+def _check_version(match: Match, seat: int, version: int) -> None:
+    """Refuse a submission made on a version of the match the client no longer sees,
+    unless only other seats' simultaneous choices came in since (see :func:`_stale_ok`)."""
+    if version != match.step and not _stale_ok(match, seat, version):
         raise ApiError(
             409,
             f"stale submission: you saw version {version} but the match is at "
             f"version {match.step}; reload and try again",
         )
+
+
+def _stale_ok(match: Match, seat: int, version: int) -> bool:
+    """Whether ``seat`` may act on ``version``, older than the match, because
+    nothing it can do has changed since: it was awaited then and is now, it has
+    not acted since, every action since was another seat's choice of the same
+    round (a seat awaited at ``version`` too, once each), and its legal actions
+    are the same. Several seats choosing at once (sealed bids) then need not
+    reload after each other's choice, while a page that missed a turn, or a
+    round, is still refused."""
+    step = match.step
+    if not 0 <= version < step or step - version >= match.players:
+        return False
+    if seat not in match.awaiting:
+        return False
+    since = [s for s, _ in match.actions()[version:]]
+    if seat in since or len(set(since)) != len(since):
+        return False
+    then = match.at(version)
+    if seat not in then.awaiting or not set(since) <= set(then.awaiting):
+        return False
+    return then.legal_json(seat) == match.legal_json(seat)

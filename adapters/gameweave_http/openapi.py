@@ -72,6 +72,11 @@ PAYLOAD = {
             },
         },
         "bot_error": {"type": "string"},
+        "thinking": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "description": "Bot seats whose search is running now (their move comes next).",
+        },
     },
 }
 
@@ -293,6 +298,43 @@ RULES = {
     },
 }
 
+
+HINT_CHOICE = {
+    "type": "object",
+    "required": ["action", "text", "share"],
+    "properties": {
+        "action": {"$ref": "#/components/schemas/Action"},
+        "text": {"type": "string", "description": "The action as its button says it."},
+        "share": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "description": "Its part of the searches: how sure the search is of it.",
+        },
+    },
+}
+
+HINT = {
+    "type": "object",
+    "required": ["action", "text", "share", "iterations", "others"],
+    "description": (
+        "What the search would play for the seat, searched from the seat's own "
+        "observation only (worlds the seat cannot tell apart)."
+    ),
+    "properties": {
+        **HINT_CHOICE["properties"],  # type: ignore[dict-item]
+        "iterations": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Searches run (0: the seat had a single legal action).",
+        },
+        "others": {
+            "type": "array",
+            "items": {"$ref": "#/components/schemas/HintChoice"},
+            "description": "The runners-up that got any searches, best first.",
+        },
+    },
+}
 
 SERVER = {
     "type": "object",
@@ -518,6 +560,39 @@ DOCUMENT: dict[str, Any] = {
                 },
             }
         },
+        "/api/matches/{match_id}/hint": {
+            "post": {
+                "summary": "What the search would play for the token's seat now",
+                "operationId": "hint",
+                "parameters": [MATCH_ID, {**TOKEN_HEADER, "required": True}],
+                "requestBody": {"required": True, "content": _json("Reissue")},
+                "responses": {
+                    "200": {"description": "The hint", "content": _json("Hint")},
+                    **_errors(400, 401, 403, 404, 413, 415),
+                    "409": {
+                        "description": "Not the seat's turn, or the match is over",
+                        "content": _json("Error"),
+                    },
+                    "422": {
+                        "description": "The title cannot be searched (no resample hook)",
+                        "content": _json("Error"),
+                    },
+                    "429": {
+                        "description": "The seat's previous hint is still being searched",
+                        "content": _json("Error"),
+                        "headers": {"Retry-After": RETRY_AFTER},
+                    },
+                    "503": {
+                        "description": (
+                            "Every search worker is busy, the search failed, or the "
+                            "match is unavailable (see Retry-After)"
+                        ),
+                        "content": _json("Error"),
+                        "headers": {"Retry-After": RETRY_AFTER},
+                    },
+                },
+            }
+        },
         "/api/matches/{match_id}/events": {
             "get": {
                 "summary": "Server-sent events: the seat's payload after every change",
@@ -577,6 +652,8 @@ DOCUMENT: dict[str, Any] = {
             "Summary": SUMMARY,
             "Server": SERVER,
             "Rules": RULES,
+            "Hint": HINT,
+            "HintChoice": HINT_CHOICE,
         }
     },
 }

@@ -33,6 +33,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/matches", h.matches, methods=["GET", "POST"]),
     Route("/api/matches/{match_id}/events", h.events),
     Route("/api/matches/{match_id}/log", h.match_log),
+    Route("/api/matches/{match_id}/hint", h.hint, methods=["POST"]),
     Route("/api/matches/{match_id}/seats/{seat}/token", h.reissue_token, methods=["POST"]),
     Route("/api/replay", h.replay, methods=["POST"]),
     Route("/api/openapi.json", h.schema),

@@ -20,9 +20,11 @@ from gameweave_core import Match, MatchLog, Registry
 
 #: The fields the server adds to ``Match.payload``, none of them state of the match:
 #: the match's id, the bot seats (fixed when it was created), a label per legal
-#: action (``describe_action`` of the action alone, checked below) and a bot's
-#: failure notice. A new field must be justified here, or be part of the payload.
-STATELESS = {"match", "bots", "labels", "bot_error"}
+#: action (``describe_action`` of the action alone, checked below), a bot's
+#: failure notice and the bot seats searching now (a fact of the server's work,
+#: which the bot's move, once applied, shows anyway). A new field must be
+#: justified here, or be part of the payload.
+STATELESS = {"match", "bots", "labels", "bot_error", "thinking"}
 
 
 def reference(app: Any, registry: Registry, match_id: str, step: int | None = None) -> Match:
@@ -45,6 +47,7 @@ def check(
     labels = [title.describe_action(title.codec.from_json(a)) for a in expected["legal"]]
     assert sent["labels"] == labels
     assert "bot_error" not in sent
+    assert set(sent["thinking"]) <= set(bots)
 
 
 def stream(response: httpx.Response) -> Iterator[dict[str, Any]]:

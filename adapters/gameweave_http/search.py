@@ -1,0 +1,424 @@
+"""Searches off the event loop: the server's search bots and hints run in a pool
+of worker processes, never in the thread that holds a match's lock.
+
+A search (the ``ismcts`` bot, a hint) takes up to about a second of CPU. Run in
+the server's process it would hold the GIL, and under the match's lock every
+read of that match, for that long. So the hub hands the pool a
+:class:`SearchJob`: the match as its log has it (title, seat count, seed,
+options, generator and the actions so far) and the seat. A worker rebuilds the
+match from that, keeping the last few it rebuilt so that a match's next search
+only replays the new actions, and searches from the seat's observation, exactly
+as the bot would in the server's process: the same bot from the same registry,
+with the same generator, so the same seed gives the same move. The hub then
+applies the move as the bot's action, if the match has not moved meanwhile.
+
+At most :attr:`SearchPool.workers` searches run at once (default: the number of
+CPUs; ``GAMEWEAVE_SEARCHES`` or ``create_app(searches=...)`` changes it). The
+bots' searches wait their turn in a queue: a bot's move is owed and is never
+refused. A hint is refused (:class:`PoolFull`, a 503) while every worker is
+taken, and a seat gets one hint at a time (:class:`AlreadySearching`, a 429).
+
+Workers are started with ``spawn`` (a fresh interpreter: forking a server's
+threads is unsafe) on the first search, at a lower CPU priority than the server
+(so that on a busy machine reads come first), and find the titles by loading
+the same plugin modules as the server's registry. As with any ``spawn``, a
+script that builds the app itself must do so under ``if __name__ ==
+"__main__":`` (``gameweave serve`` does). A registry that holds a plugin
+no worker can import (an object made at run time) makes the pool run searches
+in threads of the server's process instead: still off the event loop and out
+of the match's lock, but sharing the GIL.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import importlib
+import json
+import logging
+import multiprocessing
+import os
+import threading
+import types
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Literal
+
+import attrs
+
+from gameweave_core import Match, Registry, Rng, default_registry, derive_seed
+from gameweave_core.ismcts import IsmctsBot, SearchResult
+
+log = logging.getLogger("gameweave_http")
+
+#: The environment variable setting how many searches run at once (default: CPUs).
+SEARCHES_ENV = "GAMEWEAVE_SEARCHES"
+#: Matches a worker keeps rebuilt, so that their next search replays only what is new.
+WORKER_MATCHES = 32
+#: How many runner-up actions a hint lists after the one it recommends (as ``hint``
+#: at the terminal does).
+RUNNERS_UP = 2
+#: Seconds after which a refused hint may be asked for again.
+RETRY_AFTER = 2
+#: How much less CPU priority a worker process takes (``os.nice``): on a busy
+#: machine the server's own thread, which answers reads, comes first.
+WORKER_NICENESS = 10
+
+
+class PoolFull(Exception):
+    """Every worker is searching: a hint must wait (the server answers 503)."""
+
+
+class AlreadySearching(Exception):
+    """This seat's previous hint is still being searched (the server answers 429)."""
+
+
+def default_workers() -> int:
+    """Searches at once: ``GAMEWEAVE_SEARCHES`` if set, else the number of CPUs.
+    A bad value raises a one-line :class:`ValueError`."""
+    text = os.environ.get(SEARCHES_ENV, "").strip()
+    if not text:
+        return os.cpu_count() or 1
+    try:
+        workers = int(text)
+    except ValueError:
+        workers = 0
+    if workers < 1:
+        raise ValueError(f"{SEARCHES_ENV} must be a whole number >= 1, got {text[:40]!r}")
+    return workers
+
+
+@attrs.frozen(eq=False)
+class SearchJob:
+    """One search: the match as its log has it, the seat, and the seed of the
+    search's generator. ``bot`` names the registry's bot whose turn it is;
+    ``None`` asks for a hint (the title's ``ismcts`` search for a person)."""
+
+    match_id: str
+    title: str
+    players: int
+    seed: int
+    config: dict[str, Any]
+    generator: int
+    actions: tuple[tuple[int, dict[str, Any]], ...]
+    seat: int
+    step: int
+    rng_seed: int
+    bot: str | None = None
+
+    @property
+    def head(self) -> tuple[Any, ...]:
+        """What fixes the match before its first action."""
+        return (self.title, self.players, self.seed, self.generator, self.config)
+
+
+def bot_job(match_id: str, match: Match, seat: int, bot: str) -> SearchJob:
+    """The job of a bot's turn in ``seat``. Its generator is seeded as the hub
+    seeds a bot's turn in its own thread (from the match seed, the seat and the
+    step), so the move is the same wherever it is searched."""
+    return _job(match_id, match, seat, derive_seed(match.seed, f"bot:{seat}:{match.step}"), bot)
+
+
+def hint_job(match_id: str, match: Match, seat: int) -> SearchJob:
+    """The job of a hint for ``seat``. As at the terminal (``hint`` in ``play``),
+    its generator is seeded from the step and the seat alone, never from the
+    match seed, which fixes the hidden cards: the same position, the same hint."""
+    return _job(match_id, match, seat, derive_seed(match.step, f"hint:{seat}"), None)
+
+
+def _job(match_id: str, match: Match, seat: int, rng_seed: int, bot: str | None) -> SearchJob:
+    return SearchJob(
+        match_id=match_id,
+        title=match.title.name,
+        players=match.players,
+        seed=match.seed,
+        config=dict(match.config),
+        generator=match.generator,
+        actions=tuple(match.actions()),
+        seat=seat,
+        step=match.step,
+        rng_seed=rng_seed,
+        bot=bot,
+    )
+
+
+def is_search_bot(bot: object) -> bool:
+    """Whether a seat's bot searches (and so runs in the pool); cheap bots, such as
+    random and the titles' heuristics, take their turns in the hub's thread."""
+    return isinstance(bot, IsmctsBot)
+
+
+# -- in the worker ------------------------------------------------------------------------
+
+#: A registry as workers rebuild it: (plugin name, module) pairs; "default" is the
+#: registry of installed plugins (``default_registry()``).
+Recipe = tuple[tuple[str, str], ...] | Literal["default"]
+
+_registry: Registry | None = None
+_matches: OrderedDict[str, tuple[tuple[Any, ...], list[tuple[int, dict[str, Any]]], Match]] = (
+    OrderedDict()
+)
+
+
+def recipe_of(registry: Registry) -> Recipe | None:
+    """How a worker process rebuilds ``registry``, or ``None`` when it cannot (a
+    plugin that is not an importable module)."""
+    if registry is default_registry():
+        return "default"
+    found = []
+    for name, plugin in registry.pm.list_name_plugin():
+        if not isinstance(plugin, types.ModuleType) or getattr(plugin, "__spec__", None) is None:
+            return None
+        found.append((name, plugin.__name__))
+    return tuple(found)
+
+
+def registry_from(recipe: Recipe) -> Registry:
+    """The registry ``recipe`` describes (see :func:`recipe_of`)."""
+    if recipe == "default":
+        return default_registry()
+    registry = Registry()
+    for name, module in recipe:
+        registry.add_plugin(importlib.import_module(module), name, "gameweave-search-worker")
+    return registry
+
+
+def _start_worker(recipe: Recipe) -> None:
+    global _registry
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    _registry = registry_from(recipe)
+
+
+def _in_worker(job: SearchJob) -> Any:
+    assert _registry is not None, "the worker was started without its registry"
+    return run_search(job, _registry, _matches)
+
+
+def run_search(
+    job: SearchJob,
+    registry: Registry,
+    cache: OrderedDict[str, tuple[tuple[Any, ...], list[tuple[int, dict[str, Any]]], Match]]
+    | None = None,
+) -> Any:
+    """Do ``job``: a bot's turn answers the action's JSON form, a hint the
+    :func:`hint_json` of the search."""
+    match = _rebuilt(job, registry, cache)
+    title = match.title
+    observation = match.observe(job.seat)
+    rng = Rng(job.rng_seed)
+    if job.bot is not None:
+        bot = registry.bot(title, job.bot)(job.seat, job.players)
+        action = bot.act(observation, rng)
+        return title.codec.to_json(action) if type(action) in title.codec.classes else action
+    result = IsmctsBot(title, job.seat, job.players).search(observation, rng)
+    return hint_json(match, result)
+
+
+def _rebuilt(
+    job: SearchJob,
+    registry: Registry,
+    cache: OrderedDict[str, tuple[tuple[Any, ...], list[tuple[int, dict[str, Any]]], Match]] | None,
+) -> Match:
+    """The job's match at its step: the cached one moved on by the new actions
+    when its log so far is a prefix of the job's, else a fresh replay."""
+    found = cache.pop(job.match_id, None) if cache is not None else None
+    if found is not None:
+        head, done, match = found
+        if (
+            head != job.head
+            or len(done) > len(job.actions)
+            or job.actions[: len(done)] != tuple(done)
+        ):
+            found = None
+    if found is None:
+        entry = registry.entry(job.title)
+        match = Match(entry.title, job.players, job.seed, job.config, generator=job.generator)
+        done = []
+    for seat, action in job.actions[len(done) :]:
+        match.submit(seat, action)
+        done.append((seat, action))
+    if cache is not None:
+        cache[job.match_id] = (job.head, done, match)
+        while len(cache) > WORKER_MATCHES:
+            cache.popitem(last=False)
+    return match
+
+
+def label(match: Match, action: Any) -> str:
+    """An action as its button says it (``describe_action``, else its JSON form)."""
+    try:
+        return match.title.describe_action(action)
+    except Exception:
+        return json.dumps(match.title.codec.to_json(action), sort_keys=True)
+
+
+def hint_json(match: Match, result: SearchResult) -> dict[str, Any]:
+    """A hint as the API answers it: the action, its label, its share of the
+    searches (how sure the search is; 1 for the only legal action), the number of
+    searches and the runners-up that got any."""
+    to_json = match.title.codec.to_json
+    total = result.iterations
+    others = [c for c in result.choices[1 : 1 + RUNNERS_UP] if c.visits] if total else []
+    return {
+        "action": to_json(result.action),
+        "text": label(match, result.action),
+        "share": float(result.share),
+        "iterations": total,
+        "others": [
+            {"action": to_json(c.action), "text": label(match, c.action), "share": c.visits / total}
+            for c in others
+        ],
+    }
+
+
+# -- in the server ------------------------------------------------------------------------
+
+
+class SearchPool:
+    """At most ``workers`` searches at once, in worker processes (see the module
+    docstring). Started on the first search; :meth:`close` stops it (the app does
+    at shutdown), and a later search starts it again."""
+
+    def __init__(self, registry: Registry, workers: int | None = None) -> None:
+        self.workers = workers if workers is not None else default_workers()
+        if self.workers < 1:
+            raise ValueError(f"a search pool needs at least one worker, got {self.workers}")
+        self.registry = registry
+        recipe = recipe_of(registry)
+        self._recipe = recipe
+        if recipe is None:
+            log.warning(
+                "the titles' registry holds a plugin worker processes cannot import: "
+                "searches run in threads of the server's process"
+            )
+        self._lock = threading.Lock()
+        self._executor: cf.Executor | None = None
+        self._done: cf.ThreadPoolExecutor | None = None
+        self._in_flight = 0
+        self._hints: set[tuple[str, int]] = set()
+        #: How many times the pool was closed; a search of an earlier one is abandoned.
+        self.generation = 0
+        #: Searches started so far (bots' turns and hints).
+        self.searches = 0
+
+    @property
+    def uses_processes(self) -> bool:
+        """Whether searches run in worker processes (else in threads)."""
+        return self._recipe is not None
+
+    def in_flight(self) -> int:
+        """Searches running or waiting for a worker."""
+        return self._in_flight
+
+    def submit(self, job: SearchJob, *, hint: bool = False) -> cf.Future[Any]:
+        """Start ``job`` (queued behind the others when every worker is taken). A
+        hint is refused instead: :class:`PoolFull` when every worker is taken,
+        :class:`AlreadySearching` while the seat's previous hint runs."""
+        key = (job.match_id, job.seat)
+        with self._lock:
+            if hint:
+                if key in self._hints:
+                    raise AlreadySearching(
+                        f"seat {job.seat} already asked for a hint; it is still being searched"
+                    )
+                if self._in_flight >= self.workers:
+                    raise PoolFull(
+                        f"the server is running as many searches as it may ({self.workers} "
+                        "at once); try again shortly"
+                    )
+                self._hints.add(key)
+            executor = self._executor or self._start()
+            self._in_flight += 1
+            self.searches += 1
+        try:
+            try:
+                future = self._send(executor, job)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): start a new pool, once.
+                log.error("a search worker died; starting the search pool again")
+                with self._lock:
+                    if self._executor is executor:
+                        self._executor = None
+                    executor = self._executor or self._start()
+                future = self._send(executor, job)
+        except BaseException:
+            self._finished(key if hint else None)
+            raise
+        future.add_done_callback(lambda _: self._finished(key if hint else None))
+        return future
+
+    def _send(self, executor: cf.Executor, job: SearchJob) -> cf.Future[Any]:
+        if self._recipe is None:
+            return executor.submit(run_search, job, self.registry)
+        return executor.submit(_in_worker, job)
+
+    def _finished(self, hint: tuple[str, int] | None) -> None:
+        with self._lock:
+            self._in_flight -= 1
+            if hint is not None:
+                self._hints.discard(hint)
+
+    def _start(self) -> cf.Executor:
+        """The executor, started now (called with the lock held)."""
+        executor: cf.Executor
+        if self._recipe is None:
+            executor = cf.ThreadPoolExecutor(self.workers, thread_name_prefix="gameweave-search")
+        else:
+            executor = cf.ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(self._recipe,),
+            )
+        self._executor = executor
+        return executor
+
+    def later(self, call: Callable[..., None], *args: Any) -> None:
+        """Run ``call(*args)`` in the pool's own thread (the hub applies finished
+        searches there, out of the worker processes' way). An exception is logged."""
+        with self._lock:
+            if self._done is None:
+                self._done = cf.ThreadPoolExecutor(1, thread_name_prefix="gameweave-search-done")
+            done = self._done
+
+        def run() -> None:
+            try:
+                call(*args)
+            except Exception as exc:
+                log.error("applying a finished search failed", exc_info=exc)
+
+        done.submit(run)
+
+    def close(self) -> None:
+        """Stop every search now: queued ones are cancelled and the workers ended
+        (a search under way is not waited for). A later search starts a new pool."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+            done, self._done = self._done, None
+            self.generation += 1
+        if executor is not None:
+            processes = dict(getattr(executor, "_processes", None) or {})
+            executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes.values():
+                process.terminate()
+            for process in processes.values():
+                process.join(5)
+        if done is not None:
+            done.shutdown(wait=True)
+
+
+__all__ = [
+    "SEARCHES_ENV",
+    "AlreadySearching",
+    "PoolFull",
+    "SearchJob",
+    "SearchPool",
+    "bot_job",
+    "default_workers",
+    "hint_job",
+    "hint_json",
+    "is_search_bot",
+    "run_search",
+]

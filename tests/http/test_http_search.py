@@ -1,0 +1,318 @@
+"""Search on the server: search bots take their turns in the search pool, off the
+event loop and out of the match's lock, playing exactly the moves they would
+play in the hub's own thread; reads stay prompt meanwhile; the pool queues the
+bots and refuses hints when full; a hint is searched from the seat's view alone."""
+
+from __future__ import annotations
+
+import statistics
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import pytest
+import search_bots
+from http_support import ThreadServer
+from search_bots import GATE_ENV, started_file
+
+from gameweave_cli.hint import search_hint
+from gameweave_core import Match, Registry
+from gameweave_http.app import create_app
+from gameweave_http.hub import Hub
+from gameweave_http.search import AlreadySearching, SearchPool, bot_job, hint_job
+from gameweave_http.store import Store
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+T = TypeVar("T")
+
+#: Seconds a test waits for a search it started (a loaded machine is slow).
+PATIENCE = 120.0
+
+
+@pytest.fixture
+def registry() -> Registry:
+    from gameweave_sealedbid import plugin
+
+    reg = Registry()
+    reg.add_plugin(plugin, "sealedbid", "gameweave-sealedbid", "1.0.0")
+    reg.add_plugin(search_bots, "searchbots", "tests", "1")
+    return reg
+
+
+@pytest.fixture
+def gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The file whose creation lets the held bot finish (workers inherit the variable)."""
+    path = tmp_path / "gate"
+    monkeypatch.setenv(GATE_ENV, str(path))
+    return path
+
+
+def client(app: Any) -> TestClient:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return TestClient(app)
+
+
+def wait_for(found: Callable[[], T | None], what: str, timeout: float = PATIENCE) -> T:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = found()
+        if value is not None:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def create(c: Any, bots: dict[str, str] | None = None, **fields: Any) -> dict[str, Any]:
+    body = {"title": "sealedbid", "players": 2, "bots": bots or {}, **fields}
+    r = c.post("/api/matches", json=body)
+    assert r.status_code == 201, r.text
+    created: dict[str, Any] = r.json()
+    return created
+
+
+def token_of(created: dict[str, Any], seat: int) -> str:
+    return str(next(s["token"] for s in created["seats"] if s["seat"] == seat))
+
+
+def read(c: Any, match_id: str, token: str | None = None) -> dict[str, Any]:
+    r = c.get(f"/api/matches/{match_id}", headers={"X-Seat-Token": token} if token else {})
+    assert r.status_code == 200, r.text
+    payload: dict[str, Any] = r.json()
+    return payload
+
+
+def settled(c: Any, match_id: str, token: str | None = None) -> dict[str, Any]:
+    """The payload once no bot is thinking."""
+    return wait_for(
+        lambda: p if not (p := read(c, match_id, token))["thinking"] else None,
+        "the bots to finish thinking",
+    )
+
+
+def pool_of(app: Any) -> SearchPool:
+    pool = app.state.hub.search
+    assert isinstance(pool, SearchPool)
+    return pool
+
+
+# -- the same moves as in the hub's thread ------------------------------------------------------
+
+
+def test_a_server_bot_searches_in_a_worker_and_plays_as_it_would_inline(
+    tmp_path: Path, registry: Registry
+) -> None:
+    app = create_app(tmp_path / "pool.sqlite3", registry, dev=True, searches=1)
+    with client(app) as c:
+        created = create(c, {"2": "ismcts"}, seed=11)
+        token = token_of(created, 1)
+        while "outcome" not in (p := settled(c, created["id"], token)):
+            # The person bids a third of what it may, after the bot has bid.
+            action = p["legal"][len(p["legal"]) // 3]
+            r = c.post(
+                f"/api/matches/{created['id']}/actions",
+                headers={"X-Seat-Token": token},
+                json={"version": p["version"], "action": action},
+            )
+            assert r.status_code == 200, r.text
+        played = app.state.hub.get(created["id"]).match.actions()
+        pool = pool_of(app)
+        assert pool.uses_processes and pool.searches == 5  # one search per lot, in a worker
+
+    # The same match with the bot playing in the hub's thread, under the lock.
+    inline = Hub(Store(tmp_path / "inline.sqlite3"), registry)
+    assert inline.search is None
+    live, _ = inline.create("sealedbid", 2, 11, None, {2: "ismcts"})
+    for seat, action in played:
+        if seat == 1:
+            inline.submit(live, 1, live.match.step, action)
+    assert live.match.is_over
+    assert live.match.actions() == played
+
+
+def test_bots_only_match_with_search_and_cheap_bots_plays_out_as_inline(
+    tmp_path: Path, registry: Registry
+) -> None:
+    bots = {"1": "ismcts", "2": "thrifty", "3": "ismcts"}
+    app = create_app(tmp_path / "pool.sqlite3", registry, dev=True, searches=2)
+    with client(app) as c:
+        created = create(c, bots, seed=4, players=3)
+        assert "outcome" in settled(c, created["id"])
+        played = app.state.hub.get(created["id"]).match.actions()
+        assert pool_of(app).searches == 10  # two search bots, five lots
+    inline = Hub(Store(tmp_path / "inline.sqlite3"), registry)
+    live, _ = inline.create("sealedbid", 3, 4, None, {int(s): b for s, b in bots.items()})
+    assert live.match.actions() == played
+
+
+# -- prompt reads --------------------------------------------------------------------------------
+
+
+def test_reads_answer_promptly_while_a_bot_searches(
+    tmp_path: Path, registry: Registry, gate: Path
+) -> None:
+    app = create_app(tmp_path / "m.sqlite3", registry, dev=True, searches=1)
+    times: list[float] = []
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+        searching = create(http, {"2": "held"})
+        other = create(http)
+        wait_for(lambda: started_file(gate).exists() or None, "the search to start")
+        targets = [
+            (searching["id"], token_of(searching, 1)),
+            (other["id"], token_of(other, 1)),
+            (other["id"], None),
+        ]
+        for i in range(600):
+            match_id, token = targets[i % len(targets)]
+            started = time.perf_counter()
+            r = http.get(
+                f"/api/matches/{match_id}", headers={"X-Seat-Token": token} if token else {}
+            )
+            times.append(time.perf_counter() - started)
+            assert r.status_code == 200
+        # The search was under way for every read: it ends only once the gate opens.
+        assert read(http, searching["id"])["thinking"] == [2]
+        gate.touch()
+        done = settled(http, searching["id"])
+        assert done["version"] == 1 and done["awaiting"] == [1]
+    p99 = statistics.quantiles(times, n=100)[98]
+    assert p99 < 0.050, f"p99 of {len(times)} reads during a search: {p99 * 1000:.1f} ms"
+
+
+# -- the pool's limit ----------------------------------------------------------------------------
+
+
+def test_bot_searches_queue_and_hints_are_refused_while_the_pool_is_full(
+    tmp_path: Path, registry: Registry, gate: Path
+) -> None:
+    app = create_app(tmp_path / "m.sqlite3", registry, dev=True, searches=1)
+    with client(app) as c:
+        held = create(c, {"2": "held"})
+        wait_for(lambda: started_file(gate).exists() or None, "the held search to start")
+        queued = create(c, {"2": "ismcts"})
+        pool = pool_of(app)
+        assert pool.in_flight() == 2  # the second waits for the only worker
+        hint = c.post(
+            f"/api/matches/{held['id']}/hint", headers={"X-Seat-Token": token_of(held, 1)}, json={}
+        )
+        assert hint.status_code == 503
+        assert int(hint.headers["retry-after"]) >= 1
+        assert "as many searches as it may (1 at once)" in hint.json()["error"]
+        assert "\n" not in hint.json()["error"]
+        waiting = read(c, queued["id"])
+        assert waiting["thinking"] == [2] and waiting["version"] == 0  # queued, not refused
+        gate.touch()
+        for created in (held, queued):
+            done = settled(c, created["id"])
+            assert done["version"] == 1 and done["awaiting"] == [1]
+        assert pool.in_flight() == 0
+        again = c.post(
+            f"/api/matches/{held['id']}/hint", headers={"X-Seat-Token": token_of(held, 1)}, json={}
+        )
+        assert again.status_code == 200, again.text
+
+
+def test_a_seat_gets_one_hint_at_a_time(registry: Registry, gate: Path) -> None:
+    pool = SearchPool(registry, workers=2)
+    try:
+        match = Match(registry.title("sealedbid"), 2, 5)
+        held = bot_job("m1", match, 2, "held")
+        first = pool.submit(held, hint=True)
+        with pytest.raises(AlreadySearching, match="seat 2 already asked for a hint"):
+            pool.submit(held, hint=True)
+        # Another seat may ask meanwhile (a worker is free).
+        other = pool.submit(hint_job("m1", match, 1), hint=True).result(PATIENCE)
+        assert other["action"] in match.legal_json(1)
+        gate.touch()
+        assert first.result(PATIENCE) in match.legal_json(2)
+        assert pool.submit(held, hint=True).result(PATIENCE) in match.legal_json(2)
+    finally:
+        pool.close()
+
+
+# -- hints ---------------------------------------------------------------------------------------
+
+
+def test_a_hint_is_searched_from_the_seat_view_only(tmp_path: Path, registry: Registry) -> None:
+    app = create_app(tmp_path / "m.sqlite3", registry, dev=True, searches=1)
+    seen = []
+    hints = []
+    with client(app) as c:
+        # Twins for seat 1: other seeds, other lots to come, another sealed bid of seat 2;
+        # the same lot up now and the same view.
+        for seed, lots, bid in ((3, [5, 1, 2, 3, 4], 2), (8, [5, 9, 8, 7, 6], 9)):
+            created = create(c, seed=seed, config={"lots": lots})
+            r = c.post(
+                f"/api/matches/{created['id']}/actions",
+                headers={"X-Seat-Token": token_of(created, 2)},
+                json={"version": 0, "action": {"type": "bid", "coins": bid}},
+            )
+            assert r.status_code == 200, r.text
+            p = read(c, created["id"], token_of(created, 1))
+            seen.append((p["view"], p["legal"], p["history"]))
+            r = c.post(
+                f"/api/matches/{created['id']}/hint",
+                headers={"X-Seat-Token": token_of(created, 1)},
+                json={},
+            )
+            assert r.status_code == 200, r.text
+            hints.append(r.json())
+    assert seen[0] == seen[1]  # seat 1 cannot tell the two matches apart
+    assert hints[0] == hints[1]
+    hint = hints[0]
+    assert hint["action"] in seen[0][1]
+    assert hint["iterations"] > 0 and 0 < hint["share"] <= 1
+    assert hint["text"] == f"bid {hint['action']['coins']}"
+    assert all(0 < o["share"] <= hint["share"] for o in hint["others"])
+    # The terminal's hint for the same position is the same search.
+    match = Match(registry.title("sealedbid"), 2, 3, {"lots": [5, 1, 2, 3, 4]})
+    match.submit(2, {"type": "bid", "coins": 2})
+    at_terminal = search_hint(match, 1)
+    assert match.title.codec.to_json(at_terminal.action) == hint["action"]
+    assert at_terminal.share == hint["share"] and at_terminal.iterations == hint["iterations"]
+
+
+def test_hint_refusals(tmp_path: Path, registry: Registry) -> None:
+    app = create_app(tmp_path / "m.sqlite3", registry, dev=True, searches=1)
+    with client(app) as c:
+        created = create(c)
+        mid = created["id"]
+        url = f"/api/matches/{mid}/hint"
+        one = {"X-Seat-Token": token_of(created, 1)}
+
+        def refused(status: int, words: str, **kw: Any) -> None:
+            r = c.post(url, **kw)
+            assert r.status_code == status, r.text
+            error = r.json()["error"]
+            assert words in error and "\n" not in error
+            assert read(c, mid)["version"] == version  # nothing changed
+
+        version = 0
+        refused(401, "needs the seat's token", json={})
+        refused(403, "belongs to no seat", headers={"X-Seat-Token": "nobody"}, json={})
+        refused(400, "the body", headers=one, json={"depth": 3})
+        r = c.post(
+            f"/api/matches/{mid}/actions",
+            headers=one,
+            json={"version": 0, "action": {"type": "bid", "coins": 1}},
+        )
+        assert r.status_code == 200
+        version = 1
+        refused(409, "not seat 1's turn", headers=one, json={})
+        assert (
+            c.post(url, headers={"X-Seat-Token": token_of(created, 2)}, json={}).status_code == 200
+        )
+        r = c.post("/api/matches/nosuchmatch/hint", headers=one, json={})
+        assert r.status_code == 404
+
+        blind = create(c, title="blindbids")
+        mid, version = blind["id"], 0
+        url = f"/api/matches/{mid}/hint"
+        refused(422, "cannot be searched", headers={"X-Seat-Token": token_of(blind, 1)}, json={})
