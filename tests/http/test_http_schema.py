@@ -64,7 +64,9 @@ def real_match() -> dict[str, Any]:
                 created = c.post(
                     "/api/matches", json={"title": "sealedbid", "players": 2, "bots": [2]}
                 ).json()
-        _real.update(id=created["id"], token=created["seats"][0]["token"])
+        _real.update(
+            id=created["id"], token=created["seats"][0]["token"], host=created["host_token"]
+        )
     return _real
 
 
@@ -81,6 +83,10 @@ def test_generated_requests_pass_every_check(case: Any) -> None:
     if aimable and turn % 4 and not case.path.endswith("/events"):
         real = real_match()
         case.path_parameters["match_id"] = real["id"]
+        if turn % 2 and case.headers is not None and "X-Host-Token" in case.headers:
+            case.headers["X-Host-Token"] = real["host"]
+            if case.path_parameters.get("seat") not in (1, 2) and turn % 3:
+                case.path_parameters["seat"] = 1  # the human seat: a new link is given
         if turn % 2 and case.headers is not None and "X-Seat-Token" in case.headers:
             case.headers["X-Seat-Token"] = real["token"]
             version = case.body.get("version") if isinstance(case.body, dict) else None
@@ -90,3 +96,5 @@ def test_generated_requests_pass_every_check(case: Any) -> None:
                 case.body["version"] = live.match.step
     response = case.call_and_validate()
     assert response.status_code < 500
+    if case.path.endswith("/token") and response.status_code == 200:
+        _real["token"] = response.json()["token"]  # the seat's old token is no more
