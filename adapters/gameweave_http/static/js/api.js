@@ -52,6 +52,8 @@ export const api = {
   // A new link for a seat of a match this browser created; the old one stops working.
   reissue: (id, seat, host) =>
     call("POST", `/api/matches/${encodeURIComponent(id)}/seats/${encodeURIComponent(seat)}/token`, { body: {}, host }),
+  // What the search would play for the token's seat now (POST /api/matches/{id}/hint).
+  hint: (id, token) => call("POST", `/api/matches/${encodeURIComponent(id)}/hint`, { token, body: {} }),
   rules: (title) => call("GET", `/api/titles/${encodeURIComponent(title)}/rules`),
   replay: (log, step, seat) => call("POST", "/api/replay", { body: { log, step, seat } }),
   async log(id) {

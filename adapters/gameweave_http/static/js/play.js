@@ -13,6 +13,17 @@ const errorBox = document.getElementById("error");
 let payload = null;
 let renderer = null;
 let busy = false;
+// Whether the title can be searched (it offers the ismcts bot): then a seat may ask for a hint.
+let searchable = false;
+let hinting = false;
+// The version the hint shown was asked at: a hint is for that position only.
+let hintVersion = null;
+
+// Made here rather than in play.html: the hint and the thinking line belong to this script.
+const thinkingLine = el("p", { id: "thinking", class: "muted", role: "status", hidden: true });
+const hintButton = el("button", { id: "hint-button", type: "button", hidden: true }, "Hint");
+const hintText = el("p", { id: "hint", class: "hint", role: "status", hidden: true });
+document.getElementById("banner").after(thinkingLine, el("div", { class: "hint-box" }, hintButton, hintText));
 
 function showError(message) {
   errorBox.textContent = message;
@@ -23,6 +34,61 @@ function seatLabel(p, seat) {
   const found = p.seats.find((s) => s.seat === seat);
   return found ? found.label : `Seat ${seat}`;
 }
+
+function seatName(p, seat) {
+  const label = seatLabel(p, seat);
+  return label === `Seat ${seat}` ? label : `Seat ${seat} (${label})`;
+}
+
+function drawThinking(p) {
+  const seats = p.outcome ? [] : p.thinking || [];
+  thinkingLine.hidden = seats.length === 0;
+  thinkingLine.textContent = seats.map((s) => `${seatName(p, s)} is thinking…`).join(" ");
+}
+
+function drawHint(p) {
+  const myTurn = Boolean(p.seat && !p.outcome && p.awaiting.includes(p.seat));
+  hintButton.hidden = !(token && searchable && p.seat && !p.outcome);
+  hintButton.disabled = !myTurn || hinting;
+  if (hintVersion !== null && hintVersion !== p.version && !hinting) {
+    // The position moved on: the hint shown was for the old one.
+    hintVersion = null;
+    hintText.hidden = true;
+    hintText.textContent = "";
+  }
+}
+
+const percent = (share) => `${Math.round(share * 100)}%`;
+
+function hintWords(h) {
+  if (!h.iterations) return `Hint: ${h.text} (the only legal action)`;
+  let words =
+    `Hint: ${h.text}, chosen in ${percent(h.share)} of ${h.iterations} searches of worlds ` +
+    `your seat cannot tell apart`;
+  if (h.others.length) words += `; then: ${h.others.map((o) => `${o.text} ${percent(o.share)}`).join("; ")}`;
+  return words;
+}
+
+async function askHint() {
+  if (!token || hinting) return;
+  hinting = true;
+  hintVersion = payload.version;
+  hintButton.disabled = true;
+  hintText.hidden = false;
+  hintText.textContent = "Searching from your seat's view…";
+  try {
+    const found = await api.hint(matchId, token);
+    hintText.textContent = hintWords(found);
+    hintText.dataset.action = JSON.stringify(found.action);
+  } catch (err) {
+    hintText.textContent = `No hint: ${err.message}`;
+  } finally {
+    hinting = false;
+    if (payload) drawHint(payload);
+  }
+}
+
+hintButton.addEventListener("click", askHint);
 
 function drawHeader(p) {
   document.title = `${p.display_name} — Gameweave`;
@@ -44,6 +110,8 @@ function drawHeader(p) {
     const names = p.awaiting.map((s) => seatLabel(p, s) + (p.bots.includes(s) ? " (bot)" : ""));
     banner.textContent = `Waiting for ${names.join(", ")}`;
   }
+  drawThinking(p);
+  drawHint(p);
   const after = clear(document.getElementById("after"));
   if (p.outcome) {
     after.append(
@@ -67,7 +135,9 @@ function draw() {
 
 function accept(next) {
   // The reply to a post and the event stream race; the newer payload wins.
-  if (!payload || next.version > payload.version || next.bot_error !== payload.bot_error) {
+  // At one version, a bot may start or stop thinking: that is news too.
+  const thinkingChanged = payload && String(next.thinking || []) !== String(payload.thinking || []);
+  if (!payload || next.version > payload.version || next.bot_error !== payload.bot_error || (next.version === payload.version && thinkingChanged)) {
     payload = next;
     draw();
   }
@@ -127,6 +197,13 @@ async function start() {
     document.getElementById("title").textContent = "Cannot open this match";
     showError(err.message);
     return;
+  }
+  try {
+    const titles = await api.titles();
+    const mine = titles.find((t) => t.name === payload.title);
+    searchable = Boolean(mine && mine.bots.includes("ismcts"));
+  } catch {
+    searchable = false; // no hint button; the match plays as ever
   }
   renderer = await loadRenderer(payload.title);
   if (renderer.failed) showError(`the title's renderer failed to load; showing the generic one`);

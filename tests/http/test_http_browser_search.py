@@ -1,0 +1,99 @@
+"""The play page and the server's search in Debian's headless Chromium: a seat
+sees that a bot is thinking, and asks for a hint with a button that shows the
+move and how sure the search is."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import search_bots
+from http_support import ThreadServer, csp_refusals, wait_for_version
+from search_bots import GATE_ENV, started_file
+
+from gameweave_core import Registry
+from gameweave_http.app import create_app
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "gate"
+    monkeypatch.setenv(GATE_ENV, str(path))  # before the server starts its workers
+    return path
+
+
+@pytest.fixture
+def server(tmp_path: Path, gate: Path) -> Iterator[ThreadServer]:
+    from gameweave_sealedbid import plugin
+
+    reg = Registry()
+    reg.add_plugin(plugin, "sealedbid", "gameweave-sealedbid", "1.0.0")
+    reg.add_plugin(search_bots, "searchbots", "tests", "1")
+    app = create_app(tmp_path / "browser.sqlite3", reg, dev=True, searches=2)
+    with ThreadServer(app) as s:
+        yield s
+
+
+def seat_url(server: ThreadServer, created: dict[str, Any], seat: int) -> str:
+    token = next(s["token"] for s in created["seats"] if s["seat"] == seat)
+    return f"{server.url}/play/{created['id']}#token={token}"
+
+
+def test_the_page_shows_a_thinking_bot_and_a_hint(
+    browser: Any, server: ThreadServer, gate: Path, shots: Path
+) -> None:
+    errors: list[str] = []
+    page = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.extend(csp_refusals(msg)))
+    page.set_default_timeout(30_000)
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        body = {"title": "sealedbid", "players": 2, "seed": 3, "bots": {"2": "held"}}
+        created = http.post("/api/matches", json=body).json()
+        deadline = time.monotonic() + 60
+        while not started_file(gate).exists():
+            assert time.monotonic() < deadline, "the held search did not start"
+            time.sleep(0.02)
+
+        page.goto(seat_url(server, created, 1))
+        page.wait_for_selector("#thinking:not([hidden])")
+        assert page.inner_text("#thinking") == "Seat 2 (Bidder 2) is thinking…"
+        assert page.inner_text("#banner") == "Your turn"  # both bid at once
+
+        # A hint while the bot thinks (the pool has a second worker).
+        page.click("#hint-button")
+        shown = page.locator("#hint").filter(has_text="searches of worlds")
+        shown.wait_for()
+        text = shown.inner_text()
+        assert text.startswith("Hint: bid ") and "% of 160 searches" in text, text
+        action = json.loads(page.get_attribute("#hint", "data-action") or "null")
+        token = created["seats"][0]["token"]
+        same = http.post(
+            f"/api/matches/{created['id']}/hint", headers={"X-Seat-Token": token}, json={}
+        ).json()
+        assert action == same["action"]  # the button shows what the API answers
+        assert text.startswith(f"Hint: {same['text']}, chosen in {round(same['share'] * 100)}%")
+        page.screenshot(path=str(shots / "sealedbid-hint.png"), full_page=True)
+
+        # The bot bids: no one thinks any more, and the old hint goes.
+        gate.touch()
+        wait_for_version(page, 1, timeout=60)
+        page.wait_for_selector("#thinking", state="hidden")
+        page.wait_for_selector("#hint", state="hidden")
+        page.click("#hint-button")
+        page.locator("#hint").filter(has_text="Hint: bid ").wait_for()
+
+        # A title nothing can search offers no hint.
+        blind = http.post("/api/matches", json={"title": "blindbids", "players": 2}).json()
+        page.goto(seat_url(server, blind, 1))
+        wait_for_version(page, 0)
+        page.wait_for_selector(".generic .view")
+        assert page.is_hidden("#hint-button")
+    assert not errors, errors
