@@ -530,9 +530,14 @@ def search_defaults(seat: int, players: int) -> dict[str, Any]:
     A Thief who walks at random almost never gets out, so random rollouts teach
     the Thief's search nothing: it rolls out with the heuristic bots and weighs
     only the moves the heuristic Thief itself would make in a few tries (a
-    decision the heuristic is sure of costs no search at all).
+    decision the heuristic is sure of costs no search at all). Security searches
+    best with the core's random rollouts: random Thieves still get caught and
+    reach dawn, and held to the heuristic guards' moves its search did worse
+    (the Thief won 72 of 100 games against it).
     """
-    return {"rollout": "heuristic", "iterations": 40, "candidates": 6}
+    if seat == 1:
+        return {"rollout": "heuristic", "iterations": 40, "candidates": 6}
+    return {"iterations": 160}
 
 
 __all__ = ["BOTS", "Geometry", "SecurityBot", "ThiefBot", "heuristic_bot", "search_defaults"]
