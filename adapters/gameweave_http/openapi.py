@@ -703,6 +703,9 @@ def add_guard_responses(method: str, responses: dict[str, Any]) -> None:
             "408",
             {"description": "The request body was not received in time", "content": _json("Error")},
         )
+    ordered = sorted(responses.items())  # by status, as the reference lists them
+    responses.clear()
+    responses.update(ordered)
 
 
 def action_schema(tag: str, cls: type) -> dict[str, Any]:
