@@ -114,6 +114,8 @@ class LiveMatch:
     used: int = attrs.field(factory=lambda: next(_uses))
     #: Seats whose bot is searching in the pool now, with the step it searches from.
     thinking: dict[int, int] = attrs.field(factory=dict)
+    #: Bots' actions since a person's last one (bounded by the title's ``max_actions``).
+    bot_streak: int = 0
 
 
 def status_of(exc: IllegalAction) -> int:
@@ -375,6 +377,7 @@ class Hub:
             if seat in live.bots:
                 raise ApiError(409, f"seat {seat} is played by a bot")
             self._submit(live, seat, action)
+            live.bot_streak = 0
             self._run_bots(live)
             return self._payload(live, seat)
         finally:
@@ -465,13 +468,12 @@ class Hub:
 
     def _run_bots(self, live: LiveMatch) -> None:
         match = live.match
-        taken = 0
         while live.bot_error is None:
             seat = next((s for s in match.awaiting if s in live.bots), None)
             if seat is None or seat in live.thinking:
                 # A bot searching now answers first: the bots keep their seat order.
                 return
-            if taken >= match.title.max_actions:
+            if live.bot_streak >= match.title.max_actions:
                 live.bot_error = "the bots did not finish within the title's action bound"
                 return
             seat_bot = live.bots[seat]
@@ -488,7 +490,7 @@ class Hub:
                 live.bot_error = f"the bot in seat {seat} failed; the match cannot go on"
                 self.notify(live.id)
                 return
-            taken += 1
+            live.bot_streak += 1
 
     def _think(self, live: LiveMatch, seat: int, job: SearchJob) -> None:
         """Hand a search bot's turn to the pool (called with the lock held); the
@@ -536,6 +538,7 @@ class Hub:
             if live.bot_error is None and match.step == step and seat in match.awaiting:
                 try:
                     self._submit(live, seat, future.result())
+                    live.bot_streak += 1
                 except Exception as exc:
                     log.error("match %s: bot in seat %d failed: %s", live.id, seat, exc)
                     live.bot_error = f"the bot in seat {seat} failed; the match cannot go on"

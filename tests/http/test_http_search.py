@@ -316,3 +316,20 @@ def test_hint_refusals(tmp_path: Path, registry: Registry) -> None:
         mid, version = blind["id"], 0
         url = f"/api/matches/{mid}/hint"
         refused(422, "cannot be searched", headers={"X-Seat-Token": token_of(blind, 1)}, json={})
+
+
+def test_search_bots_are_held_to_the_title_action_bound(
+    tmp_path: Path, registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Searches in the pool take their turns one by one; the bots' actions since a
+    # person's last one still count towards the title's bound, as in the hub's thread.
+    monkeypatch.setattr(type(registry.title("sealedbid")), "max_actions", 3)
+    app = create_app(tmp_path / "m.sqlite3", registry, dev=True, searches=1)
+    with client(app) as c:
+        created = create(c, {"1": "ismcts", "2": "ismcts"})
+        stuck = wait_for(
+            lambda: p if (p := read(c, created["id"])).get("bot_error") else None,
+            "the bots to stop at the bound",
+        )
+    assert "action bound" in stuck["bot_error"]
+    assert stuck["version"] == 3 and stuck["thinking"] == []
