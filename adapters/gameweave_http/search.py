@@ -76,16 +76,23 @@ class AlreadySearching(Exception):
 
 def default_workers() -> int:
     """Searches at once: ``GAMEWEAVE_SEARCHES`` if set, else the number of CPUs.
-    A bad value raises a one-line :class:`ValueError`."""
+    A bad value is logged in one line and the number of CPUs used instead."""
+    cpus = os.cpu_count() or 1
     text = os.environ.get(SEARCHES_ENV, "").strip()
     if not text:
-        return os.cpu_count() or 1
+        return cpus
     try:
         workers = int(text)
     except ValueError:
         workers = 0
     if workers < 1:
-        raise ValueError(f"{SEARCHES_ENV} must be a whole number >= 1, got {text[:40]!r}")
+        log.error(
+            "%s must be a whole number >= 1, got %r; running %d searches at once (the CPUs)",
+            SEARCHES_ENV,
+            text[:40],
+            cpus,
+        )
+        return cpus
     return workers
 
 

@@ -5,8 +5,10 @@ bots and refuses hints when full; a hint is searched from the seat's view alone.
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
+import types
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +24,14 @@ from gameweave_cli.hint import search_hint
 from gameweave_core import Match, Registry
 from gameweave_http.app import create_app
 from gameweave_http.hub import Hub
-from gameweave_http.search import AlreadySearching, SearchPool, bot_job, hint_job
+from gameweave_http.search import (
+    SEARCHES_ENV,
+    AlreadySearching,
+    SearchPool,
+    bot_job,
+    default_workers,
+    hint_job,
+)
 from gameweave_http.store import Store
 
 with warnings.catch_warnings():
@@ -333,3 +342,32 @@ def test_search_bots_are_held_to_the_title_action_bound(
         )
     assert "action bound" in stuck["bot_error"]
     assert stuck["version"] == 3 and stuck["thinking"] == []
+
+
+def test_the_number_of_searches_comes_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv(SEARCHES_ENV, "3")
+    assert default_workers() == 3
+    monkeypatch.delenv(SEARCHES_ENV)
+    assert default_workers() == (os.cpu_count() or 1)
+    monkeypatch.setenv(SEARCHES_ENV, "many")
+    assert default_workers() == (os.cpu_count() or 1)  # the default, said in one line
+    (record,) = [r for r in caplog.records if SEARCHES_ENV in r.getMessage()]
+    assert "'many'" in record.getMessage() and "\n" not in record.getMessage()
+
+
+def test_a_plugin_workers_cannot_import_makes_the_pool_search_in_threads() -> None:
+    from gameweave_sealedbid import plugin
+
+    reg = Registry()
+    reg.add_plugin(types.SimpleNamespace(register_titles=plugin.register_titles), "made", "t")
+    pool = SearchPool(reg, workers=1)
+    try:
+        assert not pool.uses_processes
+        match = Match(reg.title("sealedbid"), 2, 5)
+        found = pool.submit(hint_job("m", match, 1), hint=True).result(PATIENCE)
+        assert found == pool.submit(hint_job("m", match, 1)).result(PATIENCE)
+        assert found["action"] in match.legal_json(1)
+    finally:
+        pool.close()
