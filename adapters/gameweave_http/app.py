@@ -198,6 +198,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: object) -> AsyncIterator[None]:
+        pool.open()
         try:
             yield
         finally:

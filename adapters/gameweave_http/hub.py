@@ -53,7 +53,7 @@ from gameweave_core.errors import one_line
 from gameweave_core.rng import MAX_SEED, fresh_seed
 from gameweave_core.runner import BotSeat
 
-from .search import SearchJob, SearchPool, bot_job, hint_job, is_search_bot
+from .search import PoolClosed, SearchJob, SearchPool, bot_job, hint_job, is_search_bot
 from .store import Damaged, Store, StoredMatch
 
 log = logging.getLogger("gameweave_http")
@@ -500,6 +500,8 @@ class Hub:
         generation = pool.generation
         try:
             future = pool.submit(job)
+        except PoolClosed:
+            return  # the server is stopping: the turn is owed, and taken after a restart
         except Exception as exc:
             log.error(
                 "match %s: could not start the search of seat %d", live.id, seat, exc_info=exc

@@ -74,6 +74,10 @@ class AlreadySearching(Exception):
     """This seat's previous hint is still being searched (the server answers 429)."""
 
 
+class PoolClosed(PoolFull):
+    """The pool is closed (the server is stopping): nothing starts."""
+
+
 def default_workers() -> int:
     """Searches at once: ``GAMEWEAVE_SEARCHES`` if set, else the number of CPUs.
     A bad value is logged in one line and the number of CPUs used instead."""
@@ -285,8 +289,9 @@ def hint_json(match: Match, result: SearchResult) -> dict[str, Any]:
 
 class SearchPool:
     """At most ``workers`` searches at once, in worker processes (see the module
-    docstring). Started on the first search; :meth:`close` stops it (the app does
-    at shutdown), and a later search starts it again."""
+    docstring). The workers start with the first search; :meth:`close` stops
+    them and refuses new searches (the app's shutdown) until :meth:`open` (its
+    startup)."""
 
     def __init__(self, registry: Registry, workers: int | None = None) -> None:
         self.workers = workers if workers is not None else default_workers()
@@ -309,6 +314,12 @@ class SearchPool:
         self.generation = 0
         #: Searches started so far (bots' turns and hints).
         self.searches = 0
+        self._closed = False
+
+    def open(self) -> None:
+        """Take searches again after :meth:`close` (a pool is open when made)."""
+        with self._lock:
+            self._closed = False
 
     @property
     def uses_processes(self) -> bool:
@@ -322,9 +333,12 @@ class SearchPool:
     def submit(self, job: SearchJob, *, hint: bool = False) -> cf.Future[Any]:
         """Start ``job`` (queued behind the others when every worker is taken). A
         hint is refused instead: :class:`PoolFull` when every worker is taken,
-        :class:`AlreadySearching` while the seat's previous hint runs."""
+        :class:`AlreadySearching` while the seat's previous hint runs. Nothing
+        starts once the pool is closed (:class:`PoolClosed`)."""
         key = (job.match_id, job.seat)
         with self._lock:
+            if self._closed:
+                raise PoolClosed("the server is stopping; try again once it is back")
             if hint:
                 if key in self._hints:
                     raise AlreadySearching(
@@ -400,8 +414,10 @@ class SearchPool:
 
     def close(self) -> None:
         """Stop every search now: queued ones are cancelled and the workers ended
-        (a search under way is not waited for). A later search starts a new pool."""
+        (a search under way is not waited for); new ones are refused until
+        :meth:`open`."""
         with self._lock:
+            self._closed = True
             executor, self._executor = self._executor, None
             done, self._done = self._done, None
             self.generation += 1
@@ -419,6 +435,7 @@ class SearchPool:
 __all__ = [
     "SEARCHES_ENV",
     "AlreadySearching",
+    "PoolClosed",
     "PoolFull",
     "SearchJob",
     "SearchPool",

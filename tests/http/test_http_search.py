@@ -371,3 +371,27 @@ def test_a_plugin_workers_cannot_import_makes_the_pool_search_in_threads() -> No
         assert found["action"] in match.legal_json(1)
     finally:
         pool.close()
+
+
+def test_stopping_the_server_abandons_a_search_and_the_turn_is_taken_after(
+    tmp_path: Path, registry: Registry, gate: Path
+) -> None:
+    app = create_app(tmp_path / "m.sqlite3", registry, dev=True, searches=1)
+    hub = app.state.hub
+    with client(app) as c:
+        held = create(c, {"2": "held"})
+        wait_for(lambda: started_file(gate).exists() or None, "the held search to start")
+    # The app stopped: its search was ended (not failed), and nothing new starts.
+    live = hub.get(held["id"])
+    pool = pool_of(app)
+    stopped = wait_for(
+        lambda: p if not (p := hub.payload(live, None))["thinking"] else None,
+        "the seat to stop thinking",
+    )
+    assert "bot_error" not in stopped and stopped["version"] == 0
+    assert pool.in_flight() == 0 and hub.get(held["id"]) is live
+    assert not hub.payload(live, None)["thinking"]  # a read started no search
+    gate.touch()
+    with client(app) as c:  # started again: the owed turn is searched and played
+        done = settled(c, held["id"])
+        assert done["version"] == 1 and "bot_error" not in done
