@@ -229,7 +229,11 @@ SUBMIT = {
     "properties": {
         "version": {
             "type": "integer",
-            "description": "The match version the client last saw; any other gets 409.",
+            "description": (
+                "The match version the client last saw; any other gets 409, unless "
+                "only other seats' choices of the same round came in since and the "
+                "seat's legal actions are unchanged."
+            ),
         },
         "action": {"$ref": "#/components/schemas/Action"},
     },
