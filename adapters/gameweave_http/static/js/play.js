@@ -76,6 +76,7 @@ async function askHint() {
   hintButton.disabled = true;
   hintText.hidden = false;
   hintText.textContent = "Searching from your seat's view…";
+  delete hintText.dataset.action;
   try {
     const found = await api.hint(matchId, token);
     hintText.textContent = hintWords(found);
