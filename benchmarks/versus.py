@@ -133,8 +133,9 @@ def load(cmd: list[str], cfg: dict[str, Any], timeout: float) -> dict[str, Any]:
         tail = (done.stderr.strip().splitlines() or ["?"])[-1]
         raise RuntimeError(f"{Path(cmd[-1]).name} failed: {tail}")
     out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    if out["moves"] == 0:
-        raise RuntimeError(f"{Path(cmd[-1]).name} made no move: {out}")
+    # A round in which no move got through (seen on boardgame.io at M = 256: every
+    # replacement match's clients waiting for their first state) counts as 0 moves/s,
+    # and the table says how many rounds that was.
     return out
 
 
@@ -219,8 +220,9 @@ def run(s: Any, say: Callable[[str], None]) -> dict[str, Any]:
                         for m in SIZES
                     )
                 )
-            if not throughput_met(results):
-                profile = profile_ours(R, ours, ours_cmd, seconds, tmp, say)
+            missed = missed_at(H, results)
+            if missed:
+                profile = profile_ours(R, ours, ours_cmd, seconds, max(missed), tmp, say)
         finally:
             ours.stop()
             bgio.stop()
@@ -251,22 +253,45 @@ def shared(machine: dict[str, Any]) -> bool:
     return any(x != "?" and float(x) > 1.0 for x in loads)
 
 
+def div(a: float, b: float) -> float:
+    """``a / b``, infinite when ``b`` is 0 (a side that made no move at all)."""
+    return a / b if b else float("inf")
+
+
 def rate(run: dict[str, Any]) -> float:
     return float(run["moves"]) / float(run["wall"])
 
 
-def throughput_met(results: dict[tuple[str, int], list[dict[str, Any]]]) -> bool:
-    return all(
-        statistics.median(map(rate, results[("gameweave", m)]))
-        >= statistics.median(map(rate, results[("bgio", m)]))
-        for m in (32, 256)
-    )
+def missed_at(H: Any, results: dict[tuple[str, int], list[dict[str, Any]]]) -> list[int]:
+    """The numbers of matches at which a speed goal was missed (decides the profile)."""
+
+    def p99(side: str, m: int) -> float:
+        lat = [x for r in results[(side, m)] for x in r["latencies"]]
+        return float(H.percentile(lat, 99)) if lat else float("inf")
+
+    return [
+        m
+        for m in SIZES
+        if p99("gameweave", m) > p99("bgio", m)
+        or (
+            m > 1
+            and statistics.median(map(rate, results[("gameweave", m)]))
+            < statistics.median(map(rate, results[("bgio", m)]))
+        )
+    ]
 
 
 def profile_ours(
-    R: Any, server: Any, cmd: list[str], seconds: float, tmp: Path, say: Callable[[str], None]
+    R: Any,
+    server: Any,
+    cmd: list[str],
+    seconds: float,
+    matches: int,
+    tmp: Path,
+    say: Callable[[str], None],
 ) -> dict[str, Any] | None:
-    """py-spy on the Gameweave server (the thread holding the GIL) while 32 matches play."""
+    """py-spy on the Gameweave server (the thread holding the GIL) while ``matches``
+    matches play."""
     import peers
     import spy
 
@@ -275,9 +300,7 @@ def profile_ours(
     proc = spy.start(peers.py_spy(), server.proc.pid, seconds, path, gil=True)
     try:
         time.sleep(0.3)
-        load(
-            cmd, {"port": server.port, "matches": 32, "seconds": seconds, "seed": 7}, seconds + 120
-        )
+        load(cmd, {"port": server.port, "matches": matches, "seconds": seconds, "seed": 7}, 300)
     finally:
         try:
             proc.wait(timeout=seconds + 60)
@@ -289,6 +312,7 @@ def profile_ours(
         return None
     out: dict[str, Any] = spy.summarise(path, drop_idle=False)
     out["seconds"] = seconds
+    out["matches"] = matches
     return out
 
 
@@ -312,11 +336,17 @@ def report(
 
     def pooled(side: str, m: int, q: float) -> float:
         lat = [x for r in results[(side, m)] for x in r["latencies"]]
-        return float(H.percentile(lat, q))
+        return float(H.percentile(lat, q)) if lat else float("nan")
 
     def per_move(side: str, m: int, key: str) -> float:
-        # CPU ms per move, the median over rounds.
-        return statistics.median(1000 * r[key] / r["moves"] for r in results[(side, m)])
+        # CPU ms per move, the median over the rounds that made moves.
+        runs = [r for r in results[(side, m)] if r["moves"]]
+        return statistics.median(1000 * r[key] / r["moves"] for r in runs) if runs else 0.0
+
+    def stalled(side: str, m: int) -> int:
+        # Rounds under a twentieth of the side's median: the clients stood waiting.
+        floor = statistics.median(rates(side, m)) / 20
+        return sum(1 for x in rates(side, m) if x < floor or x == 0)
 
     rows = []
     for m in SIZES:
@@ -326,7 +356,8 @@ def report(
                     names[side],
                     str(m),
                     H.fmt_rate(statistics.median(rates(side, m))),
-                    H.fmt_range(rates(side, m)),
+                    H.fmt_range(rates(side, m))
+                    + (f" ({stalled(side, m)} stalled)" if stalled(side, m) else ""),
                     f"{pooled(side, m, 50) * 1000:.1f} ms",
                     f"{pooled(side, m, 99) * 1000:.1f} ms",
                     f"{per_move(side, m, 'server_cpu'):.2f}",
@@ -367,10 +398,10 @@ def report(
     raw_ratios = {}
     for m in SIZES:
         ours, theirs = rates("gameweave", m), rates("bgio", m)
-        ratio = statistics.median(ours) / statistics.median(theirs)
-        paired = [a / b for a, b in zip(ours, theirs, strict=True) if b]
-        p99 = pooled("gameweave", m, 99) / pooled("bgio", m, 99)
-        cpu = per_move("gameweave", m, "server_cpu") / per_move("bgio", m, "server_cpu")
+        ratio = div(statistics.median(ours), statistics.median(theirs))
+        paired = [a / b for a, b in zip(ours, theirs, strict=True) if b] or [float("inf")]
+        p99 = div(pooled("gameweave", m, 99), pooled("bgio", m, 99))
+        cpu = div(per_move("gameweave", m, "server_cpu"), per_move("bgio", m, "server_cpu"))
         raw_ratios[m] = {"moves": ratio, "p99": p99, "server_cpu": cpu}
         ratio_rows.append(
             [
@@ -457,7 +488,10 @@ def report(
         "joins through its lobby API, then two socket.io connections; on Gameweave: one "
         "create, then two event streams). A match's first move waits until both seats "
         "have their first state. Latency: from one seat's submit to the other seat's "
-        "receipt of the state the move made, every move of every round pooled. Each "
+        "receipt of the state the move made, every move of every round pooled. A "
+        "*stalled* round made under a twentieth of its side's median (seen on "
+        "boardgame.io at M = 256: the replacement matches' clients all waiting for their "
+        "first state); it counts at its rate in the median. Each "
         f"round plays {s.server_seconds:.0f} s per side and M after a warm-up of "
         f"{warm[1]:.1f} s ({warm[256]:.1f} s at M = 256) that is not counted; "
         f"{s.server_rounds} rounds, the servers' order alternating, after a discarded "
@@ -471,7 +505,8 @@ def report(
     if profile:
         body += [
             "",
-            f"Where the Gameweave server's time goes under 32 matches, sampled by py-spy "
+            f"A goal was missed: where the Gameweave server's time goes under "
+            f"{profile['matches']} matches, sampled by py-spy "
             f"(the thread holding the GIL, {profile['samples']:,} samples over "
             f"{profile['seconds']:.0f} s): share of samples under each function, callees "
             "included, then the innermost frames:",
