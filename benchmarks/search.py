@@ -2,6 +2,7 @@
 
     python benchmarks/search.py                       # every pairing, 400 games each
     python benchmarks/search.py --games 40 museum     # some titles, fewer games
+    python benchmarks/search.py house-base museum-thief   # some pairings (their keys)
     python benchmarks/search.py --json out.json       # also keep the raw figures
 
 ``make bench`` runs it as the ``search`` benchmark of ``benchmarks/run.py`` with
@@ -372,7 +373,7 @@ def run(
 ) -> dict[str, Any]:
     """Play the pairings and summarize: ``body`` (markdown lines), ``goals``, ``raw``."""
     count = games or (QUICK_GAMES if quick else BENCH_GAMES)
-    chosen = [p for p in PAIRINGS if not only or p["title"] in only]
+    chosen = [p for p in PAIRINGS if not only or p["title"] in only or p["key"] in only]
     start = time.perf_counter()
     results = run_games(chosen, count, seed, workers or min(2, os.cpu_count() or 1), say)
     seconds = time.perf_counter() - start
@@ -387,7 +388,9 @@ def run(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("titles", nargs="*", help="only these titles")
+    parser.add_argument(
+        "titles", nargs="*", help="only these titles or pairings (e.g. museum-security)"
+    )
     parser.add_argument("--games", type=int, help=f"games per pairing (default {FULL_GAMES})")
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--workers", type=int, help="processes (default: 2 or the cores)")

@@ -67,6 +67,9 @@ class MuseumHeist(Title[State]):
     def bots(self) -> Mapping[str, BotFactory]:
         return bots.BOTS
 
+    def search_defaults(self, seat: int, players: int) -> Mapping[str, Any]:
+        return bots.search_defaults(seat, players)
+
     def describe_action(self, action: Any) -> str:
         return terminal.describe_action(action)
 
