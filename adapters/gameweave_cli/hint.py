@@ -82,7 +82,9 @@ def hint_text(match: Match, seat: int, result: SearchResult) -> Text:
         return f"{number}. {describe(match, action)}" if number else describe(match, action)
 
     if not result.iterations:
-        return Text(f"Hint: {label(result.action)} (the only legal action)", style="cyan")
+        # No search ran: one legal action, or one candidate the title's bot proposed.
+        why = "the only legal action" if len(numbers) == 1 else "the only move worth weighing"
+        return Text(f"Hint: {label(result.action)} ({why})", style="cyan")
     text = Text("Hint: ", style="cyan")
     text.append(label(result.action), style="bold cyan")
     text.append(

@@ -225,3 +225,26 @@ def test_each_rollout_gets_fresh_bots() -> None:
     # Both seats bid in every rollout (each iteration leaves lots to play): at
     # least one new bot per rollout, never one bot for all of them.
     assert len(made) >= 20
+
+
+def test_a_hint_without_a_search_says_why() -> None:
+    from gameweave_cli.hint import hint_text, search_hint
+
+    class Sure(SealedBid):
+        name = "sealedbid-sure-hint"
+
+        def bots(self) -> Mapping[str, BotFactory]:
+            return {"sure": lambda seat, players: SureBot()}
+
+        def search_defaults(self, seat: int, players: int) -> Mapping[str, Any]:
+            return {"rollout": "sure", "candidates": 3}
+
+    class SureBot:
+        def act(self, observation: Observation, rng: Rng) -> Any:
+            return observation.legal[2]
+
+    match = Match(Sure(), 2, seed=3)
+    result = search_hint(match, 1)
+    assert result.iterations == 0 and result.action == match.legal_actions(1)[2]
+    text = hint_text(match, 1, result).plain
+    assert "3. " in text and "the only move worth weighing" in text
