@@ -318,13 +318,17 @@ def search_settings(pairings: Sequence[dict[str, Any]]) -> list[list[str]]:
 
 
 def markdown(
-    summary: dict[str, Any], games: int, seconds: float, settings: list[list[str]]
+    summary: dict[str, Any],
+    games: int,
+    seconds: float,
+    settings: list[list[str]],
+    workers: int = 2,
 ) -> list[str]:
     lines = [
         f"The `ismcts` bot as each title sets it up (its `search_defaults`, below) against "
         f"the shipped bots: {games} games per pairing, seeds shared between the sides of a "
         "comparison, seats swapped where the title is symmetric; 95% Wilson intervals "
-        f"(the games took {seconds / 60:.1f} minutes on 2 processes). "
+        f"(the games took {seconds / 60:.1f} minutes on {workers} processes). "
         "`python benchmarks/search.py --help` runs parts of it.",
         "",
         _table(["Title", "Pairing", "Measure", "Result"], summary["rows"]),
@@ -375,11 +379,12 @@ def run(
     count = games or (QUICK_GAMES if quick else BENCH_GAMES)
     chosen = [p for p in PAIRINGS if not only or p["title"] in only or p["key"] in only]
     start = time.perf_counter()
-    results = run_games(chosen, count, seed, workers or min(2, os.cpu_count() or 1), say)
+    workers = workers or min(2, os.cpu_count() or 1)
+    results = run_games(chosen, count, seed, workers, say)
     seconds = time.perf_counter() - start
     summary = summarize(results)
     return {
-        "body": markdown(summary, count, seconds, search_settings(chosen)),
+        "body": markdown(summary, count, seconds, search_settings(chosen), workers),
         "goals": summary["goals"],
         "raw": {"games": count, "seconds": seconds, "results": results,
                 "speed": summary["raw_speed"]},
