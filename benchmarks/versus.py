@@ -176,6 +176,8 @@ def run(s: Any, say: Callable[[str], None]) -> dict[str, Any]:
     node_exe = node()
     vers = versions(node_exe)
     machine = H.machine()
+    machine["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    machine["commit"] = R.git_commit()
     say(f"versus: {vers}")
     ours_cmd = [R.PY, str(HERE / "versus_loadgen.py")]
     bgio_cmd = [node_exe, str(BGIO / "loadgen.js")]
@@ -360,12 +362,14 @@ def report(
                     + (f" ({stalled(side, m)} stalled)" if stalled(side, m) else ""),
                     f"{pooled(side, m, 50) * 1000:.1f} ms",
                     f"{pooled(side, m, 99) * 1000:.1f} ms",
+                    f"{div(m, statistics.median(rates(side, m))) * 1000:.0f} ms",
                     f"{per_move(side, m, 'server_cpu'):.2f}",
                     f"{per_move(side, m, 'client_cpu'):.2f}",
                 ]
             )
     body = [
-        f"Measured by `python benchmarks/run.py versus` (part of `make bench`; "
+        f"Measured on {machine.get('date', '?')} at commit {machine.get('commit', '?')} by "
+        "`python benchmarks/run.py versus` (part of `make bench`; "
         f"`make bench-bgio` installs boardgame.io from `benchmarks/bgio/package-lock.json`) "
         f"on {machine['nproc']} cores ({machine['cpu']}, {machine['memory']}), load "
         f"average {machine['loadavg_at_start']} at its start and "
@@ -386,6 +390,7 @@ def report(
                 "range over rounds",
                 "latency p50",
                 "p99",
+                "move cycle (M / moves/s)",
                 "server CPU ms / move",
                 "client CPU ms / move",
             ],
@@ -488,7 +493,10 @@ def report(
         "joins through its lobby API, then two socket.io connections; on Gameweave: one "
         "create, then two event streams). A match's first move waits until both seats "
         "have their first state. Latency: from one seat's submit to the other seat's "
-        "receipt of the state the move made, every move of every round pooled. A "
+        "receipt of the state the move made, every move of every round pooled. The move "
+        "cycle is how long one match takes per move (M over the moves/s): besides the "
+        "latency it holds the seats' reaction to their turn and, shared among a match's "
+        "moves, the setting up of each new match (creating, joining, connecting). A "
         "*stalled* round made under a twentieth of its side's median; it counts at its "
         "rate in the median. (Seen on boardgame.io at M = 256: every match standing "
         "still for seconds, its last move applied by the mover's own client but neither "
