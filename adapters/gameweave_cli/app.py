@@ -16,7 +16,14 @@ from typing import Annotated, Any, NoReturn
 
 import attrs
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -686,6 +693,7 @@ def simulate_command(
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        TimeRemainingColumn(),
         console=stderr,
         transient=True,
         disable=not stderr.is_terminal,  # no bar (nor stray newline) in pipes and files

@@ -266,3 +266,22 @@ def test_a_wide_terminal_puts_the_placards_beside_the_map(tmp_path: Path) -> Non
     assert any(row.rstrip().endswith("You are Thief") for row in rows)
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_simulate_shows_the_time_elapsed_and_the_time_remaining(child_env: Any) -> None:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "gameweave_cli", "simulate", "sealedbid", "-n", "400", "--seed", "1"],
+        env=child_env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(24, 100),
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    # The bar (drawn from the start, so even a fast run shows it): games done of all,
+    # then the time elapsed and the time remaining (-:--:-- until there is an estimate).
+    screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
+    clock = r"(?:\d+:\d\d:\d\d|-:--:--)"
+    assert re.search(rf"\d+/400 +{clock} +{clock}", screen), screen[:300]
