@@ -328,7 +328,7 @@ def markdown(
         f"The `ismcts` bot as each title sets it up (its `search_defaults`, below) against "
         f"the shipped bots: {games} games per pairing, seeds shared between the sides of a "
         "comparison, seats swapped where the title is symmetric; 95% Wilson intervals "
-        f"(the games took {seconds / 60:.1f} minutes on {workers} processes). "
+        f"(the games took {seconds / 60:.1f} minutes on {workers} process{'es' if workers > 1 else ''}). "
         "`python benchmarks/search.py --help` runs parts of it.",
         "",
         _table(["Title", "Pairing", "Measure", "Result"], summary["rows"]),
