@@ -8,8 +8,11 @@ cannot tell from the real one, through :meth:`Observation.resample
 match to the seat); it walks down the tree choosing by UCB among the actions legal
 in that determinization (each action's *availability* counts how often it was
 legal when its node was visited, and stands in for the parent's visits), adds one
-node, plays on at random (or with one of the title's bots) to the end, and adds
-each seat's reward to the actions on the path.
+node, plays on at random (or with one of the title's bots) to the end, or to a
+cut-off scored by the title's evaluation, and adds each seat's reward to the
+actions on the path. The root may be pruned to the moves the title's own bot
+proposes (``candidates``); each title chooses these settings per seat with
+:meth:`Title.search_defaults <gameweave_core.title.Title.search_defaults>`.
 
 A node is an information set of the seat acting there, keyed by that seat's view
 (the project's complete allow-list of what a seat knows) in the determinized
@@ -39,10 +42,11 @@ from .errors import ConfigError
 from .rng import MAX_SEED, Rng
 from .title import Title
 
-#: Iterations per decision unless told otherwise. Measured on the project's 2-core
-#: machine (``benchmarks/search.py``, see ``docs/bots.md``): at this budget the
-#: median decision takes 20 ms (Sealed Bids) to 550 ms (Museum Heist, whose move
-#: generation dominates) of CPU time, and the slowest about a second.
+#: Iterations per decision unless told otherwise (by the caller or by the title's
+#: ``search_defaults``). Measured on the project's 2-core machine
+#: (``benchmarks/search.py``, see ``docs/bots.md``): with random rollouts the median
+#: decision takes 20 ms (Sealed Bids) to 550 ms (Museum Heist, whose move
+#: generation dominates) of CPU time.
 DEFAULT_ITERATIONS = 160
 #: The UCB exploration constant (rewards are in [0, 1]).
 DEFAULT_EXPLORATION = 0.7
