@@ -1,9 +1,10 @@
 """The fast path: the routes every turn hits, answered ahead of Starlette.
 
-Reading a match and submitting an action are most of a server's requests, and
-Starlette's middleware, router and request/response objects cost more than the
-routes' own work. :class:`App` therefore answers them itself, as bare ASGI apps
-(:class:`JsonRoute`), and hands every other request to Starlette.
+Reading a match, submitting an action and the event streams that carry each
+move to the other seats are most of a server's work, and Starlette's middleware,
+router and request/response objects cost more than the routes' own work.
+:class:`App` therefore answers them itself, as bare ASGI apps (:class:`JsonRoute`,
+:class:`StreamRoute`), and hands every other request to Starlette.
 
 Both roads are declared once: a :class:`HotRoute` is one entry of the route
 table (:mod:`gameweave_http.routes`) that gives Starlette its :class:`Route`
@@ -20,7 +21,8 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from functools import partial
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -107,15 +109,73 @@ class JsonRoute:
         await send({"type": "http.response.body", "body": content})
 
 
+class Stream(Protocol):
+    """A long answer (an event stream) that writes itself with ASGI ``send``."""
+
+    async def run(
+        self, receive: Receive, send: Send, headers: Sequence[tuple[bytes, bytes]] = ()
+    ) -> None: ...
+
+
+#: A streaming route's handler: the scope to the opened stream (or a refusal).
+Opener = Callable[[Scope], Awaitable[Stream]]
+
+
+class StreamRoute:
+    """A streaming route as a bare ASGI app: ``open(scope)`` checks the request and
+    opens the stream, which then answers it; a refusal is answered as
+    :class:`JsonRoute` answers one."""
+
+    def __init__(self, open: Opener, headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
+        self.open = open
+        self.headers = headers
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            stream = await self.open(scope)
+        except Exception as exc:
+            status, content, extra = error_reply(exc, scope["method"], scope["path"])
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": status,
+                    "headers": [
+                        (b"content-length", str(len(content)).encode()),
+                        (b"content-type", b"application/json"),
+                        *extra,
+                        *self.headers,
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": content})
+            return
+        await stream.run(receive, send, self.headers)
+
+
 class HotRoute:
     """One route of every turn: ``method`` on ``path`` (Starlette's path syntax),
-    answered by ``handle``. :attr:`route` is its Starlette route; the fast path
-    matches the same compiled pattern and calls the same handler."""
+    answered by ``handle`` (a JSON reply, see :class:`JsonRoute`) or, for an event
+    stream, by the stream ``opens`` returns (see :class:`StreamRoute`).
+    :attr:`route` is its Starlette route; the fast path matches the same compiled
+    pattern and calls the same handler."""
 
-    def __init__(self, method: str, path: str, handle: Handler, *, reads_body: bool) -> None:
+    def __init__(
+        self,
+        method: str,
+        path: str,
+        handle: Handler | None = None,
+        *,
+        reads_body: bool = False,
+        opens: Opener | None = None,
+    ) -> None:
         self.method = method
         self.path = path
-        self.route = Route(path, JsonRoute(handle, reads_body), methods=[method])
+        if opens is not None:
+            app: Callable[[tuple[tuple[bytes, bytes], ...]], ASGIApp] = partial(StreamRoute, opens)
+        else:
+            assert handle is not None, "a hot route answers with handle or opens"
+            app = partial(JsonRoute, handle, reads_body)
+        self.route = Route(path, app(()), methods=[method])
         # Starlette's own compilation of the path, so both roads match alike.
         regex, _, convertors = compile_path(path)
         self.regex: re.Pattern[str] = regex
@@ -123,7 +183,7 @@ class HotRoute:
         # Text parameters are kept as matched: nothing to convert on every request.
         self.converts = any(type(c) is not StringConvertor for c in convertors.values())
         # On the fast path the route adds the safety headers itself (see App).
-        self.fast = JsonRoute(handle, reads_body, SAFETY_HEADERS)
+        self.fast = app(SAFETY_HEADERS)
 
     def match(self, method: str, path: str) -> dict[str, Any] | None:
         """The path parameters of a request this route answers, else ``None``."""

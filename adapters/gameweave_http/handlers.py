@@ -17,7 +17,6 @@ import logging
 import re
 import secrets
 import sys
-from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,7 @@ from starlette.types import Scope
 from gameweave_core import LogError, Match, MatchLog, Title, TitleError, UnknownTitle
 
 from . import openapi
-from .events import EventStream, promptly, stream
+from .events import EventStream, promptly
 from .hub import ApiError, Busy, LiveMatch, labels
 from .search import RETRY_AFTER, AlreadySearching, PoolFull, run_search
 from .state import AppState, state_of
@@ -435,38 +434,34 @@ def bot_seats(raw: Any) -> dict[int, str | None]:
     raise ApiError(400, f'"bots" must be an array of seats or an object, got {kind(raw)}')
 
 
-async def events(request: Request) -> Response:
-    """``GET /api/matches/{match_id}/events``: the seat's payload after every change."""
-    state = state_of(request.scope)
-    match_id = request.path_params["match_id"]
+async def events(scope: Scope) -> EventStream:
+    """``GET /api/matches/{match_id}/events``: the seat's payload after every change
+    (see :class:`~gameweave_http.events.EventStream`)."""
+    state = state_of(scope)
+    match_id = scope["path_params"]["match_id"]
     live = await promptly(state.hub.get, match_id)
-    token = read_token(request.scope, query=True)
+    token = read_token(scope, query=True)
     seat = await promptly(state.hub.seat, match_id, token)
     listeners = state.listeners
     entry = listeners.add(live.id)  # or a 429/503 when there are too many
-    chunks = stream(state.hub, live, seat, entry)
-    if token is not None:
-        chunks = while_valid(chunks, state, live.id, token, seat)
-    return EventStream(chunks, on_close=lambda: listeners.remove(live.id, entry))
+    check = None if token is None else partial(still_seated, state, live.id, token, seat)
+    return EventStream(
+        state.hub,
+        live,
+        seat,
+        entry,
+        on_close=partial(listeners.remove, live.id, entry),
+        still_valid=check,
+    )
 
 
-async def while_valid(
-    chunks: AsyncIterator[str], state: AppState, match_id: str, token: str, seat: int | None
-) -> AsyncIterator[str]:
-    """``chunks`` of a seat's event stream until its token is reissued: the stream
-    then ends before its next event, so an old link learns nothing new."""
+async def still_seated(state: AppState, match_id: str, token: str, seat: int | None) -> bool:
+    """Whether ``token`` is still ``seat``'s: a seat's event stream asks before each
+    chunk and ends once its token is reissued, so an old link learns nothing new."""
     store = state.store
-    try:
-        async for chunk in chunks:
-            if store.tokens_cached(match_id):
-                now = store.seat_for(match_id, token)
-            else:
-                now = await run_in_threadpool(store.seat_for, match_id, token)
-            if now != seat:
-                return
-            yield chunk
-    finally:
-        await chunks.aclose()  # type: ignore[attr-defined]
+    if store.tokens_cached(match_id):
+        return store.seat_for(match_id, token) == seat
+    return await run_in_threadpool(store.seat_for, match_id, token) == seat
 
 
 # -- logs and replays ------------------------------------------------------------------------

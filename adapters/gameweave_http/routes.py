@@ -1,6 +1,6 @@
 """The route table: every path the server answers, and which handler answers it.
 
-The two routes every turn hits are :class:`~gameweave_http.fastpath.HotRoute`
+The routes every turn hits are :class:`~gameweave_http.fastpath.HotRoute`
 entries: declared here once, they are both Starlette routes and the fast path's
 patterns.
 """
@@ -15,10 +15,12 @@ from starlette.staticfiles import StaticFiles
 from . import handlers as h
 from .fastpath import HotRoute
 
-#: Reading a match and submitting an action, in the order both roads try them.
+#: Reading a match, submitting an action and the event stream that carries each
+#: move to the other seats, in the order both roads try them.
 HOT = (
     HotRoute("POST", "/api/matches/{match_id}/actions", h.submit_action, reads_body=True),
     HotRoute("GET", "/api/matches/{match_id}", h.read_match, reads_body=False),
+    HotRoute("GET", "/api/matches/{match_id}/events", opens=h.events),
 )
 
 #: Every other route, tried by Starlette after the hot ones.
@@ -31,7 +33,6 @@ ROUTES: list[BaseRoute] = [
     Route("/api/server", h.server_info),
     # One route for both methods, so that any other is told both (Allow: GET, HEAD, POST).
     Route("/api/matches", h.matches, methods=["GET", "POST"]),
-    Route("/api/matches/{match_id}/events", h.events),
     Route("/api/matches/{match_id}/log", h.match_log),
     Route("/api/matches/{match_id}/hint", h.hint, methods=["POST"]),
     Route("/api/matches/{match_id}/seats/{seat}/token", h.reissue_token, methods=["POST"]),
