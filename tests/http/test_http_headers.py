@@ -140,6 +140,7 @@ def test_join_links_use_the_public_url(tmp_path: Path, sealed_registry: Registry
 
 
 def test_the_access_log_escapes_control_characters(client: Any, caplog: Any) -> None:
+    before = access_log.level  # put back as found: other tests log through its parent
     access_log.setLevel(logging.INFO)
     try:
         with caplog.at_level(logging.INFO, logger="gameweave_http.access"):
@@ -147,7 +148,7 @@ def test_the_access_log_escapes_control_characters(client: Any, caplog: Any) -> 
             created = client.post("/api/matches", json=CREATE).json()
             client.get(f"/api/matches/{created['id']}%0Aforged")
     finally:
-        access_log.setLevel(logging.WARNING)
+        access_log.setLevel(before)
     lines = [r.getMessage() for r in caplog.records if r.name == "gameweave_http.access"]
     assert len(lines) == 3
     for line in lines:
