@@ -52,7 +52,7 @@ def test_the_same_seed_gives_the_same_games(search: ModuleType) -> None:
     assert games(first) == games(again)
     # Every search decision was timed, with the iterations it ran.
     for r in first:
-        assert len(r["times"]) == len(r["iterations"]) > 0  # type: ignore[arg-type]
+        assert len(r["times"]) == len(r["iterations"]) > 0
 
 
 def test_the_summary_counts_wins_with_wilson_intervals(search: ModuleType) -> None:

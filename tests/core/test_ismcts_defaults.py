@@ -101,10 +101,10 @@ def test_the_shipped_museum_searches_its_thief_with_the_heuristic() -> None:
     from gameweave_core import default_registry
 
     registry = default_registry()
-    if "museum" not in registry.names():
-        pytest.skip("The Museum Job is not installed")  # pragma: no cover
     title = registry.title("museum")
-    thief = registry.bots(title)["ismcts"](1, 2).options
+    bot = registry.bots(title)["ismcts"](1, 2)
+    assert isinstance(bot, IsmctsBot)
+    thief = bot.options
     assert thief.rollout == "heuristic" and thief.candidates
 
 
@@ -178,7 +178,7 @@ def test_a_search_with_candidates_is_deterministic_and_twin_blind() -> None:
             title.legal_actions(twin, 2),
             functools.partial(title.view, twin),
             match.history,
-            lambda s, rng, twin=twin: title.resample(twin, s, rng),
+            functools.partial(title.resample, twin),
         )
         assert IsmctsBot(title, 2, 3, options).search(obs, Rng(9)) == real, f"twin {k}"
 
