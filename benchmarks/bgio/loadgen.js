@@ -275,8 +275,9 @@ async function main() {
     return;
   }
   const out = await play();
-  process.stdout.write(JSON.stringify(out) + "\n");
-  process.exit(0);
+  // Exit only once the line is written: stdout to a pipe is asynchronous, and an
+  // exit right after write() cut the figures off at 64 KiB.
+  process.stdout.write(JSON.stringify(out) + "\n", () => process.exit(0));
 }
 
 main().catch((err) => {
