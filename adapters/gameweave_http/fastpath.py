@@ -94,19 +94,26 @@ class JsonRoute:
             return  # nobody is left to answer
         except Exception as exc:
             status, content, extra = error_reply(exc, scope["method"], scope["path"])
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [
-                    (b"content-length", str(len(content)).encode()),
-                    (b"content-type", b"application/json"),
-                    *extra,
-                    *self.headers,
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": content})
+        await send_json(send, status, content, [*extra, *self.headers])
+
+
+async def send_json(
+    send: Send, status: int, content: bytes, headers: Sequence[tuple[bytes, bytes]]
+) -> None:
+    """Answer with the JSON ``content`` and ``headers`` (the fast path's two ASGI
+    messages, for a reply and for a refusal alike)."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-length", str(len(content)).encode()),
+                (b"content-type", b"application/json"),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": content})
 
 
 class Stream(Protocol):
@@ -135,19 +142,7 @@ class StreamRoute:
             stream = await self.open(scope)
         except Exception as exc:
             status, content, extra = error_reply(exc, scope["method"], scope["path"])
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": status,
-                    "headers": [
-                        (b"content-length", str(len(content)).encode()),
-                        (b"content-type", b"application/json"),
-                        *extra,
-                        *self.headers,
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": content})
+            await send_json(send, status, content, [*extra, *self.headers])
             return
         await stream.run(receive, send, self.headers)
 

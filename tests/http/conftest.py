@@ -3,17 +3,17 @@ uvicorn server in a thread or in a subprocess, and Playwright's Chromium."""
 
 from __future__ import annotations
 
-import os
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from http_support import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, ProcessServer, ThreadServer
+from http_support import SCREENSHOTS, ProcessServer, ThreadServer
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
+from gameweave_http.testing import chromium
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -57,17 +57,9 @@ def process_server(tmp_path: Path) -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        # CI must run the browser tests: make test installs chromium first.
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is missing: make browser-deps should have installed it")
-        pytest.skip("Debian's chromium is not installed (make browser-deps)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    # Skipped without Chromium on a developer's machine, failed under CI.
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
