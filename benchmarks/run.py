@@ -1117,13 +1117,9 @@ def profile_server(server: Server, base: dict[str, Any], seconds: float, tmp: Pa
                 }
             )
         finally:
-            try:
-                proc.wait(timeout=seconds + 60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        if proc.returncode != 0 or not path.exists():
-            say(f"server: py-spy could not sample the server (exit {proc.returncode})")
+            failed = spy.finish(proc, seconds, path)
+        if failed:
+            say(f"server: {failed}")
             return None
         out[mode] = spy.summarise(path, drop_idle=mode == "threads")
         out[mode]["actions_per_s"] = load["actions"] / load["wall"]

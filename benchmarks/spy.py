@@ -56,6 +56,19 @@ def start(
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def finish(proc: Any, seconds: float, out: Path) -> str | None:
+    """Wait for the py-spy process :func:`start` returned (killing it if it outlives
+    its run by a minute); ``None`` when ``out`` holds its samples, else why not."""
+    try:
+        proc.wait(timeout=seconds + 60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    if proc.returncode != 0 or not out.exists():
+        return f"py-spy could not sample the server (exit {proc.returncode})"
+    return None
+
+
 def summarise(folded: Path, top: int = 10, drop_idle: bool = True) -> dict[str, Any]:
     """The share of samples under each of our functions (callees included) and the
     innermost frames (with line numbers) taking the most samples."""

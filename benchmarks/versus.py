@@ -304,13 +304,9 @@ def profile_ours(
         time.sleep(0.3)
         load(cmd, {"port": server.port, "matches": matches, "seconds": seconds, "seed": 7}, 300)
     finally:
-        try:
-            proc.wait(timeout=seconds + 60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    if proc.returncode != 0 or not path.exists():
-        say(f"versus: py-spy could not sample the server (exit {proc.returncode})")
+        failed = spy.finish(proc, seconds, path)
+    if failed:
+        say(f"versus: {failed}")
         return None
     out: dict[str, Any] = spy.summarise(path, drop_idle=False)
     out["seconds"] = seconds
