@@ -356,18 +356,6 @@ def origin_of(url: str) -> str:
 async def reply_error(scope: Scope, send: Send, exc: Exception, logged: bool) -> None:
     """Answer ``exc`` as the error mapper does, with the safety headers."""
     status, content, extra = error_reply(exc, scope["method"], scope["path"])
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-length", str(len(content)).encode()),
-                (b"content-type", b"application/json"),
-                *extra,
-                *SAFETY_HEADERS,
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": content})
+    await send_json(send, status, content, [*extra, *SAFETY_HEADERS])
     if logged:
         access_log.info("%s %s %d", scope["method"], printable(scope["path"]), status)
