@@ -17,15 +17,7 @@ from gameweave_sealedbid import SealedBid
 from gameweave_sealedbid.bots import ThriftyBot
 from gameweave_sealedbid.state import State
 
-
-def hidden_bid_match(title: SealedBid, seed: int = 11) -> Match:
-    """A 3-seat match where seat 1 has sealed a bid seat 2 has not seen, on lot 2."""
-    match = Match(title, 3, seed=seed)
-    for seat, coins in ((1, 3), (2, 5), (3, 0)):
-        match.submit(seat, {"type": "bid", "coins": coins})
-    match.submit(1, {"type": "bid", "coins": 7})
-    assert match.awaiting == (2, 3)
-    return match
+from .test_ismcts import hidden_bid_match
 
 
 def coins_left(state: State, seat: int) -> float:
