@@ -606,11 +606,9 @@ def settle(state: State, events: list[Event]) -> None:
     """Settle every hand: all credits first, then the debits, capped at the Take."""
     dealer_pts = points(state.dealer)
     dealer_bj = is_two_card_21(state.dealer)
-    # One result per line, its chips filled in once every debit is known; and the
-    # bet, credit and debit wanted behind each.
-    results: list[Result] = []
-    sums: list[tuple[int, int]] = []  # (bet, credit)
-    debts: list[tuple[int, int]] = []  # (line index, debit wanted)
+    # Each line's result, with the bet, the credit and the debit wanted behind it:
+    # its chips are known once every credit is in and the debits before it are taken.
+    lines: list[tuple[Result, int, int, int]] = []
     for b in state.boxes:
         marked = state.mark == b.id
         short = b.id in state.short_change
@@ -633,26 +631,23 @@ def settle(state: State, events: list[Event]) -> None:
             said = "BUST · LOSS" if word == BUST and not rescued else word
             if notes:
                 said += "".join([f" · {n}" for n in notes])
-            if debit:
-                debts.append((len(results), debit))
-            results.append(Result(box_name(b, i), list(h.cards), pts, said, 0))
-            sums.append((h.bet, credit))
+            lines.append((Result(box_name(b, i), h.cards, pts, said, 0), h.bet, credit, debit))
         if b.backed:
             back = settle_backed(words[0], b.backed, saved=b.main.saved, short_change=short)
             state.take += back
-            results.append(Result(f"Raise on {box_name(b)}", [], 0, "", 0))
-            sums.append((b.backed, back))
-    taken = [0] * len(results)
-    for index, wanted in debts:
-        taken[index] = min(wanted, state.take)
-        state.take -= taken[index]
-        if taken[index] < wanted:
-            results[index].result += " · TAKE EMPTY"
-    for r, (bet, credit), debit in zip(results, sums, taken, strict=True):
+            lines.append((Result(f"Raise on {box_name(b)}", [], 0, "", 0), b.backed, back, 0))
+    results = []
+    for r, bet, credit, wanted in lines:
+        debit = min(wanted, state.take)
+        state.take -= debit
+        if debit < wanted:
+            r.result += " · TAKE EMPTY"
         r.chips = credit - bet - debit
         head = f"{r.name} {r.points} {r.result}" if r.result else r.name
         events.append(line(f"{head} {signed(r.chips)}", "settle"))
-    state.last = Settled(state.round, list(state.dealer), results, state.take)
+        results.append(r)
+    # No copies: the next deal gives the dealer and every box new lists.
+    state.last = Settled(state.round, state.dealer, results, state.take)
     events.append(settled_line(state.take))
     state.phase = SETTLED
     if state.take < MIN_BET:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from gameweave_core import Event, Outcome, Rng, Title
+from gameweave_core import Outcome, Rng, Title
 from gameweave_core.bots import BotFactory
 
 from . import resample, rules, rules_text, terminal, views
@@ -40,14 +40,12 @@ class HouseJob(Title[State]):
     def setup(self, players: int, config: Mapping[str, Any], rng: Rng) -> State:
         return rules.setup(players, config, rng)
 
-    def awaiting(self, state: State) -> Sequence[int]:
-        return rules.awaiting(state)
-
-    def legal_actions(self, state: State, seat: int) -> Sequence[Any]:
-        return rules.legal_actions(state, seat)
-
-    def apply(self, state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
-        return rules.apply(state, seat, action, rng)
+    # The three methods called on every action are the rules' functions themselves:
+    # a method that only forwards the call cost 1 to 3% of the bare rules' speed
+    # (docs/titles/house/compiled.md has the figures). A subclass may still override them.
+    awaiting = staticmethod(rules.awaiting)
+    legal_actions = staticmethod(rules.legal_actions)
+    apply = staticmethod(rules.apply)
 
     def explain_illegal(self, state: State, seat: int, action: Any) -> str | None:
         return rules.explain_illegal(state, seat, action)
