@@ -152,7 +152,10 @@ def legal_actions(state: State, seat: int) -> list[Any]:
 def betting_actions(state: State, seat: int) -> list[Any]:
     out: list[Any] = []
     mine = [b for b in state.boxes if b.seat == seat]
-    missing = sum(MIN_BET - b.main.bet for b in mine if b.main.bet < MIN_BET)
+    missing = 0  # what the seat's boxes still need to reach the minimum bet
+    for b in mine:
+        if b.main.bet < MIN_BET:
+            missing += MIN_BET - b.main.bet
     for b in mine:
         bet = b.main.bet
         gap = MIN_BET - bet if bet < MIN_BET else 0
