@@ -4,12 +4,18 @@
     python benchmarks/search.py --games 40 museum     # some titles, fewer games
     python benchmarks/search.py house-base museum-thief   # some pairings (their keys)
     python benchmarks/search.py --json out.json       # also keep the raw figures
+    python benchmarks/search.py --first 200 --games 200 --json b.json museum-security
+    python benchmarks/search.py --pool a.json b.json  # one table from several runs
 
 ``make bench`` runs it as the ``search`` benchmark of ``benchmarks/run.py`` with
 :data:`BENCH_GAMES` games per pairing (the slow titles' 400 games take hours on
 two cores); ``python benchmarks/run.py search --games 400`` plays the full table.
 Every game is seeded from ``--seed`` and its index, so the same seed gives the same
-games and outcomes whatever the number of processes (only the times differ).
+games and outcomes whatever the number of processes (only the times differ). A
+long table can therefore be played in parts: ``--first N`` starts at game ``N``,
+``--json`` keeps the games played so far (rewritten every ten games, so an
+interrupted run loses at most ten), and ``--pool`` makes one table of the parts,
+refusing parts of different seeds or parts that play a game twice.
 
 Strength: every pairing plays the same seeds (``game:i`` derived from ``--seed``)
 for each side, so the comparisons are paired; symmetric titles swap seats (each
@@ -85,12 +91,19 @@ PAIRINGS: list[dict[str, Any]] = [
 ]  # fmt: skip
 
 
-def jobs_for(pairing: dict[str, Any], games: int, seed: int) -> list[dict[str, Any]]:
-    """One job per game: the seats' bots and the game's seed."""
+def jobs_for(
+    pairing: dict[str, Any], games: int, seed: int, first: int = 0
+) -> list[dict[str, Any]]:
+    """One job per game, games ``first`` to ``first + games - 1``: the seats' bots and
+    the game's seed."""
     from gameweave_core import derive_seed
 
+    if pairing.get("swap") and first % 2:
+        raise ValueError(
+            f"--first {first}: seats are swapped in pairs of games, so it must be even"
+        )
     out = []
-    for i in range(games):
+    for i in range(first, first + games):
         if pairing.get("swap"):
             game_seed = derive_seed(seed, f"game:{i // 2}")
             search_seat = 1 + i % 2
@@ -103,6 +116,7 @@ def jobs_for(pairing: dict[str, Any], games: int, seed: int) -> list[dict[str, A
         out.append(
             {
                 "key": pairing["key"],
+                "game": i,
                 "title": pairing["title"],
                 "players": pairing["players"],
                 "seed": game_seed,
@@ -150,6 +164,7 @@ def play(job: dict[str, Any]) -> dict[str, Any]:
     assert outcome is not None
     return {
         "key": job["key"],
+        "game": job["game"],
         "title": job["title"],
         "search_seat": job["search_seat"],
         "winners": list(outcome.winners),
@@ -182,8 +197,13 @@ def run_games(
     seed: int,
     workers: int,
     say: Callable[[str], None],
+    first: int = 0,
+    keep: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> list[dict[str, Any]]:
-    jobs = [j for p in pairings for j in jobs_for(p, games, seed)]
+    """Play the games, game by game across the pairings (so the games played so far
+    pair up whenever the run stops); ``keep`` gets them every ten games."""
+    per_pairing = [jobs_for(p, games, seed, first) for p in pairings]
+    jobs = [job for game in zip(*per_pairing, strict=True) for job in game]
     results: list[dict[str, Any]] = []
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -191,7 +211,27 @@ def run_games(
             results.append(result)
             if i % 10 == 0 or i == len(jobs):
                 say(f"search: {i}/{len(jobs)} games, {time.perf_counter() - start:.0f} s")
+                if keep is not None:
+                    keep(results)
     return results
+
+
+def pool_parts(parts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games of several runs' raw figures (``--json`` files), as one run's;
+    parts of different seeds, or two parts playing the same game, are refused."""
+    seeds = {part["seed"] for part in parts}
+    if len(seeds) > 1:
+        raise ValueError(f"the parts were played from different seeds ({sorted(seeds)})")
+    results: list[dict[str, Any]] = []
+    seen: set[tuple[str, int]] = set()
+    for part in parts:
+        for r in part["results"]:
+            game = (r["key"], r["game"])
+            if game in seen:
+                raise ValueError(f"game {r['game']} of {r['key']} is in two parts")
+            seen.add(game)
+            results.append(r)
+    return sorted(results, key=lambda r: (r["game"], r["key"]))
 
 
 def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -242,8 +282,11 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
                 rows.append(["The House Job", f"{label}, 2 seats, abilities on", "mean Take",
                              f"{statistics.mean(vals):,.0f} ± {1.96 * sd / math.sqrt(len(vals)):,.0f}"
                              f" (95%), {len(vals)} games"])  # fmt: skip
-        if takes and len(takes) == len(base) > 1:
-            diff = [a - b for a, b in zip(takes, base, strict=True)]
+        # Seed by seed: the games both crews played.
+        ours = {r["game"]: r["figures"]["take"] for r in by["house"]}
+        theirs = {r["game"]: r["figures"]["take"] for r in by.get("house-base", [])}
+        diff = [ours[g] - theirs[g] for g in sorted(ours.keys() & theirs.keys())]
+        if len(diff) > 1:
             half = 1.96 * statistics.stdev(diff) / math.sqrt(len(diff))
             rows.append(["The House Job", "ISMCTS crew minus basic crew, seed by seed",
                          "mean Take difference",
@@ -324,11 +367,15 @@ def markdown(
     settings: list[list[str]],
     workers: int = 2,
 ) -> list[str]:
+    # workers=0: a table pooled from runs made apart (--pool), their times summed.
+    where = (
+        f"on {workers} process{'es' if workers > 1 else ''}" if workers else "in all, run in parts"
+    )
     lines = [
         f"The `ismcts` bot as each title sets it up (its `search_defaults`, below) against "
         f"the shipped bots: {games} games per pairing, seeds shared between the sides of a "
         "comparison, seats swapped where the title is symmetric; 95% Wilson intervals "
-        f"(the games took {seconds / 60:.1f} minutes on {workers} process{'es' if workers > 1 else ''}). "
+        f"(the games took {seconds / 60:.1f} minutes {where}). "
         "`python benchmarks/search.py --help` runs parts of it.",
         "",
         _table(["Title", "Pairing", "Measure", "Result"], summary["rows"]),
@@ -374,19 +421,55 @@ def run(
     seed: int = 17,
     workers: int | None = None,
     say: Callable[[str], None] = print,
+    first: int = 0,
+    keep: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
-    """Play the pairings and summarize: ``body`` (markdown lines), ``goals``, ``raw``."""
+    """Play the pairings and summarize: ``body`` (markdown lines), ``goals``, ``raw``.
+    ``keep``, when given, gets the raw figures of the games played so far every ten
+    games and at the end."""
     count = games or (QUICK_GAMES if quick else BENCH_GAMES)
     chosen = [p for p in PAIRINGS if not only or p["title"] in only or p["key"] in only]
     start = time.perf_counter()
     workers = workers or min(2, os.cpu_count() or 1)
-    results = run_games(chosen, count, seed, workers, say)
+
+    def raw(results: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"seed": seed, "first": first, "games": count, "results": results,
+                "seconds": time.perf_counter() - start}  # fmt: skip
+
+    def keep_raw(done: list[dict[str, Any]]) -> None:
+        if keep is not None:
+            keep(raw(done))
+
+    results = run_games(chosen, count, seed, workers, say, first, keep_raw)
     seconds = time.perf_counter() - start
     summary = summarize(results)
     return {
         "body": markdown(summary, count, seconds, search_settings(chosen), workers),
         "goals": summary["goals"],
-        "raw": {"games": count, "seconds": seconds, "results": results,
+        "raw": dict(raw(results), speed=summary["raw_speed"]),
+    }
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a run may be stopped mid-write)."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(data, indent=1))
+    part.replace(path)
+
+
+def pooled(paths: Sequence[Path]) -> dict[str, Any]:
+    """The table of several runs' ``--json`` files, as :func:`run` gives it."""
+    parts = [json.loads(path.read_text()) for path in paths]
+    results = pool_parts(parts)
+    keys = {r["key"] for r in results}
+    chosen = [p for p in PAIRINGS if p["key"] in keys]
+    most = max(sum(r["key"] == p["key"] for r in results) for p in chosen)
+    seconds = sum(part["seconds"] for part in parts)
+    summary = summarize(results)
+    return {
+        "body": markdown(summary, most, seconds, search_settings(chosen), 0),
+        "goals": summary["goals"],
+        "raw": {"seed": parts[0]["seed"], "results": results, "seconds": seconds,
                 "speed": summary["raw_speed"]},
     }  # fmt: skip
 
@@ -397,19 +480,33 @@ def main(argv: list[str] | None = None) -> int:
         "titles", nargs="*", help="only these titles or pairings (e.g. museum-security)"
     )
     parser.add_argument("--games", type=int, help=f"games per pairing (default {FULL_GAMES})")
+    parser.add_argument("--first", type=int, default=0, help="the first game's index (default 0)")
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--workers", type=int, help="processes (default: 2 or the cores)")
-    parser.add_argument("--json", type=Path, help="write the raw figures here")
+    parser.add_argument(
+        "--json", type=Path, help="write the raw figures here (every ten games, and at the end)"
+    )
+    parser.add_argument(
+        "--pool", type=Path, nargs="+", metavar="JSON", help="print one table of these runs' --json"
+    )
     args = parser.parse_args(argv)
-    out = run(False, args.games or FULL_GAMES, args.titles, args.seed, args.workers,
-              lambda m: print(m, file=sys.stderr, flush=True))  # fmt: skip
+    if args.pool:
+        try:
+            out = pooled(args.pool)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"error: --pool: {e}", file=sys.stderr)
+            return 2
+    else:
+        keep = (lambda data: write_json(args.json, data)) if args.json else None
+        out = run(False, args.games or FULL_GAMES, args.titles, args.seed, args.workers,
+                  lambda m: print(m, file=sys.stderr, flush=True), args.first, keep)  # fmt: skip
+        if args.json:
+            write_json(args.json, out["raw"])
     print("\n".join(out["body"]))
     print()
     for goal in out["goals"]:
         met = "not measured" if goal[3] is None else ("yes" if goal[3] else "NO")
         print(f"- {goal[0]}: {goal[1]}: {goal[2]} -> {met}")
-    if args.json:
-        args.json.write_text(json.dumps(out, indent=1))
     return 0
 
 

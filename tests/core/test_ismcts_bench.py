@@ -69,3 +69,47 @@ def test_the_summary_counts_wins_with_wilson_intervals(search: ModuleType) -> No
     assert summary["goals"][0][3] is True
     speed = summary["raw_speed"]["sealedbid"]
     assert speed["searched"] == 0.5 and speed["iterations_per_s"] == pytest.approx(16_000)
+
+
+def test_a_table_played_in_parts_is_the_table_played_at_once(search: ModuleType) -> None:
+    whole = search.jobs_for(pairing(search, "sealedbid"), 6, 17)
+    parts = search.jobs_for(pairing(search, "sealedbid"), 2, 17) + search.jobs_for(
+        pairing(search, "sealedbid"), 4, 17, first=2
+    )
+    assert parts == whole
+    assert [j["game"] for j in whole] == list(range(6))
+    # Seats swap in pairs of games, so a part cannot start between the two.
+    with pytest.raises(ValueError, match="must be even"):
+        search.jobs_for(pairing(search, "sealedbid"), 2, 17, first=3)
+
+    def part(first: int, games: int, seed: int = 17) -> dict[str, object]:
+        jobs = search.jobs_for(pairing(search, "sealedbid"), games, seed, first)
+        results = [{"key": j["key"], "game": j["game"], "seed": j["seed"]} for j in jobs]
+        return {"seed": seed, "results": results, "seconds": 1.0}
+
+    pooled = search.pool_parts([part(4, 2), part(0, 4)])
+    assert [r["game"] for r in pooled] == list(range(6))
+    with pytest.raises(ValueError, match="game 2 of sealedbid is in two parts"):
+        search.pool_parts([part(0, 4), part(2, 4)])
+    with pytest.raises(ValueError, match="different seeds"):
+        search.pool_parts([part(0, 2), part(2, 2, seed=18)])
+
+
+def test_the_games_played_so_far_pair_up_and_are_kept(search: ModuleType, tmp_path: Path) -> None:
+    kept: list[list[dict[str, object]]] = []
+    chosen = [pairing(search, "museum-thief-base"), pairing(search, "house-base")]
+    results = search.run_games(
+        chosen, 6, 17, 1, lambda _: None, keep=lambda done: kept.append(list(done))
+    )
+    # Game by game across the pairings, so a run stopped anywhere leaves both sides
+    # of every comparison; kept every ten games and at the end.
+    assert [(r["key"], r["game"]) for r in results[:4]] == [
+        ("museum-thief-base", 0), ("house-base", 0), ("museum-thief-base", 1), ("house-base", 1)
+    ]  # fmt: skip
+    assert [len(k) for k in kept] == [10, 12] and kept[-1] == results
+    path = tmp_path / "raw.json"
+    search.write_json(path, {"seed": 17, "results": results, "seconds": 1.0})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["raw.json"]
+    table = search.pooled([path])
+    assert table["raw"]["results"] == sorted(results, key=lambda r: (r["game"], r["key"]))
+    assert "in all, run in parts" in table["body"][0]
