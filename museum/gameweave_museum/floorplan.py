@@ -30,10 +30,16 @@ WALL = "#"
 WING_ORDER = ("North", "West", "South", "East", "Court")
 
 
+#: Every square's name, worked out once: the rules name squares in every action they
+#: list, and the search bot lists actions in every step of every rollout.
+_COORDS: tuple[str, ...] = tuple(
+    f"{COLUMNS[col]}{row + 1}" for row in range(HEIGHT) for col in range(WIDTH)
+)
+
+
 def coord(square: int) -> str:
     """``"K7"`` for a square number."""
-    row, col = divmod(square, WIDTH)
-    return f"{COLUMNS[col]}{row + 1}"
+    return _COORDS[square]
 
 
 def parse_coord(text: str) -> int:
@@ -111,6 +117,10 @@ class FloorPlan:
     by_square: dict[int, Case | Camera | Exit | str] = attrs.field(factory=dict)
     #: Walking distance between any two floor squares (walls block; nothing else).
     dist: tuple[dict[int, int], ...] = ()
+    #: Walks with nothing but walls in the way, by (start, steps), as found: guards
+    #: walk from the same squares all game, and the search bot walks them in every
+    #: rollout.
+    _open_walks: dict[tuple[int, int], dict[int, int]] = attrs.field(factory=dict, repr=False)
 
     # -- lookups ---------------------------------------------------------------
 
@@ -138,7 +148,13 @@ class FloorPlan:
     def reachable(self, start: int, steps: int, blocked: Iterable[int] = ()) -> dict[int, int]:
         """Squares within ``steps`` of walking from ``start`` (with their distance),
         never entering a wall or a square in ``blocked``. ``start`` is included at 0."""
-        return _bfs(self.neighbours, start, steps, set(blocked))
+        avoid = set(blocked)
+        if avoid:
+            return _bfs(self.neighbours, start, steps, avoid)
+        walk = self._open_walks.get((start, steps))
+        if walk is None:
+            walk = self._open_walks[start, steps] = _bfs(self.neighbours, start, steps, avoid)
+        return dict(walk)  # the caller's own copy
 
 
 def _bfs(

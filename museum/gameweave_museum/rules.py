@@ -16,6 +16,7 @@ written up in ``docs/titles/museum/rulings.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from gameweave_core import Event, Outcome, Rng, action_tag
@@ -185,7 +186,15 @@ def legal_actions(state: State, seat: int) -> list[Any]:
     if state.phase == THIEF:
         return thief_actions(plan, state)
     index = state.turn
-    return [MoveGuard(index + 1, coord(sq)) for sq in sorted(guard_targets(plan, state, index))]
+    return [guard_move(index + 1, sq) for sq in sorted(guard_targets(plan, state, index))]
+
+
+@cache
+def guard_move(guard: int, square: int) -> MoveGuard:
+    """Guard ``guard`` (1-3) moving to ``square``. Actions are frozen, so one object
+    serves every listing: the search bot lists the guards' moves at every step of its
+    rollouts, and making them afresh took about a fifteenth of its time."""
+    return MoveGuard(guard, coord(square))
 
 
 def thief_actions(plan: FloorPlan, state: State) -> list[Any]:

@@ -61,15 +61,25 @@ def square(col: int, row: int) -> int:
     return row * SIZE + col
 
 
+# The search bot (ISMCTS) asks for coordinates, steps and distances in every move
+# of every rollout, so they are worked out once per square into the tables below:
+# a searched game took half the CPU time with them (4 seeded games of
+# `benchmarks/search.py museumheist`, the same moves either way).
+
+#: Zero-based column and row of every square.
+_COL_ROW: tuple[tuple[int, int], ...] = tuple((sq % SIZE, sq // SIZE) for sq in range(SQUARES))
+#: Every square as people write it.
+_COORDS: tuple[str, ...] = tuple(f"{COLUMNS[c]}{r + 1}" for c, r in _COL_ROW)
+
+
 def col_row(sq: int) -> tuple[int, int]:
     """Zero-based column and row of ``sq``."""
-    return sq % SIZE, sq // SIZE
+    return _COL_ROW[sq]
 
 
 def coord(sq: int) -> str:
     """``sq`` as people write it, e.g. ``"C5"``."""
-    col, row = col_row(sq)
-    return f"{COLUMNS[col]}{row + 1}"
+    return _COORDS[sq]
 
 
 def parse_coord(text: str) -> int:
@@ -106,6 +116,29 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     tuple(n for d in DIRECTIONS if (n := step(sq, d)) is not None) for sq in range(SQUARES)
 )
 
+#: The jumps from each square: (the square jumped over, the square landed on), in
+#: the order of :data:`DIRECTIONS`, for every direction with both on the board.
+JUMPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple(
+        (over, land)
+        for d in DIRECTIONS
+        if (over := step(sq, d)) is not None and (land := step(sq, d, 2)) is not None
+    )
+    for sq in range(SQUARES)
+)
+
+
+def _distance2(a: int, b: int) -> int:
+    ac, ar = _COL_ROW[a]
+    bc, br = _COL_ROW[b]
+    return (ac - bc) ** 2 + (ar - br) ** 2
+
+
+#: ``DISTANCE2[a][b]``: the squared distance between squares ``a`` and ``b``.
+DISTANCE2: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_distance2(a, b) for b in range(SQUARES)) for a in range(SQUARES)
+)
+
 
 def distance2(a: int, b: int) -> int:
     """The squared straight-line distance between two squares.
@@ -113,9 +146,7 @@ def distance2(a: int, b: int) -> int:
     The rulebook measures "closer" geometrically, so a diagonal is longer than an
     orthogonal step; comparing squares of distances orders them exactly, in integers.
     """
-    ac, ar = col_row(a)
-    bc, br = col_row(b)
-    return (ac - bc) ** 2 + (ar - br) ** 2
+    return DISTANCE2[a][b]
 
 
 def adjacent(a: int, b: int) -> bool:

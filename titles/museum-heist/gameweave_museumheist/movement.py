@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .board import DIRECTIONS, NEIGHBOURS, PASSAGE_SET, PASSAGES, distance2, step
+from .board import DISTANCE2, JUMPS, NEIGHBOURS, PASSAGE_SET, PASSAGES
 
 
 def landings(start: int, occupied: Collection[int], artwork: int) -> set[int]:
@@ -25,12 +25,8 @@ def landings(start: int, occupied: Collection[int], artwork: int) -> set[int]:
     jumped: set[int] = {start}
     while frontier:
         here = frontier.pop()
-        for d in DIRECTIONS:
-            over = step(here, d)
-            if over is None or over not in occupied:
-                continue
-            land = step(here, d, 2)
-            if land is None or land in occupied or land in jumped:
+        for over, land in JUMPS[here]:
+            if over not in occupied or land in occupied or land in jumped:
                 continue
             jumped.add(land)
             found.add(land)
@@ -56,5 +52,6 @@ def destinations(
     vacant_passages = [p for p in PASSAGES if p not in occupied and p != start]
     if any(e in PASSAGE_SET for e in ends) or (rested and start in PASSAGE_SET):
         ends.update(vacant_passages)
-    before = distance2(start, artwork)
-    return {e for e in ends if distance2(e, artwork) < before}
+    from_artwork = DISTANCE2[artwork]  # each square's squared distance from it
+    before = from_artwork[start]
+    return {e for e in ends if from_artwork[e] < before}
