@@ -133,9 +133,10 @@ def check_workers(found: Mapping[str, dict[str, TitleStamp] | str], wanted: Titl
 
 def _quiet() -> None:
     """Silence Dask's logging in this process (run on a local cluster's workers too)."""
-    # Dask's configuration gives some of its loggers levels of their own, and Tornado
-    # (its network layer) logs a lost scheduler's closed streams as errors.
-    roots = ("distributed", "tornado")
+    # Dask's configuration gives some of its loggers levels of their own; Tornado (its
+    # network layer) logs a lost scheduler's closed streams as errors, and asyncio the
+    # tasks its event loop leaves behind.
+    roots = ("distributed", "tornado", "asyncio")
     children = [n for n in logging.Logger.manager.loggerDict if n.split(".")[0] in roots]
     for name in [*roots, *children]:
         logging.getLogger(name).setLevel(logging.CRITICAL)

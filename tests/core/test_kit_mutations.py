@@ -229,18 +229,23 @@ def leaky(base: type[Title[Any]], kind: str, secret: Callable[[Any], Any]) -> Ti
     def view(self: Any, state: Any, seat: int | None) -> dict[str, Any]:
         return {**base.view(self, state, seat), "leak": secret(state)}
 
+    def base_apply(self: Any, state: Any, seat: int, action: Any, rng: Rng) -> list[Event]:
+        # Through super(), not base.apply(self, ...): a title may bind a rules function
+        # as the method itself (The House Job does, with staticmethod).
+        return list(super(type(self), self).apply(state, seat, action, rng))
+
     def apply_line(self: Any, state: Any, seat: int, action: Any, rng: Rng) -> list[Event]:
-        events = list(base.apply(self, state, seat, action, rng))
+        events = base_apply(self, state, seat, action, rng)
         return [*events, Event.public(f"Psst: {secret(state)}")]
 
     def apply_later(self: Any, state: Any, seat: int, action: Any, rng: Rng) -> list[Event]:
-        events = list(base.apply(self, state, seat, action, rng))
+        events = base_apply(self, state, seat, action, rng)
         if state.round >= 2:
             events.append(Event.public(f"Psst: {secret(state)}"))
         return events
 
     def apply_data(self: Any, state: Any, seat: int, action: Any, rng: Rng) -> list[Event]:
-        events = list(base.apply(self, state, seat, action, rng))
+        events = base_apply(self, state, seat, action, rng)
         return [*events, Event.public("Nothing to see", "psst", secret=secret(state))]
 
     def seat_label(self: Any, state: Any, seat: int) -> str:
