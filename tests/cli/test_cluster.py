@@ -494,3 +494,19 @@ def test_games_of_a_lost_batch_fail_with_logs_that_name_their_seeds(installed: A
         assert (log.title, log.players, log.actions) == ("sealedbid", 2, [])
         # The seed of the game itself, from which it can be played again.
         assert log.seed == lost.seed == seeds[lost.index]
+
+
+def test_opening_a_cluster_silences_every_logger_that_could_add_lines() -> None:
+    import logging
+
+    # A lost scheduler makes Dask, Tornado (its network layer) and asyncio log errors
+    # from the client's event loop; the run says what happened in one line instead.
+    names = ["distributed", "distributed.client", "tornado", "tornado.application", "asyncio"]
+    before = {name: logging.getLogger(name).level for name in names}
+    try:
+        clustering._quiet()
+        for name in names:
+            assert not logging.getLogger(name).isEnabledFor(logging.ERROR), name
+    finally:
+        for name, level in before.items():
+            logging.getLogger(name).setLevel(level)
