@@ -1,3 +1,4 @@
+// @ts-check
 // The generic renderer: draws any title from its seat's payload as readable data,
 // with one button per legal action. Titles that ship no renderer of their own use it.
 //

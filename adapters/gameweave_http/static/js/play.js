@@ -1,16 +1,19 @@
+// @ts-check
 // The seat page: /play/<match>#token=<seat token>. The token stays in the URL
 // fragment, which the browser never sends to the server; it goes out only in the
 // X-Seat-Token header (and in the event stream's query, which the server never logs).
 
-import { api, loadRenderer } from "./api.js";
-import { el, clear } from "./dom.js";
+import { api, ApiError, loadRenderer } from "./api.js";
+import { byId, el, clear, messageOf } from "./dom.js";
 
-const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || null;
 
-const board = document.getElementById("board");
-const errorBox = document.getElementById("error");
+const board = byId("board");
+const errorBox = byId("error");
+/** @type {any} */
 let payload = null;
+/** @type {any} */
 let renderer = null;
 let busy = false;
 // Whether the title can be searched (it offers the ismcts bot): then a seat may ask for a hint.
@@ -23,8 +26,9 @@ let hintVersion = null;
 const thinkingLine = el("p", { id: "thinking", class: "muted", role: "status", hidden: true });
 const hintButton = el("button", { id: "hint-button", type: "button", hidden: true }, "Hint");
 const hintText = el("p", { id: "hint", class: "hint", role: "status", hidden: true });
-document.getElementById("banner").after(thinkingLine, el("div", { class: "hint-box" }, hintButton, hintText));
+byId("banner").after(thinkingLine, el("div", { class: "hint-box" }, hintButton, hintText));
 
+/** @param {string} message */
 function showError(message) {
   errorBox.textContent = message;
   errorBox.hidden = !message;
@@ -82,7 +86,7 @@ async function askHint() {
     hintText.textContent = hintWords(found);
     hintText.dataset.action = JSON.stringify(found.action);
   } catch (err) {
-    hintText.textContent = `No hint: ${err.message}`;
+    hintText.textContent = `No hint: ${messageOf(err)}`;
   } finally {
     hinting = false;
     if (payload) drawHint(payload);
@@ -93,10 +97,10 @@ hintButton.addEventListener("click", askHint);
 
 function drawHeader(p) {
   document.title = `${p.display_name} — Gameweave`;
-  document.getElementById("title").textContent = p.display_name;
-  document.getElementById("whoami").textContent = p.seat ? seatLabel(p, p.seat) : "Spectator";
-  document.getElementById("step").textContent = `step ${p.version}`;
-  const banner = document.getElementById("banner");
+  byId("title").textContent = p.display_name;
+  byId("whoami").textContent = p.seat ? seatLabel(p, p.seat) : "Spectator";
+  byId("step").textContent = `step ${p.version}`;
+  const banner = byId("banner");
   banner.className = "banner";
   if (p.outcome) {
     banner.textContent = `Over: ${p.outcome.summary}`;
@@ -113,7 +117,7 @@ function drawHeader(p) {
   }
   drawThinking(p);
   drawHint(p);
-  const after = clear(document.getElementById("after"));
+  const after = clear(byId("after"));
   if (p.outcome) {
     after.append(
       el("a", { href: `/api/matches/${encodeURIComponent(matchId)}/log`, download: "" }, "Download the log"),
@@ -130,7 +134,7 @@ function draw() {
     renderer.module.render(board, payload, ctx);
   } catch (err) {
     console.error(err);
-    showError(`the renderer failed: ${err.message}`);
+    showError(`the renderer failed: ${messageOf(err)}`);
   }
 }
 
@@ -163,8 +167,8 @@ const ctx = {
       accept(next);
       return true;
     } catch (err) {
-      showError(err.message);
-      if (err.status === 409) {
+      showError(messageOf(err));
+      if (err instanceof ApiError && err.status === 409) {
         try {
           accept(await api.read(matchId, token));
         } catch {
@@ -182,7 +186,7 @@ const ctx = {
 function listen() {
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
   const source = new EventSource(`/api/matches/${encodeURIComponent(matchId)}/events${query}`);
-  const live = document.getElementById("live");
+  const live = byId("live");
   source.addEventListener("payload", (event) => {
     live.classList.add("on");
     accept(JSON.parse(event.data));
@@ -195,8 +199,8 @@ async function start() {
   try {
     payload = await api.read(matchId, token);
   } catch (err) {
-    document.getElementById("title").textContent = "Cannot open this match";
-    showError(err.message);
+    byId("title").textContent = "Cannot open this match";
+    showError(messageOf(err));
     return;
   }
   try {

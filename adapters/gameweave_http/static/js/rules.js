@@ -1,3 +1,4 @@
+// @ts-check
 // A title's rules in the browser: the topics `rules` shows in a terminal, from
 // GET /api/titles/{name}/rules, in a panel opened by a tap (no hover needed).
 //
@@ -38,8 +39,15 @@ export function rulesIfLoaded(title) {
 
 // -- light Markdown: paragraphs, "- " lists, **bold**, `typed` ---------------------------
 
+/** @typedef {(topic: string) => Node | null} TopicLink */
+
 // `rules crown` (what a terminal types) becomes a button to that topic, when
 // `link` makes one for it.
+/**
+ * @param {string} text
+ * @param {TopicLink | null} link
+ * @returns {(string | Node)[]}
+ */
 function inline(text, link) {
   const out = [];
   const pattern = /(\*\*[^*]+\*\*|`[^`]+`)/g;
@@ -56,11 +64,19 @@ function inline(text, link) {
   return out;
 }
 
-/** Light Markdown as DOM nodes (built with textContent: the text is data, never markup).
- *  `link(topic)` may return a node to stand for `rules topic`. */
+/**
+ * Light Markdown as DOM nodes (built with textContent: the text is data, never markup).
+ * `link(topic)` may return a node to stand for `rules topic`.
+ * @param {string} text
+ * @param {TopicLink | null} [link]
+ * @returns {HTMLElement[]}
+ */
 export function drawMarkdown(text, link = null) {
+  /** @type {(HTMLElement | { items: string[] })[]} */
   const blocks = [];
+  /** @type {{ items: string[] } | null} */
   let list = null;
+  /** @type {string[] | null} */
   let para = null;
   const flush = () => {
     if (para) blocks.push(el("p", {}, inline(para.join(" "), link)));
@@ -88,7 +104,7 @@ export function drawMarkdown(text, link = null) {
     }
   }
   flush();
-  return blocks.map((b) => (b instanceof Node ? b : el("ul", {}, b.items.map((item) => el("li", {}, inline(item, link))))));
+  return blocks.map((b) => ("items" in b ? el("ul", {}, b.items.map((item) => el("li", {}, inline(item, link)))) : b));
 }
 
 // -- what each offered choice means -----------------------------------------------------
@@ -139,7 +155,7 @@ export async function drawRules(host, title, displayName, onClose) {
   const tabs = el("div", { class: "rules-topics", role: "tablist", "aria-label": "rules topics" });
   const show = (name) => {
     const topic = topics.find((t) => t.name === name) || topics[0];
-    for (const b of tabs.children) {
+    for (const b of tabs.querySelectorAll("button")) {
       const on = b.dataset.topic === topic.name;
       b.classList.toggle("on", on);
       b.setAttribute("aria-selected", String(on));
@@ -182,7 +198,7 @@ async function mountOnPlayPage() {
   const button = document.getElementById("rules-button");
   const panel = document.getElementById("rules");
   if (!button || !panel || !location.pathname.startsWith("/play/")) return;
-  const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+  const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
   let title = null;
   try {
     const response = await fetch(`/api/matches/${encodeURIComponent(matchId)}`, { headers: { Accept: "application/json" }, cache: "no-store" });
