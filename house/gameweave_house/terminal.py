@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.text import Text
+
 from gameweave_core import action_tag
 
 from . import actions as A
@@ -230,11 +232,38 @@ def draft_lines(view: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def render_text(view: Mapping[str, Any], seat: int | None) -> str:
+def fold(line: str, width: int) -> list[str]:
+    """A line of rich markup folded at spaces into lines of at most ``width``
+    columns (as shown: markup takes no room), each after the first indented two
+    more than the line itself, its colours kept."""
+    text = Text.from_markup(line)
+    if text.cell_len <= width:
+        return [line]
+    plain = text.plain
+    lead = len(plain) - len(plain.lstrip(" "))
+    out: list[Text] = []
+    current = Text(" " * lead)
+    count = 0
+    for word in text.split(" "):
+        if not word.plain:
+            continue
+        if count and current.cell_len + 1 + word.cell_len > width:
+            out.append(current)
+            current, count = Text(" " * (lead + 2)), 0
+        if count:
+            current.append(" ")
+        current.append_text(word)
+        count += 1
+    out.append(current)
+    return [t.markup for t in out]
+
+
+def render_text(view: Mapping[str, Any], seat: int | None, width: int = 80) -> str:
     """The table as rich-markup text: the house, the Take with The Count and The
     Tell, every box, each player card with its abilities lit or greyed with the
-    reason, pending effects. History is not part of a view: adapters print it
-    beside the table, and :func:`render_history` draws it newest first."""
+    reason, pending effects; a line too long for ``width`` columns is folded
+    under itself. History is not part of a view: adapters print it beside the
+    table, and :func:`render_history` draws it newest first."""
     lines: list[str] = []
     dealer = view["dealer"]
     if dealer["cards"]:
@@ -333,7 +362,7 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
         lines.append("Open roles: " + ", ".join(ROLES[r].name for r in view["roles_open"]))
         if seat is not None and view["turn"] == seat:
             lines += draft_lines(view)
-    return "\n".join(lines)
+    return "\n".join(row for line in lines for row in fold(line, width))
 
 
 def render_history(lines: Sequence[str], limit: int = 14) -> str:

@@ -80,8 +80,8 @@ class MuseumRush(Title[State]):
             else terminal.parse_action(text, legal)
         )
 
-    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
-        return terminal.render_text(view, seat)
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
+        return terminal.render_text(view, seat, width)
 
     def rules_text(self) -> Mapping[str, str]:
         return rules_text.TOPICS

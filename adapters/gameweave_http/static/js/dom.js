@@ -68,6 +68,47 @@ export function messageOf(err) {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Whether the screen is worked by a finger (a mistap is easy, and no hover). */
+export function touchScreen() {
+  return window.matchMedia("(pointer: coarse)").matches;
+}
+
+/**
+ * A button whose action cannot be undone (a new seat link, a challenge): on a
+ * touch screen its first tap only arms it (it then asks `question`, with a Cancel
+ * beside it) and the second tap acts; with a mouse one click acts, as the button
+ * says. Disarmed again by Cancel, or after a few seconds.
+ * @param {HTMLButtonElement} button
+ * @param {string} question what the armed button says ("Tap again: ...")
+ * @param {() => unknown} action
+ * @returns {HTMLButtonElement} the button
+ */
+export function confirmTap(button, question, action) {
+  const label = button.textContent || "";
+  const cancel = el("button", { type: "button", class: "confirm-cancel" }, "Cancel");
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const disarm = () => {
+    clearTimeout(timer);
+    delete button.dataset.armed;
+    button.textContent = label;
+    cancel.remove();
+  };
+  cancel.addEventListener("click", disarm);
+  button.addEventListener("click", () => {
+    if (button.dataset.armed || !touchScreen()) {
+      disarm();
+      action();
+      return;
+    }
+    button.dataset.armed = "true";
+    button.textContent = question;
+    button.after(cancel);
+    timer = setTimeout(disarm, 8000);
+  });
+  return button;
+}
+
 /**
  * Copy `text` to the clipboard; where the clipboard API is refused (it needs a
  * secure context), select `input`'s text and copy that. Whether it worked.

@@ -5,7 +5,7 @@
 // a reload or a closed tab never loses a seat.
 
 import { api } from "./api.js";
-import { byId, el, clear, copyText, messageOf } from "./dom.js";
+import { byId, el, clear, confirmTap, copyText, messageOf } from "./dom.js";
 import { mountRules } from "./rules.js";
 import { forget, keep, kept, replaceLink } from "./kept.js";
 
@@ -165,10 +165,9 @@ function drawKept() {
       }
       const row = linkRow(seat.label, seat.url, "kept-seat", seat.seat);
       if (match.host_token) {
-        row.item.insertBefore(
-          el("button", { type: "button", class: "new-link", onclick: () => reissue(match, seat, row) }, "New link"),
-          row.status,
-        );
+        // The old link stops working at once: on a phone, a second tap confirms it.
+        const button = el("button", { type: "button", class: "new-link" }, "New link");
+        row.item.insertBefore(confirmTap(button, "Tap again: the old link stops working", () => reissue(match, seat, row)), row.status);
       }
       seats.append(row.item);
     }

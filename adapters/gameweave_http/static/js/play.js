@@ -2,6 +2,10 @@
 // The seat page: /play/<match>#token=<seat token>. The token stays in the URL
 // fragment, which the browser never sends to the server; it goes out only in the
 // X-Seat-Token header (and in the event stream's query, which the server never logs).
+//
+// A link pasted over this one (the fragment changes, the page does not reload by
+// itself) opens that seat at once; a link whose seat was given a new one says so
+// in plain words, with the way back to the lobby and to the spectators' view.
 
 import { api, ApiError, loadRenderer } from "./api.js";
 import { byId, el, clear, messageOf } from "./dom.js";
@@ -19,19 +23,67 @@ let busy = false;
 // Whether the title can be searched (it offers the ismcts bot): then a seat may ask for a hint.
 let searchable = false;
 let hinting = false;
+// Set once this page's token stops opening its seat: nothing more is drawn over that.
+let revoked = false;
+/** @type {EventSource | null} */
+let source = null;
 // The version the hint shown was asked at: a hint is for that position only.
 let hintVersion = null;
 
 // Made here rather than in play.html: the hint and the thinking line belong to this script.
 const thinkingLine = el("p", { id: "thinking", class: "muted", role: "status", hidden: true });
+// Shown while the live updates are lost: the dot alone is easy to miss.
+const connectionLine = el("p", { id: "connection", class: "connection", role: "status", hidden: true },
+  "Lost touch with the server: trying again. This page catches up once it is back.");
 const hintButton = el("button", { id: "hint-button", type: "button", hidden: true }, "Hint");
 const hintText = el("p", { id: "hint", class: "hint", role: "status", hidden: true });
-byId("banner").after(thinkingLine, el("div", { class: "hint-box" }, hintButton, hintText));
+byId("banner").after(connectionLine, thinkingLine, el("div", { class: "hint-box" }, hintButton, hintText));
 
 /** @param {string} message */
 function showError(message) {
   errorBox.textContent = message;
   errorBox.hidden = !message;
+}
+
+// The fragment is the seat: another one pasted into this tab is another page.
+window.addEventListener("hashchange", () => location.reload());
+
+/** The spectators' view of this match (no token). */
+const spectatorUrl = `/play/${encodeURIComponent(matchId)}`;
+
+/**
+ * This page's link no longer opens a seat (whoever created the match gave the seat
+ * a new link, or the link was mistyped): say so in plain words, stop the live
+ * updates and the buttons, and offer the ways on.
+ * @param {string} [detail] the server's own words, kept for whoever reports it
+ */
+function linkRevoked(detail) {
+  revoked = true;
+  if (source) source.close();
+  setLive("off", "no live updates: this link no longer opens a seat");
+  const seat = payload && payload.seat ? seatName(payload, payload.seat) : "a seat";
+  const banner = byId("banner");
+  banner.className = "banner stuck";
+  banner.textContent = "";
+  banner.dataset.revoked = "true";
+  banner.append(
+    `This link no longer opens ${seat} of this match: whoever created the match gave that seat a new link. ` +
+      "Ask them for it, or: ",
+    el("a", { href: spectatorUrl, class: "watch" }, "watch as a spectator"),
+    " · ",
+    el("a", { href: "/", class: "lobby" }, "back to the lobby"),
+  );
+  if (detail) banner.title = detail;
+  showError("");
+  board.classList.add("revoked");
+  byId("seat-link").hidden = true; // the link it offers to keep is the dead one
+  for (const b of board.querySelectorAll("button")) /** @type {HTMLButtonElement} */ (b).disabled = true;
+  hintButton.hidden = true;
+}
+
+/** Whether a refusal means the token is not this match's (403 with no Origin at fault). */
+function isRevocation(err) {
+  return err instanceof ApiError && err.status === 403 && /token/.test(err.message);
 }
 
 function seatLabel(p, seat) {
@@ -65,7 +117,11 @@ function drawHint(p) {
 const percent = (share) => `${Math.round(share * 100)}%`;
 
 function hintWords(h) {
-  if (!h.iterations) return `Hint: ${h.text} (the only legal action)`;
+  if (!h.iterations) {
+    const many = payload ? payload.legal.length : 1;
+    const why = many > 1 ? `the one move of ${many} that the title's own bot proposes; no search ran` : "the only legal action";
+    return `Hint: ${h.text} (${why})`;
+  }
   let words =
     `Hint: ${h.text}, chosen in ${percent(h.share)} of ${h.iterations} searches of worlds ` +
     `your seat cannot tell apart`;
@@ -128,6 +184,7 @@ function drawHeader(p) {
 }
 
 function draw() {
+  if (revoked) return;
   drawHeader(payload);
   document.body.dataset.version = String(payload.version);
   try {
@@ -167,6 +224,10 @@ const ctx = {
       accept(next);
       return true;
     } catch (err) {
+      if (isRevocation(err)) {
+        linkRevoked(messageOf(err));
+        return false;
+      }
       showError(messageOf(err));
       if (err instanceof ApiError && err.status === 409) {
         try {
@@ -183,16 +244,43 @@ const ctx = {
   },
 };
 
+/**
+ * The live-updates sign in the header: a dot and a word, both saying the same.
+ * @param {"on" | "lost" | "off"} state
+ * @param {string} words what the sign's tooltip and screen readers say
+ */
+function setLive(state, words) {
+  const live = byId("live");
+  live.classList.toggle("on", state === "on");
+  live.classList.toggle("lost", state === "lost");
+  live.title = words;
+  live.setAttribute("aria-label", words);
+  live.textContent = state === "lost" ? "● reconnecting…" : state === "off" ? "● offline" : "●";
+  byId("connection").hidden = state !== "lost";
+}
+
 function listen() {
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  const source = new EventSource(`/api/matches/${encodeURIComponent(matchId)}/events${query}`);
-  const live = byId("live");
+  source = new EventSource(`/api/matches/${encodeURIComponent(matchId)}/events${query}`);
   source.addEventListener("payload", (event) => {
-    live.classList.add("on");
-    accept(JSON.parse(event.data));
+    setLive("on", "live updates: connected");
+    accept(JSON.parse(/** @type {MessageEvent} */ (event).data));
   });
-  source.addEventListener("error", () => live.classList.remove("on"));
-  source.addEventListener("open", () => live.classList.add("on"));
+  // The server ends a seat's stream this way when the seat is given a new link.
+  source.addEventListener("revoked", () => linkRevoked());
+  source.addEventListener("open", () => setLive("on", "live updates: connected"));
+  source.addEventListener("error", async () => {
+    if (revoked || !source) return;
+    if (source.readyState === EventSource.CLOSED) {
+      // The server refused the stream outright: ask why, in words.
+      try {
+        await api.read(matchId, token);
+      } catch (err) {
+        if (isRevocation(err)) return linkRevoked(messageOf(err));
+      }
+    }
+    setLive("lost", "not connected to the server: trying again; moves show once it is back");
+  });
 }
 
 async function start() {
@@ -200,6 +288,10 @@ async function start() {
     payload = await api.read(matchId, token);
   } catch (err) {
     byId("title").textContent = "Cannot open this match";
+    if (isRevocation(err)) {
+      linkRevoked(messageOf(err));
+      return;
+    }
     showError(messageOf(err));
     return;
   }

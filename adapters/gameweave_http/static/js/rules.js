@@ -109,28 +109,88 @@ export function drawMarkdown(text, link = null) {
 
 // -- what each offered choice means -----------------------------------------------------
 
-/** The explanation of an action label, from the title's `actions` topic: a list item
- *  opening with a typed form in backticks (- `walk K7`: ...) explains the labels that
- *  begin with the same word (and, when the form has three words or more and ends in
- *  a word, only those that end with it too), as the terminal's first prompts do. */
+/** A word of a typed form that stands for a value (`N`, `SQUARE`). */
+function isPlaceholder(word) {
+  return /[A-Z]/.test(word) && word === word.toUpperCase();
+}
+
+/**
+ * The list items of an `actions` topic that open with a typed form in backticks:
+ * [form's words, what it means], an item's next lines joined to it.
+ * @param {string} text
+ * @returns {[string[], string][]}
+ */
+export function actionItems(text) {
+  /** @type {[string[], string][]} */
+  const items = [];
+  /** @type {string[] | null} */
+  let item = null;
+  const close = () => {
+    if (!item) return;
+    const m = /^`([^`]+)`:?\s*(.*)$/.exec(item.join(" "));
+    if (m) items.push([m[1].trim().split(/\s+/), m[2]]);
+  };
+  for (const line of String(text).split("\n")) {
+    const stripped = line.trim();
+    if (/^- `/.test(stripped)) {
+      close();
+      item = [stripped.slice(2)];
+    } else if (item && stripped && /^\s/.test(line)) {
+      item.push(stripped);
+    } else {
+      close();
+      item = null;
+    }
+  }
+  close();
+  return items;
+}
+
+/** Whether `words` is written as `form`: as many words, each the form's or in place of a placeholder. */
+function exact(form, words) {
+  return form.length === words.length && form.every((f, i) => isPlaceholder(f) || f.toLowerCase() === words[i].toLowerCase());
+}
+
+/** Whether `form` explains `words` loosely: the same first word and, when the form has
+ *  three words or more and ends in a literal word, the same last word. */
+function loose(form, words) {
+  if (form.length === words.length || form[0].toLowerCase() !== words[0].toLowerCase()) return false;
+  const last = form[form.length - 1];
+  if (form.length >= 3 && /^[a-z]+$/i.test(last) && !isPlaceholder(last)) {
+    return words.length > 1 && words[words.length - 1].toLowerCase() === last.toLowerCase();
+  }
+  return true;
+}
+
+/** Light Markdown's marks left out of a one-line explanation. */
+const plain = (text) => text.replace(/\*\*|`/g, "");
+
+/**
+ * The explanation of an action label, from the title's `actions` topic: the item
+ * whose typed form writes the label (- `guard N SQUARE`: ...), with the label's own
+ * values in place of the form's placeholders (capitals); else an item with the same
+ * first word (and, when its form has three words or more and ends in a literal
+ * word, the same last word), as the terminal's first prompts explain them.
+ * @param {{ name: string, text: string }[] | null} topics
+ * @param {string} label
+ * @returns {string | null}
+ */
 export function explainChoice(topics, label) {
   const guide = (topics || []).find((t) => t.name === "actions");
   if (!guide || !label) return null;
   const words = String(label).trim().split(/\s+/);
-  let loose = null;
-  for (const line of guide.text.split("\n")) {
-    const m = /^\s*- `([^`]+)`:?\s*(.*)$/.exec(line);
-    if (!m) continue;
-    const form = m[1].trim().split(/\s+/);
-    if (form[0].toLowerCase() !== words[0].toLowerCase()) continue;
-    const last = form[form.length - 1];
-    if (form.length >= 3 && /^[a-z]+$/i.test(last)) {
-      if (words.length > 1 && words[words.length - 1].toLowerCase() === last.toLowerCase()) return m[2];
-      continue;
+  let fallback = null;
+  for (const [form, meaning] of actionItems(guide.text)) {
+    if (exact(form, words)) {
+      let said = meaning;
+      form.forEach((f, i) => {
+        if (isPlaceholder(f)) said = said.replace(new RegExp(`\\b${f}\\b`, "g"), words[i]);
+      });
+      return plain(said);
     }
-    if (loose === null) loose = m[2];
+    if (fallback === null && loose(form, words)) fallback = plain(meaning);
   }
-  return loose;
+  return fallback;
 }
 
 // -- the panel ----------------------------------------------------------------------------
