@@ -225,7 +225,7 @@ def rules(
 ) -> None:
     """Read a title's rules, by topic, before (or without) playing it: the same
     text as 'rules' and 'rules TOPIC' during a game."""
-    from .teach import NoRules, rules_page, topics_of
+    from .teach import NoRules, RulesFailed, rules_page, topics_of
 
     try:
         found = registry().title(title)
@@ -238,6 +238,8 @@ def rules(
     try:
         names = list(topics_of(found)) if every else [topic or ""]
         pages = [rules_page(found, name, command=command) for name in names]
+    except RulesFailed as exc:
+        fail(exc, 1)
     except NoRules as exc:
         typer.echo(str(exc))
         return

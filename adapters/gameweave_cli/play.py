@@ -40,7 +40,7 @@ from .render import (
     seat_name,
 )
 from .simulate import describe_error, log_text
-from .teach import NoRules, explain_choices, find_topic, rules_page
+from .teach import NoRules, RulesFailed, explain_choices, find_topic, rules_page
 
 #: The folder ``play`` writes logs to when ``--log`` is not given.
 LOG_DIR = Path("gameweave-logs")
@@ -51,11 +51,9 @@ MENU_LIMIT = 60
 #: How many of each human seat's first turns explain the choices on offer.
 TEACHING_TURNS = 2
 
-#: The two lines a game opens with.
-HOW_TO_PLAY = (
-    "How to play: pick a move by its menu number, or type it as the menu writes it.",
-    "'rules' explains the game, 'help' lists the commands, 'quit' saves and stops.",
-)
+#: The line a game opens with (one line: on a small terminal the board and the
+#: menu take the rest).
+HOW_TO_PLAY = ("How to play: type a menu number or the move. More: 'help', 'rules', 'quit'.",)
 
 #: What ``help`` lists: (what is typed, what it does).
 COMMANDS = (
@@ -166,17 +164,35 @@ def ask_seat(match: Match, console: Console, read: Callable[[str], str] = input)
         )
 
 
+def news_rows(rows: Sequence[str], room: int) -> list[str]:
+    """What happened since a seat's last look, in at most ``room`` rows: the whole
+    news under its heading, else its last rows under a heading that counts the
+    rest (``history`` shows them)."""
+    if not rows or room < 1:
+        return []
+    if len(rows) + 1 <= room:
+        return ["Since your last look:", *rows]
+    if room == 1:
+        return [f"Since your last look: {len(rows)} lines (type history)"]
+    hidden = len(rows) - (room - 1)
+    return [f"Since your last look ({hidden} earlier lines: type history):", *rows[hidden:]]
+
+
 def invocation() -> str:
     """The command that started this ``gameweave``, as it can be typed again here:
-    ``gameweave`` when that name on the PATH is this program, else the path it
-    was started by (``.venv/bin/gameweave``), or ``python -m gameweave_cli``."""
+    ``gameweave`` when that name on the PATH is this program (an active virtual
+    environment), else the path it was started by (``.venv/bin/gameweave``, as
+    the README has it), or ``python -m gameweave_cli``; plain ``gameweave`` when
+    it runs inside another program (a test)."""
     argv0 = sys.argv[0] if sys.argv else ""
     path = Path(argv0)
-    if not argv0 or path.name == "__main__.py" or argv0 == "-m":
+    if path.name == "__main__.py" and path.parent.name == "gameweave_cli":
         return f"{shlex.quote(sys.executable)} -m gameweave_cli"
-    on_path = shutil.which(path.name)
+    if path.name != "gameweave":
+        return "gameweave"
+    on_path = shutil.which("gameweave")
     if on_path is not None and path.exists() and Path(on_path).resolve() == path.resolve():
-        return path.name
+        return "gameweave"
     return shlex.quote(argv0)
 
 
@@ -475,40 +491,40 @@ class Session:
             if len(entries) > MENU_LIMIT:
                 more = len(entries) - MENU_LIMIT
                 console.print(Text(f"... and {more} more: type 'menu' to list them all"))
-            for taught in teach:
-                console.print(taught)
+            for explained in teach:
+                console.print(explained)
             console.print(Text("Type a number, an action, or help.", style="dim"))
             return
         # A terminal: what happened, the board, the menu and the prompt fit its
         # height, so that the board's top rows never scroll away (after --resume
-        # the whole history is new). The board comes whole; the first turns'
-        # explanations next (a newcomer needs them); then the menu and the news
-        # share what is left, the news a few lines at least.
+        # the whole history is new, and the first turn teaches). The board comes
+        # whole; then the menu (two lines at least), the first turns'
+        # explanations, the news (a line at least) and the rest of the menu.
         board = 1 + len(Text.from_markup(drawn).wrap(console, width))
-        left = max(2, console.size.height - 1 - board - len(teach))  # the prompt's row
-        news = min(len(new) + 1, 3) if new else 0
+        left = max(3, console.size.height - 1 - board)  # the prompt takes the last row
         lines = compact_menu(entries, width)
-        room = max(2, left - news)
+        news_min = 1 if new else 0
+        fits = min(len(teach), max(0, left - news_min - min(len(lines), 2)))
+        if fits < len(teach):
+            # What does not fit is in the rules, one command away.
+            rest = Text("  (what each choice means: rules actions)", style="cyan")
+            teach = [*teach[: max(0, fits - 1)], rest][:fits] if fits > 1 else teach[:fits]
+        room = max(1, left - len(teach) - news_min)
         if len(lines) > room:
             shown = lines[: max(1, room - 1)]
             more = len(entries) - sum(count for _, count in shown)
             lines = [*shown, (f"... and {more} more: type 'menu' to list them all", 0)]
-        elif len(lines) < room and not new:
+        elif len(lines) < room and left - len(teach) - len(lines) - 1 >= len(new) + bool(new):
+            # Room for a line more, the news whole all the same.
             lines = [(f"Your move, {seat_name(match, seat)}:", 0), *lines]
-        if new:
-            fits = max(news, left - len(lines)) - 1  # the heading takes a row
-            if len(new) > fits:
-                hidden = len(new) - (fits - 1)
-                new = [f"  ({hidden} earlier lines: type history)", *new[hidden:]]
-            console.print(Text("Since your last look:", style="bold"))
-            for row in new:
-                console.print(Text(row))
+        for row in news_rows(new, max(news_min, left - len(teach) - len(lines))):
+            console.print(Text(row, style="bold") if row.startswith("Since") else Text(row))
         console.print(rule)
         console.print(drawn)
         for line, _ in lines:
             console.print(Text(line))
-        for taught in teach:
-            console.print(taught)
+        for taught_row in teach:
+            console.print(taught_row)
 
     def _choices_explained(self, seat: int, entries: list[tuple[int, Any, str]]) -> list[Text]:
         """At a seat's first turns, what each kind of choice on offer means (from
@@ -533,6 +549,9 @@ class Session:
         """``rules`` and ``rules TOPIC``: the title's rules text, paged on a terminal."""
         try:
             page = rules_page(self.match.title, topic)
+        except RulesFailed as exc:
+            self._refuse(str(exc))
+            return
         except NoRules as exc:
             self.console.print(Text(str(exc)))
             return

@@ -203,7 +203,16 @@ def compact_menu(entries: Sequence[tuple[int, Any, str]], width: int) -> list[tu
         while all(len(w) > common + 1 and w[common] == run[0][1][common] for _, w in run):
             common += 1
         word = " ".join(run[0][1][:common])
-        groups.append((word, [f"{n}. {' '.join(w[common:])}" for n, w in run]))
+        # A choice that is its own number (bid 5 as entry 5) needs it only once.
+        groups.append(
+            (
+                word,
+                [
+                    str(n) if w[common:] == [str(n)] else f"{n}. {' '.join(w[common:])}"
+                    for n, w in run
+                ],
+            )
+        )
     indent = min(MENU_WORD, max((len(w) + 1 for w, _ in groups if w), default=0))
     lines: list[tuple[str, int]] = []
     for word, items in groups:

@@ -29,12 +29,16 @@ class NoRules(Exception):
     line)."""
 
 
+class RulesFailed(NoRules):
+    """The title's rules text raised: a bug of the title, said in one line."""
+
+
 def topics_of(title: Any) -> dict[str, str]:
     """The title's rules topics in order, or :class:`NoRules` saying why there are none."""
     try:
         topics = dict(title.rules_text() or {})
     except Exception as exc:  # a bug in the title's rules text must not end a game
-        raise NoRules(
+        raise RulesFailed(
             f"{title.name} could not give its rules ({type(exc).__name__}: {exc})"
         ) from None
     if not topics:
@@ -97,8 +101,9 @@ _MARKS = re.compile(r"\*\*|`")
 
 
 def _placeholder(word: str) -> bool:
-    """Whether a word of a typed form stands for a value (``N``, ``SQUARE``)."""
-    return word.isupper() and any(c.isalpha() for c in word)
+    """Whether a word of a typed form stands for a value: a word in capitals
+    (``N``, ``SQUARE``), where an example such as ``K7`` has a digit."""
+    return word.isalpha() and word.isupper()
 
 
 def action_items(guide: str) -> list[tuple[list[str], str]]:
@@ -129,32 +134,32 @@ def action_items(guide: str) -> list[tuple[list[str], str]]:
 
 def _exact(form: Sequence[str], words: Sequence[str]) -> bool:
     """Whether the choice ``words`` is written as the typed ``form``: as many
-    words, each the form's word or in place of a placeholder."""
+    words, each the form's own or in place of a placeholder."""
     return len(form) == len(words) and all(
         _placeholder(f) or f.lower() == w.lower() for f, w in zip(form, words, strict=True)
     )
 
 
-def _matches(form: Sequence[str], words: Sequence[str]) -> bool:
-    """Whether the choice ``words`` is one the typed ``form`` explains: written as
-    the form, or (a form shorter or longer than the choice) with the same first
-    word and, when the form has three words or more and ends in a literal word
-    (``walk SQUARE cut``), the same last word."""
+def fit(form: Sequence[str], words: Sequence[str]) -> int:
+    """How well the typed ``form`` explains the choice ``words``: 3 written as the
+    form; 2 the same first word and the same last word, where the form has three
+    words or more and ends in a word that is not a placeholder (``walk SQUARE
+    cut``); 1 the same first word; 0 not at all."""
+    if not form or not words or form[0].lower() != words[0].lower():
+        return 0
     if _exact(form, words):
-        return True
-    if not form or not words or form[0].lower() != words[0].lower() or len(form) == len(words):
-        return False
+        return 3
     last = form[-1]
     if len(form) >= 3 and last.isalpha() and not _placeholder(last):
-        return len(words) > 1 and words[-1].lower() == last.lower()
-    return True
+        return 2 if len(words) > 1 and words[-1].lower() == last.lower() else 0
+    return 1
 
 
 def _filled(form: Sequence[str], words: Sequence[str], meaning: str) -> tuple[str, str]:
     """The form and its meaning with each placeholder replaced by the value the
     choice ``words`` has in its place (when the two have as many words)."""
     shown = " ".join(form)
-    if len(form) != len(words):
+    if not _exact(form, words):
         return shown, meaning
     values = {f: w for f, w in zip(form, words, strict=True) if _placeholder(f)}
     for name, value in values.items():
@@ -163,24 +168,30 @@ def _filled(form: Sequence[str], words: Sequence[str], meaning: str) -> tuple[st
 
 
 def explain_choices(title: Any, labels: Sequence[str]) -> list[str]:
-    """What each kind of choice in ``labels`` means, one line each: from the
-    title's ``actions`` rules topic, the items whose typed form explains a choice
-    on offer, shown with that choice's own values in place of the form's
-    placeholders, Markdown's marks left out."""
+    """What each kind of choice in ``labels`` means, one line each, in the order
+    of the title's ``actions`` rules topic: each choice is explained by the item
+    that fits it best (see :func:`fit`), and an item written as a choice on offer
+    is shown with that choice's values in place of its placeholders; Markdown's
+    marks are left out."""
     try:
         topics: Mapping[str, str] = title.rules_text() or {}
         guide = str(topics.get("actions", ""))
     except Exception:
         return []
-    split = [label.split() for label in labels]
-    out: list[str] = []
-    for form, meaning in action_items(guide):
-        example = next((words for words in split if _exact(form, words)), None)
-        if example is None:
-            example = next((words for words in split if _matches(form, words)), None)
-        if example is None:
-            continue
-        shown, said = _filled(form, example, meaning)
+    items = action_items(guide)
+    chosen: dict[int, list[str]] = {}
+    for label in labels:
+        words = label.split()
+        scores = [fit(form, words) for form, _ in items]
+        best = max(scores, default=0)
+        if best:
+            at = scores.index(best)
+            if at not in chosen or (best == 3 and not _exact(items[at][0], chosen[at])):
+                chosen[at] = words
+    out = []
+    for at in sorted(chosen):
+        form, meaning = items[at]
+        shown, said = _filled(form, chosen[at], meaning)
         out.append(_MARKS.sub("", f"{shown}{said}"))
     return out
 
@@ -188,9 +199,11 @@ def explain_choices(title: Any, labels: Sequence[str]) -> list[str]:
 __all__ = [
     "NoRules",
     "Page",
+    "RulesFailed",
     "action_items",
     "explain_choices",
     "find_topic",
+    "fit",
     "rules_page",
     "topics_of",
 ]

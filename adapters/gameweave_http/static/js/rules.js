@@ -109,9 +109,10 @@ export function drawMarkdown(text, link = null) {
 
 // -- what each offered choice means -----------------------------------------------------
 
-/** A word of a typed form that stands for a value (`N`, `SQUARE`). */
+/** A word of a typed form that stands for a value: a word in capitals (`N`,
+ *  `SQUARE`), where an example such as `K7` has a digit. */
 function isPlaceholder(word) {
-  return /[A-Z]/.test(word) && word === word.toUpperCase();
+  return /^[A-Z]+$/.test(word);
 }
 
 /**
@@ -146,20 +147,22 @@ export function actionItems(text) {
   return items;
 }
 
-/** Whether `words` is written as `form`: as many words, each the form's or in place of a placeholder. */
+/** Whether `words` is written as `form`: as many words, each the form's own or in place of a placeholder. */
 function exact(form, words) {
   return form.length === words.length && form.every((f, i) => isPlaceholder(f) || f.toLowerCase() === words[i].toLowerCase());
 }
 
-/** Whether `form` explains `words` loosely: the same first word and, when the form has
- *  three words or more and ends in a literal word, the same last word. */
-function loose(form, words) {
-  if (form.length === words.length || form[0].toLowerCase() !== words[0].toLowerCase()) return false;
+/** How well `form` explains the choice `words`, as the terminal weighs it: 3 written
+ *  as the form; 2 the same first and last word, where the form has three words or
+ *  more and ends in a literal word; 1 the same first word; 0 not at all. */
+function fit(form, words) {
+  if (!form.length || !words.length || form[0].toLowerCase() !== words[0].toLowerCase()) return 0;
+  if (exact(form, words)) return 3;
   const last = form[form.length - 1];
   if (form.length >= 3 && /^[a-z]+$/i.test(last) && !isPlaceholder(last)) {
-    return words.length > 1 && words[words.length - 1].toLowerCase() === last.toLowerCase();
+    return words.length > 1 && words[words.length - 1].toLowerCase() === last.toLowerCase() ? 2 : 0;
   }
-  return true;
+  return 1;
 }
 
 /** Light Markdown's marks left out of a one-line explanation. */
@@ -167,10 +170,9 @@ const plain = (text) => text.replace(/\*\*|`/g, "");
 
 /**
  * The explanation of an action label, from the title's `actions` topic: the item
- * whose typed form writes the label (- `guard N SQUARE`: ...), with the label's own
- * values in place of the form's placeholders (capitals); else an item with the same
- * first word (and, when its form has three words or more and ends in a literal
- * word, the same last word), as the terminal's first prompts explain them.
+ * that fits it best (one written as the label first: - `guard N SQUARE`: ...), with
+ * the label's own values in place of the form's placeholders (words in capitals),
+ * as the terminal's first prompts explain the choices.
  * @param {{ name: string, text: string }[] | null} topics
  * @param {string} label
  * @returns {string | null}
@@ -179,18 +181,22 @@ export function explainChoice(topics, label) {
   const guide = (topics || []).find((t) => t.name === "actions");
   if (!guide || !label) return null;
   const words = String(label).trim().split(/\s+/);
-  let fallback = null;
-  for (const [form, meaning] of actionItems(guide.text)) {
-    if (exact(form, words)) {
-      let said = meaning;
-      form.forEach((f, i) => {
-        if (isPlaceholder(f)) said = said.replace(new RegExp(`\\b${f}\\b`, "g"), words[i]);
-      });
-      return plain(said);
-    }
-    if (fallback === null && loose(form, words)) fallback = plain(meaning);
+  let best = 0;
+  /** @type {[string[], string] | null} */
+  let found = null;
+  for (const item of actionItems(guide.text)) {
+    const score = fit(item[0], words);
+    if (score > best) [best, found] = [score, item];
   }
-  return fallback;
+  if (!found) return null;
+  const [form, meaning] = found;
+  let said = meaning;
+  if (best === 3) {
+    form.forEach((f, i) => {
+      if (isPlaceholder(f)) said = said.replace(new RegExp(`\\b${f}\\b`, "g"), words[i]);
+    });
+  }
+  return plain(said);
 }
 
 // -- the panel ----------------------------------------------------------------------------
