@@ -308,17 +308,19 @@ class Session:
                 else:
                     self._unattended()
             except Quit:
-                return self._saved(0, f"Game saved to {self.log_path}", self._resume_hint())
+                return self._saved(0, f"Game saved to {self.log_path}", *self._resume_hint())
             except KeyboardInterrupt:
                 return self._saved(
-                    130, f"\nInterrupted; game saved to {self.log_path}", self._resume_hint()
+                    130, f"\nInterrupted; game saved to {self.log_path}", *self._resume_hint()
                 )
             except Exception as exc:
                 return self._crashed(exc)
             return self._saved(0, f"Log saved to {self.log_path}")
 
-    def _resume_hint(self) -> str:
-        return f"Continue with: {resume_command(self.log_path)}"
+    def _resume_hint(self) -> tuple[str, str]:
+        """How to carry on: the command on a line of its own, to copy whole (a
+        terminal may wrap a long one; it still copies as one line)."""
+        return ("Continue with:", f"  {resume_command(self.log_path)}")
 
     def _save(self) -> None:
         """Write the log (OSError or NotReplayable if it cannot be)."""

@@ -115,9 +115,7 @@ class PlainBid(SealedBid):
     name = "plainbid"
     display_name = "Plain Bids"
 
-    def render_text(
-        self, view: Mapping[str, Any], seat: int | None, width: int = 80
-    ) -> str | None:
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
         return None
 
     def describe_action(self, action: Any) -> str:
@@ -149,9 +147,7 @@ class ClumsyBid(SealedBid):
     name = "clumsybid"
     display_name = "Clumsy Bids"
 
-    def render_text(
-        self, view: Mapping[str, Any], seat: int | None, width: int = 80
-    ) -> str | None:
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
         raise KeyError("crest")
 
     def describe_action(self, action: Any) -> str:

@@ -110,7 +110,7 @@ def test_help_history_show_and_save(installed: Any, runner: CliRunner, tmp_path:
     assert out.count("You bid 5 on the") >= 2  # once as it happened, once in history
     assert f"Saved to {log}" in out
     assert f"Game saved to {log}" in out
-    assert f"Continue with: gameweave play --resume {log}" in out
+    assert f"Continue with:\n  gameweave play --resume {log}\n" in out
     assert len(MatchLog.load(log).actions) == 3  # bot, me, bot
 
 

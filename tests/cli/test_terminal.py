@@ -131,7 +131,7 @@ def test_an_interrupted_game_still_writes_its_log(
         # The same resume hint as quit and Ctrl-D give, as a command that works as
         # printed (this gameweave was started as python -m gameweave_cli).
         again = f"{shlex.quote(sys.executable)} -m gameweave_cli play --resume {log}"
-        assert f"Continue with: {again}" in child.before
+        assert f"Continue with:\r\n  {again}\r\n" in child.before
     child.close()
     assert child.exitstatus == 130
     assert [e.seat for e in MatchLog.load(log).actions] == [2, 1, 2]
