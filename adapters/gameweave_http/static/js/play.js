@@ -73,8 +73,8 @@ function linkRevoked(detail) {
     " · ",
     el("a", { href: "/", class: "lobby" }, "back to the lobby"),
   );
-  if (detail) banner.title = detail;
-  showError("");
+  // The server's own words stay below, small, for whoever reports a problem.
+  showError(detail ? `Details: ${detail}` : "");
   board.classList.add("revoked");
   byId("seat-link").hidden = true; // the link it offers to keep is the dead one
   for (const b of board.querySelectorAll("button")) /** @type {HTMLButtonElement} */ (b).disabled = true;
