@@ -4,9 +4,11 @@ actions read back (``+50``, ``deal``, ``hit``, ``cold feet``, ``play long glass`
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.console import Console
 from rich.text import Text
 
 from gameweave_core import action_tag
@@ -232,6 +234,10 @@ def draft_lines(view: Mapping[str, Any]) -> list[str]:
     return out
 
 
+#: Lays text out for :func:`fold` (its own width is never used: each wrap names one).
+_LAYOUT = Console(file=io.StringIO(), width=200, color_system=None, highlight=False)
+
+
 def fold(line: str, width: int) -> list[str]:
     """A line of rich markup folded at spaces into lines of at most ``width``
     columns (as shown: markup takes no room), each after the first indented two
@@ -241,21 +247,16 @@ def fold(line: str, width: int) -> list[str]:
         return [line]
     plain = text.plain
     lead = len(plain) - len(plain.lstrip(" "))
-    out: list[Text] = []
-    current = Text(" " * lead)
-    count = 0
-    for word in text.split(" "):
-        if not word.plain:
-            continue
-        if count and current.cell_len + 1 + word.cell_len > width:
-            out.append(current)
-            current, count = Text(" " * (lead + 2)), 0
-        if count:
-            current.append(" ")
-        current.append_text(word)
-        count += 1
-    out.append(current)
-    return [t.markup for t in out]
+    indent = " " * (lead + 2)
+    first = text.wrap(_LAYOUT, width)[0]
+    first.rstrip()
+    rest = text[len(first.plain) :]
+    rest = rest[len(rest.plain) - len(rest.plain.lstrip(" ")) :]
+    out = [first.markup]
+    for part in rest.wrap(_LAYOUT, max(20, width - len(indent))):
+        part.rstrip()
+        out.append(indent + part.markup)
+    return out
 
 
 def render_text(view: Mapping[str, Any], seat: int | None, width: int = 80) -> str:

@@ -127,8 +127,8 @@ class PlainBid(SealedBid):
     def seat_label(self, state: State, seat: int) -> str:
         return Title.seat_label(self, state, seat)
 
-    def rules_text(self) -> Mapping[str, str] | None:
-        return None
+    def rules_text(self) -> Mapping[str, str]:
+        return {}  # no rules text
 
 
 class OpenBid(PlainBid):

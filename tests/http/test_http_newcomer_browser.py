@@ -43,11 +43,12 @@ WAIT = 20_000
 
 def registry() -> Registry:
     """Every title a user has: the five heist games and the tutorial's."""
-    from gameweave_house import plugin as house
     from gameweave_masterthief import plugin as masterthief
-    from gameweave_museum import plugin as museum
     from gameweave_museumheist import plugin as museumheist
     from gameweave_museumrush import plugin as museumrush
+
+    from gameweave_house import plugin as house
+    from gameweave_museum import plugin as museum
     from gameweave_sealedbid import plugin as sealedbid
 
     reg = Registry()
@@ -315,7 +316,9 @@ def test_museum_heist_challenges_are_named_finger_sized_and_confirmed_on_touch(
     box = button.bounding_box()
     assert box is not None and box["height"] >= 44 and box["width"] >= 44
     name = button.inner_text()
-    assert any(word in name for word in ("Artist", "Duchess", "Tourist", "Girl", "Guard", "Granny", "Boy"))
+    assert any(
+        word in name for word in ("Artist", "Duchess", "Tourist", "Girl", "Guard", "Granny", "Boy")
+    )
     colour = page.evaluate(
         "() => getComputedStyle(document.querySelector('.mh-challenge .mh-dot')).backgroundColor"
     )
@@ -331,9 +334,7 @@ def test_museum_heist_challenges_are_named_finger_sized_and_confirmed_on_touch(
     assert pages.errors == []
 
 
-def test_the_replay_s_view_as_follows_the_log_opened(
-    server: LoopbackServer, pages: Pages
-) -> None:
+def test_the_replay_s_view_as_follows_the_log_opened(server: LoopbackServer, pages: Pages) -> None:
     """Issue 31.7: after a second log was opened, "View as" kept the first log's
     seat names (as long as both had as many seats)."""
     reg = registry()
@@ -392,9 +393,7 @@ def test_the_lobby_fits_a_phone_for_every_title(server: LoopbackServer, pages: P
     assert pages.errors == []
 
 
-def test_a_lost_server_is_said_in_words(
-    browser: Any, pages: Pages, tmp_path: Path
-) -> None:
+def test_a_lost_server_is_said_in_words(browser: Any, pages: Pages, tmp_path: Path) -> None:
     """Issue 31.7: the only sign of a lost server was a grey dot whose tooltip
     still said "live updates"."""
     with LoopbackServer(create_app(tmp_path / "lost.sqlite3", registry(), dev=True)) as own:

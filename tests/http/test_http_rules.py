@@ -50,8 +50,8 @@ class PlainBids(SealedBid):
     name = "plainbids"
     display_name = "Plain Bids"
 
-    def rules_text(self) -> Mapping[str, str] | None:
-        return None
+    def rules_text(self) -> Mapping[str, str]:
+        return {}  # no rules text
 
 
 @pytest.fixture
