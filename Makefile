@@ -32,7 +32,7 @@ lint: $(STAMP)
 # mypy --strict on every package, then on the tests: the core's and adapters' tests
 # (with the folders their imports come from on the path), and each title's from its
 # own folder, as its distribution runs them.
-ROOT_TESTS_PATH := adapters:$(subst $(eval) ,:,$(TITLE_DIRS)):docs/tutorial/sealed-bid:docs/tutorial:docs/_ext:docs/reference/examples:tests/http:benchmarks/tictactoe
+ROOT_TESTS_PATH := adapters:$(subst $(eval) ,:,$(TITLE_DIRS)):docs/tutorial/sealed-bid:docs/tutorial:docs/_ext:docs/reference/examples:tests/http:benchmarks/tictactoe:benchmarks
 typecheck: $(STAMP)
 	$(BIN)/mypy gameweave_core adapters/gameweave_cli adapters/gameweave_http \
 	  $(patsubst %/__init__.py,%,$(wildcard $(addsuffix /gameweave_*/__init__.py,$(TITLE_DIRS))))
