@@ -631,6 +631,36 @@ def test_a_tie_is_broken_by_one_last_simultaneous_steal() -> None:
     assert match.view(None)["tie_steals"] == {"1": "Star of the Nile", "2": "Opal Brooch"}
 
 
+def test_the_tie_break_steal_is_not_the_items_the_caught_thieves_dropped() -> None:
+    """[Ending the Game] "anyone still in play drops ALL Carried items back into the
+    Museum"; [Setup] the Museum is "a disorderly pile"; the tie-break is "one last
+    Steal simultaneously". Ruling: a card going back into the Museum is put in at a
+    random place, so the tie-break does not hand out what was just dropped."""
+    dropped = {"Astrolabe", "Dodo Egg"}
+    handed_out: list[frozenset[str]] = []
+    depths: list[tuple[int, ...]] = []
+    for seed in range(20):
+        match = stacked(
+            2,
+            museum=["Astrolabe", "Dodo Egg", "Laser Snare", "Motion Sensor", "Night Watchman"],
+            seed=seed,
+        )
+        heist(match)  # seat 1 carries the Astrolabe, seat 2 the Dodo Egg
+        act(match, 1, "steal")  # Laser Snare: no Gem anywhere, a Strike
+        act(match, 2, "steal")  # Motion Sensor: no Statue, a Strike
+        act(match, 1, "steal")  # Night Watchman: the third Strike, both caught with 0
+        assert match.view(None)["phase"] == "tiebreak"
+        pile = state(match).museum  # drawn from its end
+        depths.append(tuple(len(pile) - 1 - pile.index(item) for item in sorted(dropped)))
+        act(match, 1, "steal")
+        act(match, 2, "steal")
+        handed_out.append(frozenset(state(match).tie_steals.values()))
+    # Dropped on top, the two items would be the tie-break's cards in every game.
+    assert len(set(depths)) > 15
+    assert handed_out.count(frozenset(dropped)) <= 1  # once in twenty, by chance
+    assert len(set(handed_out)) > 15
+
+
 # -- the project's cards (see the rulings page) ---------------------------------------
 
 
