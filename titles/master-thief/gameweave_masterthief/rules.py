@@ -318,7 +318,7 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
         case _:
             raise TypeError(f"not a Master Thief action: {action!r}")
     if not state.ended and len(state.strikes) >= charms.strikes_to_end(state):
-        events += end_game(state, "strikes", rng)
+        events += abandon_heist(state, rng) if state.turns == 0 else end_game(state, "strikes", rng)
     return events
 
 
@@ -508,10 +508,22 @@ def do_vote(state: State, seat: int, abandon: bool, rng: Rng) -> list[Event]:
     return [*events, Event.public(state.jury_result, "jury"), *start_turn(state, state.first)]
 
 
-def restart(state: State, rng: Rng) -> list[Event]:
-    """Start over: everything is shuffled and dealt again."""
+def abandon_heist(state: State, rng: Rng) -> list[Event]:
+    """The opening Heist left the Strikes that end the game: start over at once.
+
+    Ruling ("decide as a group to abandon the heist and start over"): every thief
+    would be caught with nothing before a single turn, so no table would go on and
+    no vote is needed. It does not use up one of the Jury's restarts: a fresh deal
+    sets off three Strikes seldom, so the game still gets going."""
+    state.jury_result = "Three Strikes in the Heist: the heist is abandoned and started over"
+    event = Event.public(state.jury_result, "jury")
+    return [event, *restart(state, rng, counted=False)]
+
+
+def restart(state: State, rng: Rng, counted: bool = True) -> list[Event]:
+    """Start over: everything is shuffled and dealt again (``counted``: by the Jury)."""
     fresh = setup(state.players, {}, rng)
-    fresh.restarts = state.restarts + 1
+    fresh.restarts = state.restarts + (1 if counted else 0)
     fresh.jury_result = state.jury_result
     for field in State.__attrs_attrs__:
         setattr(state, field.name, getattr(fresh, field.name))

@@ -132,6 +132,32 @@ def test_heist_security_requires_immediate_action_then_the_jury_may_abandon() ->
     assert all(not s["carried"] for s in view["seats"]) and view["museum"] == 36
 
 
+def test_a_heist_that_sets_off_the_game_ending_strikes_is_started_over() -> None:
+    """[Beginning the Game] "beginning the game with 1 or multiple Securities alerted
+    ... decide as a group to abandon the heist and start over"; [Averting Security]
+    "3 Security Strikes will end the game immediately". Ruling: a Heist that leaves
+    the Strikes that end the game is started over at once, from the match's
+    generator, even when the Jury's two restarts are used up."""
+    museum = ["Laser Snare", "Guard Dog", "Motion Sensor"]
+    match = stacked(3, museum=museum, seed=4)
+    state(match).restarts = 2  # the Jury may abandon no more Heists
+    heist(match)
+    view = match.view(None)
+    assert "ended" not in view and match.outcome() is None
+    assert view["phase"] == "heist" and view["strikes"] == [] and view["museum"] == 36
+    assert awaited(match) == (1, 2, 3) and view["restarts"] == 2
+    assert all(not s["carried"] and s["hand"] == 4 for s in view["seats"])
+    assert "Three Strikes in the Heist: the heist is abandoned and started over" in (
+        match.history(None)
+    )
+    # The new deal comes from the match's generator: the same seed, the same deal.
+    again = stacked(3, museum=museum, seed=4)
+    state(again).restarts = 2
+    heist(again)
+    assert state(again).museum == state(match).museum
+    assert state(again).hands == state(match).hands
+
+
 def test_jury_passes_only_by_majority_vote() -> None:
     """[Calling a Jury of Thieves] "This passes only by majority vote"."""
     match = stacked(2, museum=["Laser Snare", "Dodo Egg"])
