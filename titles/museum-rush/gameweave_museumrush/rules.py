@@ -657,9 +657,10 @@ def enter(state: State, seat: int, tile: int, rng: Rng, events: list[Event]) -> 
     pick_up_keys(state, seat, tile, events)
     queued: list[Task] = []
     here = state.grid[tile]
-    guards = guards_on(state, tile)
-    if guards and not cannot_be_caught(state, tile):
-        queued.append(Task("caught", seat, room=tile, guard=guards[0]))
+    # Every Guard on the tile finds the thief, one after another: taking one down or
+    # luring it away leaves the others ("If the Guard is still on the tile, carry on").
+    if not cannot_be_caught(state, tile):
+        queued.extend(Task("caught", seat, room=tile, guard=g) for g in guards_on(state, tile))
     if top_camera(state, tile):
         queued.append(Task("camera", seat, room=tile))
     if here.trap >= 0:

@@ -340,3 +340,25 @@ def test_take_down_when_you_move_onto_a_guard() -> None:
     assert rules.legal_actions(state, 1)[0] == TakeDown()
     act(state, 1, TakeDown())
     assert state.guards == [-1] and state.keys[0] == 1 and state.pos[0] == parse_coord("C2")
+
+
+def test_a_second_guard_on_your_tile_finds_you_too() -> None:
+    """Getting Caught!: "If a Guard moves onto your tile (or for some reason you move
+    onto his) then a Lure or a Take Down card will keep you safe"; Two Thieves at
+    Once: "If the Guard is still on the tile, carry on". Moving onto a tile with two
+    Guards, a thief who takes one down still faces the other."""
+    state = table(at=("B2", "G4"), guards=["C2", "C2"])
+    give(state, 1, card_of("takedown"))
+    act(state, 1, Move("C2"))
+    act(state, 1, TakeDown())
+    assert state.guards == [-1, parse_coord("C2")]
+    task = state.tasks[0]
+    assert (task.kind, task.seat, task.guard) == ("caught", 1, 1)
+    assert rules.legal_actions(state, 1) == [Pass()]  # no card left: roll or be busted
+    # A Lure sends one Guard away; the one left behind finds the thief as well.
+    state = table(at=("B2", "G4"), guards=["C2", "C2"])
+    give(state, 1, card_of("lure"))
+    act(state, 1, Move("C2"))
+    act(state, 1, Lure(0, 0, "D2"))
+    task = state.tasks[0]
+    assert (task.kind, task.seat, task.guard) == ("caught", 1, 1)
