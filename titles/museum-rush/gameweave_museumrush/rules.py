@@ -344,6 +344,8 @@ def task_actions(state: State, task: Task) -> list[Any]:
         case "camera":
             disable = has_kind(hand, DISABLE) >= 0
             return [Disable(coord(task.room)), Pass()] if disable else [Pass()]
+        case "react":
+            return [*lure_moves(state, seat, state.pos[seat - 1]), Pass()]
         case "newguard":
             return [Place(coord(t)) for t in new_guard_spots(state, task.room)]
         case "drop":
@@ -426,6 +428,7 @@ TASK_WORDS = {
     "slip": "a thief slipped away and picks an adjacent room",
     "bust": "a busted thief keeps one card",
     "camera": "a Camera has seen a thief (Disable or not)",
+    "react": "a Guard is close: the thief may play Items before the next card is turned",
     "newguard": "a new Guard is being placed",
     "drop": "a thief drops cards",
     "pick": "a thief takes cards from a pile",
@@ -692,7 +695,11 @@ def do_steal_loot(state: State, seat: int, events: list[Event]) -> None:
     take_public(state, seat, card)
     state.stolen = True
     events.append(Event.public(f"{label(seat)} steals {name(card)}", "steal", card=card))
-    state.tasks[0:0] = [Task("alert", seat), Task("turnover", room=tile)]
+    state.tasks[0:0] = [
+        Task("alert", seat),
+        Task("react", seat, room=tile),
+        Task("turnover", room=tile),
+    ]
     check_limit(state, seat)
 
 
@@ -757,7 +764,11 @@ def cracked(state: State, seat: int, tile: int, events: list[Event]) -> None:
         t.up = False
         take_public(state, seat, card)
         events.append(Event.public(f"{label(seat)} steals {name(card)}", "steal", card=card))
-    state.tasks[0:0] = [Task("alert", seat), Task("turnover", room=tile)]
+    state.tasks[0:0] = [
+        Task("alert", seat),
+        Task("react", seat, room=tile),
+        Task("turnover", room=tile),
+    ]
     check_limit(state, seat)
 
 
@@ -1076,6 +1087,8 @@ def needs_choice(state: State, task: Task) -> bool:
             return state.phase == TURN and len(guard_options(state, seat)) > 1
         case "turnover":
             return False
+        case "react":
+            return reaction_due(state, task)
         case "caught":
             # Always asked, even with nothing to play: a pause for thought must not
             # tell the table what is in the hand.
@@ -1103,6 +1116,22 @@ def needs_choice(state: State, task: Task) -> bool:
         case "wayout":
             return len(wayout_spots(state, seat)) > 1
     return False
+
+
+def reaction_due(state: State, task: Task) -> bool:
+    """Turn Over Next Card: after the Guard's move and before the next card, the
+    thief may play Items. Asked whenever a Guard stands on or next to the thief and a
+    card waits face down, whatever the hand holds, so the pause tells nobody what is
+    in it; otherwise the card is turned at once."""
+    here = state.pos[task.seat - 1]
+    t = state.grid[task.room]
+    return (
+        state.phase == TURN
+        and here >= 0
+        and not t.up
+        and bool(t.cards)
+        and any(p >= 0 and distance(p, here) <= 1 for p in state.guards)
+    )
 
 
 def still_caught(state: State, task: Task) -> bool:

@@ -362,3 +362,45 @@ def test_a_second_guard_on_your_tile_finds_you_too() -> None:
     act(state, 1, Lure(0, 0, "D2"))
     task = state.tasks[0]
     assert (task.kind, task.seat, task.guard) == ("caught", 1, 1)
+
+
+def test_items_may_be_played_before_the_next_card_is_turned_over() -> None:
+    """Turn Over Next Card: "complete the movement of the closest Guard, play any
+    Item cards as a reaction and work out their effect, then last of all turn over
+    the next card". The Guard stops next to the thief, who may Lure it away before a
+    Camera comes up."""
+    state = table(3, at=("B2", "G4", "A4"), guards=["E2"])
+    t = room_at(state, EXHIBITS[0], "B2")
+    loot, cam = card_of("loot", 5), card_of("camera", 0)
+    for tile in state.grid:
+        tile.cards = [c for c in tile.cards if c not in (loot, cam)]
+    state.grid[t].cards = [loot, cam]
+    state.grid[t].up = True
+    give(state, 1, card_of("lure"))
+    act(state, 1, StealLoot())
+    assert state.guards == [parse_coord("C2")]  # next door, not on the tile
+    # The next card is still face down while the thief may answer.
+    assert not state.grid[t].up and state.grid[t].cards == [cam]
+    assert rules.awaiting(state) == (1,) and state.tasks[0].kind == "react"
+    assert Lure(0, 0, "D2") in rules.legal_actions(state, 1)
+    act(state, 1, Lure(0, 0, "D2"))
+    # Then the Camera comes up and calls the Guard back.
+    assert state.grid[t].up and state.tasks[0].kind == "camera"
+    act(state, 1, Pass())
+    assert state.guards == [parse_coord("B2")] and state.tasks[0].kind == "caught"
+
+
+def test_the_reaction_pause_is_offered_whatever_the_hand_holds() -> None:
+    """Turn Over Next Card: the pause for Items comes whenever a Guard stands on or
+    next to the thief, with or without an Item in hand, so it tells the table
+    nothing; with no Guard near, the next card is turned over at once."""
+    state = table(3, at=("B2", "G4", "A4"), guards=["E2"])
+    loot_room(state, "B2")
+    act(state, 1, StealLoot())
+    assert state.tasks[0].kind == "react" and rules.legal_actions(state, 1) == [Pass()]
+    act(state, 1, Pass())
+    assert state.grid[parse_coord("B2")].up
+    far = table(3, at=("B2", "G4", "A4"), guards=["G2"])
+    loot_room(far, "B2")
+    act(far, 1, StealLoot())
+    assert far.grid[parse_coord("B2")].up and not far.tasks
