@@ -242,9 +242,8 @@ def turn_actions(state: State, seat: int) -> list[Any]:
             out.append(StealLoot())
         if can_crack(state, seat) is None:
             out.append(Crack())
-        for other in thieves_on(state, here):
-            if other != seat and state.hands[other - 1]:
-                out.append(Rob(other))
+        # An empty hand is no shelter: the victim may win the roll and take instead.
+        out.extend(Rob(other) for other in thieves_on(state, here) if other != seat)
         if can_raid(state, seat) is None:
             out.append(Raid())
         if has_kind(hand, TRAP) >= 0:
@@ -413,7 +412,7 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
         case Crack():
             return can_crack(state, seat) if here >= 0 else "break in first"
         case Rob(seat=other):
-            return f"{label(other)} is not on your tile with cards in hand"
+            return f"{label(other)} is not on your tile"
         case Raid():
             return can_raid(state, seat) if here >= 0 else "break in first"
         case End(escape=True):

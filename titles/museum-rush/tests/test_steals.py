@@ -500,3 +500,25 @@ def test_the_vault_raid_alerts_the_nearest_guard() -> None:
     act(state, 1, Raid())
     act(state, 1, Pick(card_of("loot", 0)))
     assert state.guards == [parse_coord("E2")]
+
+
+def test_you_may_try_to_rob_a_thief_with_an_empty_hand() -> None:
+    """Steal from Another Thief: "If you've moved onto the same tile as another
+    Thief, you can attempt to steal from them"; "The player that rolls highest is
+    successful – take a card at random from your opponent's hand". An empty hand is
+    no shelter: the victim who rolls higher takes a card from the thief."""
+    state = table(at=("B2", "B2"), guards=["G1"])
+    loot = card_of("loot", 3)
+    give(state, 1, loot)
+    assert state.hands[1] == [] and Rob(2) in rules.legal_actions(state, 1)
+
+    def victim_wins(seed: int) -> bool:
+        s = copy.deepcopy(state)
+        rules.apply(s, 1, Rob(2), Rng(0))
+        rules.apply(s, 2, Pass(), Rng(seed))
+        a, b = s.rolls[-1][2]
+        return b > a
+
+    act(state, 1, Rob(2))
+    act(state, 2, Pass(), seed_where(victim_wins))
+    assert state.hands == [[], [loot]]
