@@ -90,6 +90,7 @@ from .museum import (
     has_kind,
     is_way_out,
     item_value,
+    right_of,
     room_kind,
     room_name,
     security_tile,
@@ -177,9 +178,14 @@ def setup(players: int, config: Any, rng: Rng) -> State:
 
 
 def decider(state: State, task: Task) -> int:
-    """Who settles ``task``: the Guard mover for a Guard's route or a new Guard,
-    else the thief it concerns."""
-    return guard_mover(state) if task.kind in ("alert", "newguard") else task.seat
+    """Who settles ``task``: the Guard mover for a Guard's route, the player to the
+    right for a new Guard (the Joker moves Guards, he does not place them), else the
+    thief it concerns."""
+    if task.kind == "alert":
+        return guard_mover(state)
+    if task.kind == "newguard":
+        return right_of(state, state.turn)
+    return task.seat
 
 
 def awaiting(state: State) -> Sequence[int]:

@@ -522,3 +522,22 @@ def test_you_may_try_to_rob_a_thief_with_an_empty_hand() -> None:
     act(state, 1, Rob(2))
     act(state, 2, Pass(), seed_where(victim_wins))
     assert state.hands == [[], [loot]]
+
+
+def test_the_player_to_the_right_places_a_new_guard_even_in_the_jokers_turn() -> None:
+    """Turn Over Next Card (Guard): "The player to the right places a new Guard";
+    The Joker: "During his own turn the Joker's player moves Guards instead of the
+    player to the right" — he moves them, but a new Guard is placed as usual."""
+    state = table(3, at=("B2", "G4", "A4"), guards=["G1"], first_game=False)
+    state.thief = ["The Joker", "The Owl", "The Cat"]
+    t = room_at(state, EXHIBITS[0], "B2")
+    loot, guard_card, below = card_of("loot", 5), card_of("guard", 7), card_of("loot", 6)
+    for tile in state.grid:
+        tile.cards = [c for c in tile.cards if c not in (loot, guard_card, below)]
+    state.grid[t].cards = [loot, guard_card, below]
+    state.grid[t].up = True
+    act(state, 1, StealLoot())
+    while state.tasks and state.tasks[0].kind == "alert":
+        assert rules.awaiting(state) == (1,)  # the Joker routes the walking Guard
+        act(state, 1, rules.legal_actions(state, 1)[0])
+    assert state.tasks[0].kind == "newguard" and rules.awaiting(state) == (3,)
