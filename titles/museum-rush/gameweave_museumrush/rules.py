@@ -271,8 +271,11 @@ def turn_actions(state: State, seat: int) -> list[Any]:
                 out.extend(Security(g, coord(t)) for t in neighbours(p))
     if not state.used_shop and tile_of(state, SHOP) in state.visited and state.deck:
         out.append(Shop())
+    # Ruling: the Stash is part of the movement ("Carry on with your movement"),
+    # which the Steal Action ends.
     if (
         not state.first_game
+        and not state.stolen
         and not state.stash_shown[seat - 1]
         and room_name(state, here) == state.stash[seat - 1]
     ):
@@ -400,6 +403,8 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
     here = state.pos[seat - 1]
     if state.stolen and isinstance(action, (StealLoot, Crack, Rob, Raid, Trap)):
         return "one Steal Action a turn, and no Booby Trap after it"
+    if state.stolen and isinstance(action, Stash):
+        return "the Stash is used during your movement, before your Steal Action"
     match action:
         case BreakIn(at=at):
             if state.phase == TURN and here >= 0:

@@ -541,3 +541,33 @@ def test_the_player_to_the_right_places_a_new_guard_even_in_the_jokers_turn() ->
         assert rules.awaiting(state) == (1,)  # the Joker routes the walking Guard
         act(state, 1, rules.legal_actions(state, 1)[0])
     assert state.tasks[0].kind == "newguard" and rules.awaiting(state) == (3,)
+
+
+def test_the_stash_is_used_during_movement_not_after_the_steal_action() -> None:
+    """Using Your Stash: "if you have moved into your Stash location, you can stash
+    ... 5. Carry on with your movement if you have any left." Ruling: stashing is
+    part of the movement, which the Steal Action ends (as for Booby Traps): a card
+    stolen there cannot be stashed in the same turn."""
+    state = table(at=("A1", "A1"), guards=["G4"], first_game=False)
+    state.stash = ["Cafe", "Library"]
+    room_at(state, "Cafe", "A1")
+    mine, theirs = card_of("loot", 0), card_of("loot", 1)
+    give(state, 1, mine)
+    give(state, 2, theirs)
+    assert Stash(mine) in rules.legal_actions(state, 1)  # before the Steal Action
+
+    def thief_wins(seed: int) -> bool:
+        s = copy.deepcopy(state)
+        rules.apply(s, 1, Rob(2), Rng(0))
+        rules.apply(s, 2, Pass(), Rng(seed))
+        a, b = s.rolls[-1][2]
+        return a >= b
+
+    act(state, 1, Rob(2))
+    act(state, 2, Pass(), seed_where(thief_wins))
+    while state.tasks:  # the Guard's route, chosen by the player to the right
+        seat = rules.awaiting(state)[0]
+        act(state, seat, rules.legal_actions(state, seat)[0])
+    assert sorted(state.hands[0]) == sorted([mine, theirs]) and state.turn == 1
+    assert not [a for a in rules.legal_actions(state, 1) if isinstance(a, Stash)]
+    assert "Stash" in (rules.explain_illegal(state, 1, Stash(mine)) or "")
