@@ -20,6 +20,7 @@ from gameweave_museumrush.cards import (
     ARCHIVE_A,
     ARCHIVE_B,
     CARDS,
+    EDGE,
     EXHIBITS,
     GENTS,
     coord,
@@ -404,3 +405,22 @@ def test_the_reaction_pause_is_offered_whatever_the_hand_holds() -> None:
     loot_room(far, "B2")
     act(far, 1, StealLoot())
     assert far.grid[parse_coord("B2")].up and not far.tasks
+
+
+def test_a_busted_thief_breaks_in_again_when_a_room_is_free() -> None:
+    """Re-Entering the Museum: "In your next turn you can break in again – choose any
+    room around the edge of the museum, as long as there isn't a Guard or another
+    player". Ruling: "can" gives leave to come back in, it is not a choice to sit
+    out; a busted thief breaks in whenever an edge room is free, and only when none
+    is does the turn pass."""
+    state = table(turn=2)
+    state.pos[0] = OUTSIDE
+    act(state, 2, End(False))
+    legal = rules.legal_actions(state, 1)
+    assert legal and all(isinstance(a, BreakIn) for a in legal)
+    # Every edge room taken by a Guard or a thief: the turn passes.
+    state = table(turn=2)
+    state.pos[0] = OUTSIDE
+    state.guards = list(EDGE)
+    act(state, 2, End(False))
+    assert rules.legal_actions(state, 1) == [End(False)]
