@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gameweave_museumheist import rules
 from gameweave_museumheist.actions import Move, Swap
-from gameweave_museumheist.board import CHARACTERS, parse_coord
+from gameweave_museumheist.board import CHARACTERS, DISTANCE2, parse_coord
 from helpers import act, ends, position
 
 
@@ -132,10 +132,16 @@ def test_a_piece_on_the_artwork_cannot_move() -> None:
 
 
 def test_a_piece_stops_on_reaching_the_artwork() -> None:
-    # Ruling: a jump chain ends on the Artwork; it cannot jump on from there.
-    state = position({"guard": "E2", "schoolgirl": "E3", "granny": "E5"}, "E4")
+    # Ruling: a jump chain ends on the Artwork; it cannot jump on from there. C2 jumps
+    # over D3 onto the Artwork on E4; going on over E5 would land on E6, which is
+    # closer to the Artwork (squared distance 4) than C2 (8), so only the ruling keeps
+    # it out. No other way leads to E6.
+    state = position({"guard": "C2", "schoolgirl": "D3", "granny": "E5"}, "E4")
+    art = parse_coord("E4")
+    assert DISTANCE2[art][parse_coord("E6")] < DISTANCE2[art][parse_coord("C2")]
     got = ends(state, "guard")
     assert "E4" in got and "E6" not in got
+    assert rules.explain_illegal(state, 1, Move("guard", "E6")) is not None
 
 
 def test_any_player_may_move_any_piece() -> None:
