@@ -416,7 +416,9 @@ def avert_order(state: State, puller: int, security: str) -> list[int]:
 
 
 def next_alarm(state: State, rng: Rng) -> list[Event]:
-    """Open the window to avert the next pulled Security, or carry on."""
+    """Open the window to avert the next pulled Security, or carry on. Every Strike
+    on the way is told, however many Securities nobody can avert come in a row."""
+    events: list[Event] = []
     while state.alarms:
         puller, security = state.alarms[0]
         asked = avert_order(state, puller, security)
@@ -425,15 +427,12 @@ def next_alarm(state: State, rng: Rng) -> list[Event]:
                 "security", puller, asked, sequential=True, context={"security": security}
             )
             state.phase = AVERT
-            return []
+            return events
         state.alarms.pop(0)
-        events = strike(state, security)
+        events += strike(state, security)
         if state.phase == OVER or len(state.strikes) >= charms.strikes_to_end(state):
             return events
-        if state.alarms:
-            continue
-        return events + after_alarms(state, rng)
-    return after_alarms(state, rng)
+    return events + after_alarms(state, rng)
 
 
 def strike(state: State, security: str) -> list[Event]:

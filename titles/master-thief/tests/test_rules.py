@@ -147,9 +147,11 @@ def test_a_heist_that_sets_off_the_game_ending_strikes_is_started_over() -> None
     assert view["phase"] == "heist" and view["strikes"] == [] and view["museum"] == 36
     assert awaited(match) == (1, 2, 3) and view["restarts"] == 2
     assert all(not s["carried"] and s["hand"] == 4 for s in view["seats"])
-    assert "Three Strikes in the Heist: the heist is abandoned and started over" in (
-        match.history(None)
-    )
+    history = match.history(None)
+    assert "Three Strikes in the Heist: the heist is abandoned and started over" in history
+    # Each Strike is told, though the three came at once.
+    for n, card in enumerate(museum, start=1):
+        assert f"{card} is a Security Strike ({n} of 3)" in history
     # The new deal comes from the match's generator: the same seed, the same deal.
     again = stacked(3, museum=museum, seed=4)
     state(again).restarts = 2
