@@ -4,6 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TITLE ?= museum
+# The tests' Hypothesis profile (gameweave_core.pytest_plugin): `ci` draws the same
+# examples on every run; `make unit GAMEWEAVE_HYPOTHESIS=dev` (or a bare `pytest`)
+# draws new ones each run and prints the seed to replay a failure with.
+export GAMEWEAVE_HYPOTHESIS ?= ci
 # Every title is a distribution of its own: the two first-party ones at the top level
 # and the published games under titles/. The dev environment installs them all.
 TITLE_DIRS := museum house $(patsubst %/pyproject.toml,%,$(wildcard titles/*/pyproject.toml))

@@ -61,6 +61,10 @@ CHROMIUM_ARGS = (
     "--disable-sync",
     "--no-first-run",
 )
+#: Set to a whole number to shift every seed :func:`create_match` is given by it: how
+#: to run a browser test over other games than the one it names (``for k in $(seq
+#: 20); do GAMEWEAVE_SEED_OFFSET=$k pytest -m browser; done``).
+SEED_OFFSET_ENV = "GAMEWEAVE_SEED_OFFSET"
 #: How long a page or a server may take before a test calls it a hang: generous,
 #: since a busy machine is slow, and only a hang should fail.
 PATIENCE_MS = 30_000
@@ -136,6 +140,12 @@ class LoopbackServer:
         self.socket.close()
 
 
+def shifted(seed: int) -> int:
+    """``seed`` shifted by :data:`SEED_OFFSET_ENV` (unset: ``seed`` itself). A test that
+    types a seed into a page (the lobby's seed field) passes it through this too."""
+    return seed + int(os.environ.get(SEED_OFFSET_ENV, "0"))
+
+
 def create_match(
     server: LoopbackServer | str,
     title: str,
@@ -150,10 +160,11 @@ def create_match(
     seats (each plays the title's default bot), or seat numbers (as text) to bot
     names. ``seed`` is required: every match a test
     makes is the same game on every run (the server must be in development mode,
-    as :func:`serve_title`'s are). ``fields`` are further request fields, such as
+    as :func:`serve_title`'s are; :data:`SEED_OFFSET_ENV` shifts it, to try others). ``fields`` are further request fields, such as
     ``config``."""
     import httpx
 
+    seed = shifted(seed)
     url = server if isinstance(server, str) else server.url
     seated = dict(bots) if isinstance(bots, Mapping) else list(bots)
     body = {"title": title, "players": players, "bots": seated, "seed": seed, **fields}

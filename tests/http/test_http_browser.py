@@ -12,7 +12,7 @@ import pytest
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
-from gameweave_http.testing import LoopbackServer, SeatPages, create_match
+from gameweave_http.testing import LoopbackServer, SeatPages, create_match, shifted
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +45,7 @@ def test_lobby_seat_pages_and_replay_with_sealed_bids(
     # The server is in development mode: the lobby takes the match's seed.
     lobby.wait_for_selector("body[data-dev='true']", state="attached")
     lobby.click("#dev-options summary")
-    lobby.fill("#seed", "4242")
+    lobby.fill("#seed", str(shifted(4242)))
     lobby.select_option("#title-select", "sealedbid")
     lobby.fill("#players", "3")
     lobby.dispatch_event("#players", "input")

@@ -13,6 +13,7 @@ from gameweave_http.testing import (
     SeatPages,
     create_match,
     page_version,
+    shifted,
     wait_for_version,
 )
 from gameweave_museum import plugin
@@ -71,7 +72,7 @@ def test_thief_and_security_play_in_two_pages(
     # Development mode: the match's seed is chosen, so the game is the same each run.
     lobby.wait_for_selector("body[data-dev='true']", state="attached")
     lobby.click("#dev-options summary")
-    lobby.fill("#seed", "31")
+    lobby.fill("#seed", str(shifted(31)))
     lobby.select_option("#title-select", "museum")
     lobby.fill("#players", "2")
     lobby.dispatch_event("#players", "input")

@@ -13,7 +13,13 @@ from typing import Any
 import httpx
 import pytest
 
-from gameweave_http.testing import LoopbackServer, SeatPages, create_match, wait_for_version
+from gameweave_http.testing import (
+    LoopbackServer,
+    SeatPages,
+    create_match,
+    shifted,
+    wait_for_version,
+)
 from gameweave_museum import plugin as museum_plugin
 
 pytestmark = pytest.mark.browser
@@ -31,7 +37,7 @@ def create_in_lobby(lobby: Any, players: int) -> None:
     # Development mode: the match's seed is chosen, the same game on every run.
     lobby.wait_for_selector("body[data-dev='true']", state="attached")
     lobby.tap("#dev-options summary")
-    lobby.fill("#seed", "12")
+    lobby.fill("#seed", str(shifted(12)))
     lobby.select_option("#title-select", "museum")
     lobby.fill("#players", str(players))
     lobby.dispatch_event("#players", "input")
