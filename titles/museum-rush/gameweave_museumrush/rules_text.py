@@ -54,7 +54,8 @@ menu shows beside its name):
   by `-`).
 - `place ROOM`: put the new Guard on ROOM, a room next to where it was found.
 - `wayout ROOM`: put the Way Out beside ROOM (when two edges are as near).
-- `pass`: play nothing (when found by a Guard: roll to slip away).
+- `pass`: play nothing (when found by a Guard: roll to slip away; when a Guard
+  stops next to you after a steal: let the next card be turned).
 - `end`: end your turn.
 - `escape`: leave the museum from a Way Out, for good."""
 
@@ -83,7 +84,8 @@ among equal ways (the Joker picks for himself).
 A Guard reaching you: play `takedown` or `lure`, or roll one die: more than the
 Loot and Treasures you hold and you slip to a neighbouring room; otherwise you are
 **busted**: keep one card and your keys, lose the rest, and break in again next
-turn. Nobody is caught in the Gents or the Ladies."""
+turn. Each Guard in your room finds you in turn. Nobody is caught in the Gents or
+the Ladies."""
 
 _ITEMS = """\
 - **Disable**: remove a Camera that sees you.

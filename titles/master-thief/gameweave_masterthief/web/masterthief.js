@@ -80,15 +80,17 @@ export function describe(a) {
   }
 }
 
+// An item's coloured band, its colour set through the style object: the page's CSP
+// refuses style attributes.
+function band(colour, ...children) {
+  const made = el("div", { class: "mt-band" }, ...children);
+  made.style.background = colour;
+  return made;
+}
+
 function itemCard(item, opts = {}) {
+  const colour = COLOURS[item.category] || "#555";
   const security = item.kind === "Security";
-  const band = el("div", { class: "mt-band" },
-    el("span", {}, security ? "Security" : item.category),
-    el("span", {}, security ? "!" : `${item.bmc}`),
-  );
-  // Coloured through the CSSOM, which the page's Content-Security-Policy allows (a
-  // style="" attribute it refuses, which left every band uncoloured).
-  band.style.background = COLOURS[item.category] || "#555";
   return el("div", {
       class: `mt-card mt-item${opts.target ? " target" : ""}${security ? " security" : ""}`,
       "data-item": item.name,
@@ -98,7 +100,10 @@ function itemCard(item, opts = {}) {
       role: opts.onclick ? "button" : undefined,
       tabindex: opts.onclick ? "0" : undefined,
     },
-    band,
+    band(colour,
+      el("span", {}, security ? "Security" : item.category),
+      el("span", {}, security ? "!" : `${item.bmc}`),
+    ),
     el("div", { class: "mt-name" }, item.name),
     el("div", { class: "mt-foot" }, security ? `avert: ${item.category}` : `draw ${item.draw}${item.kind === "Charmed" ? " · charm" : ""}`),
   );

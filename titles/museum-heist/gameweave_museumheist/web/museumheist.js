@@ -63,12 +63,11 @@ function ink(character) {
 }
 
 function dot(character) {
-  const node = el("span", { class: "mh-dot" }, LETTERS[character]);
-  // Coloured through the CSSOM, which the page's Content-Security-Policy allows (a
-  // style="" attribute it refuses, which left every dot colourless).
-  node.style.background = COLOURS[character];
-  node.style.color = ink(character);
-  return node;
+  const made = el("span", { class: "mh-dot" }, LETTERS[character]);
+  // Set through the style object: the page's CSP refuses style attributes.
+  made.style.background = COLOURS[character];
+  made.style.color = ink(character);
+  return made;
 }
 
 function card(character, attrs = {}, extra = null) {
