@@ -515,6 +515,8 @@ def test_an_unreachable_scheduler_fails_at_once(tmp_path: Path) -> None:
             "museum",
             "-n",
             "2",
+            "--seed",
+            "1",
             "--cluster",
             "tcp://127.0.0.1:1",
         ],

@@ -4,15 +4,15 @@ on touch screens, hints that say how they were found, Museum Heist's challenges,
 the replay's seats, Sealed Bids read whole, the lobby on a phone and a lost
 server said in words.
 
-Every match is created with a seed through a development-mode server; the
-browser is ``tests/http/conftest.py``'s; the screenshots go to
+Every match is created with a seed through a development-mode server, with the
+shared helpers of :mod:`gameweave_http.testing`; the screenshots go to
 ``test-output/browser/``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,14 @@ import pytest
 
 from gameweave_core import Match, Registry
 from gameweave_http.app import create_app
-from gameweave_http.testing import LoopbackServer
+from gameweave_http.testing import (
+    LoopbackServer,
+    SeatPages,
+    create_match,
+    page_version,
+    shifted,
+    wait_for_version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -29,16 +36,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-output" / "browser"
 
 #: A phone: 390 CSS px wide, worked by touch (no hover, a coarse pointer).
-PHONE: dict[str, Any] = {
-    "viewport": {"width": 390, "height": 844},
-    "has_touch": True,
-    "is_mobile": True,
-}
+PHONE: dict[str, Any] = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
 #: A laptop with a mouse.
-DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
-
-#: Generous bounds, reached only when something hangs (milliseconds).
-WAIT = 20_000
+DESKTOP: dict[str, Any] = {"width": 1280, "height": 900}
 
 
 def registry() -> Registry:
@@ -64,70 +64,14 @@ def registry() -> Registry:
     return reg
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackServer]:
-    db = tmp_path_factory.mktemp("newcomer") / "matches.sqlite3"
-    with LoopbackServer(create_app(db, registry(), dev=True)) as s:
-        yield s
-
-
-def create(
-    server: LoopbackServer, title: str, players: int, seed: int, bots: dict[str, str] | None = None
-) -> dict[str, Any]:
-    """A match made through the API with a chosen seed (a development server)."""
-    body = {"title": title, "players": players, "seed": seed, "bots": bots or {}}
-    response = httpx.post(f"{server.url}/api/matches", json=body, timeout=60)
-    assert response.status_code == 201, response.text
-    return dict(response.json())
+@pytest.fixture
+def server(tmp_path: Path, loopback_servers: Callable[..., LoopbackServer]) -> LoopbackServer:
+    """Every title, served in development mode (each test chooses its seeds)."""
+    return loopback_servers(create_app(tmp_path / "matches.sqlite3", registry(), dev=True))
 
 
 def seat(made: dict[str, Any], number: int) -> dict[str, Any]:
-    return next(s for s in made["seats"] if s["seat"] == number)
-
-
-class Pages:
-    """Browser contexts opened by a test, closed at its end, and every error the
-    pages reported (a page error, a console error such as a refused style)."""
-
-    def __init__(self, browser: Any) -> None:
-        self.browser = browser
-        self.contexts: list[Any] = []
-        self.errors: list[str] = []
-
-    def open(self, url: str, device: dict[str, Any] = DESKTOP) -> Any:
-        context = self.browser.new_context(**device)
-        self.contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        page.on(
-            "console",
-            lambda msg: self.errors.append(msg.text) if msg.type == "error" else None,
-        )
-        page.goto(url)
-        return page
-
-    def close(self) -> None:
-        for context in self.contexts:
-            context.close()
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Pages]:
-    opened = Pages(browser)
-    try:
-        yield opened
-    finally:
-        opened.close()
-
-
-def version(page: Any) -> int:
-    return int(page.get_attribute("body", "data-version") or -1)
-
-
-def at_version(page: Any, at_least: int) -> None:
-    page.wait_for_function(
-        f"() => Number(document.body.dataset.version) >= {at_least}", timeout=WAIT
-    )
+    return dict(next(s for s in made["seats"] if s["seat"] == number))
 
 
 def shot(page: Any, name: str) -> None:
@@ -143,37 +87,37 @@ def token_of(url: str) -> str:
 
 
 def test_a_seat_link_pasted_into_an_open_tab_opens_that_seat(
-    server: LoopbackServer, pages: Pages
+    server: LoopbackServer, seat_pages: SeatPages
 ) -> None:
     """Issue 31.3: the page read its link once; a seat link pasted into a tab open
     on the match (a seat's or a spectator's) did nothing until a reload."""
-    made = create(server, "sealedbid", 3, seed=31)
+    made = create_match(server, "sealedbid", 3, seed=31)
     one, two = seat(made, 1)["url"], seat(made, 2)["url"]
-    page = pages.open(one, PHONE)
-    page.wait_for_selector("#whoami:text('Bidder 1')", timeout=WAIT)
+    page = seat_pages.open(one, **PHONE)
+    page.wait_for_selector("#whoami:text('Bidder 1')")
     page.goto(two)  # only the fragment changes: the document stays, hashchange fires
-    page.wait_for_selector("#whoami:text('Bidder 2')", timeout=WAIT)
+    page.wait_for_selector("#whoami:text('Bidder 2')")
     shot(page, "link-pasted-over-a-seat")
 
-    watcher = pages.open(made["spectator_url"], PHONE)
-    watcher.wait_for_selector("#whoami:text('Spectator')", timeout=WAIT)
+    watcher = seat_pages.open(made["spectator_url"], **PHONE)
+    watcher.wait_for_selector("#whoami:text('Spectator')")
     watcher.goto(one)
-    watcher.wait_for_selector("#whoami:text('Bidder 1')", timeout=WAIT)
-    watcher.wait_for_selector(".action-buttons button", timeout=WAIT)
-    assert pages.errors == []
+    watcher.wait_for_selector("#whoami:text('Bidder 1')")
+    watcher.wait_for_selector(".action-buttons button")
+    assert seat_pages.errors == []
 
 
 def test_a_revoked_link_says_so_at_once_with_a_way_back(
-    server: LoopbackServer, pages: Pages
+    server: LoopbackServer, seat_pages: SeatPages
 ) -> None:
     """Issue 31.3: a page whose link was replaced kept saying "Your turn" until
     its player acted, then showed "that token belongs to no seat of match ..."
     with no way back. It now says so at once, in plain words, with the way to the
     spectators' view and to the lobby."""
-    made = create(server, "museum", 2, seed=7)
+    made = create_match(server, "museum", 2, seed=7)
     security = seat(made, 2)["url"]
-    page = pages.open(security, PHONE)
-    page.wait_for_selector("#banner.yours", timeout=WAIT)
+    page = seat_pages.open(security, **PHONE)
+    page.wait_for_selector("#banner.yours")
     reissued = httpx.post(
         f"{server.url}/api/matches/{made['id']}/seats/2/token",
         headers={"X-Host-Token": made["host_token"]},
@@ -181,7 +125,7 @@ def test_a_revoked_link_says_so_at_once_with_a_way_back(
         timeout=60,
     )
     assert reissued.status_code == 200, reissued.text
-    page.wait_for_selector("#banner[data-revoked]", timeout=WAIT)  # with no action taken
+    page.wait_for_selector("#banner[data-revoked]")  # with no action taken
     words = page.inner_text("#banner")
     assert "This link no longer opens Seat 2" in words and "gave that seat a new link" in words
     assert "token" not in words and made["id"] not in words
@@ -193,30 +137,30 @@ def test_a_revoked_link_says_so_at_once_with_a_way_back(
     shot(page, "link-revoked-phone")
 
     # The old link opened afresh says the same, not the server's words.
-    again = pages.open(security, PHONE)
-    again.wait_for_selector("#banner[data-revoked]", timeout=WAIT)
+    again = seat_pages.open(security, **PHONE)
+    again.wait_for_selector("#banner[data-revoked]")
     assert "This link no longer opens" in again.inner_text("#banner")
     # The server's words only as a detail, under the plain ones.
     assert again.inner_text("#error").startswith("Details: that token belongs to no seat")
     again.tap("#banner a.watch")
-    again.wait_for_selector("#whoami:text('Spectator')", timeout=WAIT)
-    errors = [e for e in pages.errors if "403" not in e]  # the refused reads, by design
+    again.wait_for_selector("#whoami:text('Spectator')")
+    errors = [e for e in seat_pages.errors if "403" not in e]  # the refused reads, by design
     assert errors == []
 
 
 def test_new_link_asks_for_a_second_tap_on_a_touch_screen(
-    server: LoopbackServer, pages: Pages
+    server: LoopbackServer, seat_pages: SeatPages
 ) -> None:
     """Issue 31.3: "New link" in the lobby revoked a seat on one tap. On a touch
     screen the first tap now asks; the second makes the new link. A mouse click
     still acts at once."""
-    lobby = pages.open(f"{server.url}/", PHONE)
-    lobby.wait_for_selector("body[data-dev='true']", timeout=WAIT)
+    lobby = seat_pages.open(f"{server.url}/", **PHONE)
+    lobby.wait_for_selector("body[data-dev='true']")
     lobby.select_option("#title-select", "sealedbid")
     lobby.tap("#dev-options summary")
-    lobby.fill("#seed", "5")
+    lobby.fill("#seed", str(shifted(5)))
     lobby.tap("#create-button")
-    lobby.wait_for_selector("#mine .kept-seat[data-seat='2'] .new-link", timeout=WAIT)
+    lobby.wait_for_selector("#mine .kept-seat[data-seat='2'] .new-link")
     row = "#mine .kept-seat[data-seat='2']"
     old = lobby.input_value(f"{row} .link-url")
     match_id = old.split("/play/")[1].split("#")[0]
@@ -231,20 +175,20 @@ def test_new_link_asks_for_a_second_tap_on_a_touch_screen(
     assert httpx.get(api, headers={"X-Seat-Token": token_of(old)}).status_code == 200
     lobby.tap(f"{row} .new-link")
     lobby.tap(f"{row} .new-link")
-    lobby.wait_for_selector(f"{row} .copied:has-text('new link made')", timeout=WAIT)
+    lobby.wait_for_selector(f"{row} .copied:has-text('new link made')")
     assert httpx.get(api, headers={"X-Seat-Token": token_of(old)}).status_code == 403
 
-    desk = pages.open(f"{server.url}/", DESKTOP)
-    desk.wait_for_selector("body[data-dev='true']", timeout=WAIT)
+    desk = seat_pages.open(f"{server.url}/", **DESKTOP)
+    desk.wait_for_selector("body[data-dev='true']")
     desk.select_option("#title-select", "sealedbid")
     desk.click("#dev-options summary")
-    desk.fill("#seed", "6")
+    desk.fill("#seed", str(shifted(6)))
     desk.click("#create-button")
-    desk.wait_for_selector("#mine .kept-seat[data-seat='1'] .new-link", timeout=WAIT)
+    desk.wait_for_selector("#mine .kept-seat[data-seat='1'] .new-link")
     first = "#mine .kept-match:first-child .kept-seat[data-seat='1']"
     desk.click(f"{first} .new-link")
-    desk.wait_for_selector(f"{first} .copied:has-text('new link made')", timeout=WAIT)
-    assert pages.errors == []
+    desk.wait_for_selector(f"{first} .copied:has-text('new link made')")
+    assert seat_pages.errors == []
 
 
 # -- 4. every title teaches its rules in the browser -------------------------------------
@@ -252,51 +196,50 @@ def test_new_link_asks_for_a_second_tap_on_a_touch_screen(
 
 @pytest.mark.parametrize("title", ["museumheist", "sealedbid"])
 def test_museum_heist_and_sealed_bids_teach_their_rules(
-    server: LoopbackServer, pages: Pages, title: str
+    server: LoopbackServer, seat_pages: SeatPages, title: str
 ) -> None:
     """Issue 31.4: Museum Heist and Sealed Bids had no rules in the game."""
-    made = create(server, title, 2, seed=12)
-    page = pages.open(seat(made, 1)["url"], PHONE)
-    page.wait_for_selector("body[data-rules='ready']", timeout=WAIT)
+    made = create_match(server, title, 2, seed=12)
+    page = seat_pages.open(seat(made, 1)["url"], **PHONE)
+    page.wait_for_selector("body[data-rules='ready']")
     page.tap("#rules-button")
-    page.wait_for_selector("#rules .rules-topic", timeout=WAIT)
+    page.wait_for_selector("#rules .rules-topic")
     topics = page.locator("#rules .rules-topic").all_inner_texts()
     assert topics[0] == "overview" and "actions" in topics
     page.locator("#rules .rules-topic", has_text="actions").tap()
     assert page.get_attribute("#rules .rules-body", "data-topic") == "actions"
     shot(page, f"rules-{title}-phone")
-    assert pages.errors == []
+    assert seat_pages.errors == []
 
 
 # -- 7. the play page, the replay, the lobby ---------------------------------------------
 
 
-def test_a_hint_says_how_it_was_found(server: LoopbackServer, pages: Pages) -> None:
+def test_a_hint_says_how_it_was_found(server: LoopbackServer, seat_pages: SeatPages) -> None:
     """Issue 31.7: the hint said "the only legal action" whenever no search ran,
     with 17 choices on offer (Museum Rush's bots search only what its heuristic
     proposes). A hint now weighs every choice, and says how many searches."""
-    made = create(server, "museumrush", 2, seed=2)
-    page = pages.open(seat(made, 1)["url"], DESKTOP)
-    page.wait_for_selector("#hint-button:not([hidden])", timeout=WAIT)
+    made = create_match(server, "museumrush", 2, seed=2)
+    page = seat_pages.open(seat(made, 1)["url"], **DESKTOP)
+    page.wait_for_selector("#hint-button:not([hidden])")
     page.click("#hint-button")
-    page.wait_for_selector("#hint:has-text('Hint: ')", timeout=WAIT)
+    page.wait_for_selector("#hint:has-text('Hint: ')")
     page.wait_for_function(
-        "() => !document.getElementById('hint').textContent.startsWith('Searching')",
-        timeout=WAIT,
+        "() => !document.getElementById('hint').textContent.startsWith('Searching')"
     )
     said = page.inner_text("#hint")
     assert "searches of worlds your seat cannot tell apart" in said, said
     assert "the only legal action" not in said
-    assert pages.errors == []
+    assert seat_pages.errors == []
 
 
 def test_museum_heist_challenges_are_named_finger_sized_and_confirmed_on_touch(
-    server: LoopbackServer, pages: Pages
+    server: LoopbackServer, seat_pages: SeatPages
 ) -> None:
     """Issue 31.7: Museum Heist's challenge buttons were 25 x 26 px letters that
     acted on one tap (a mistap puts you out of the round), and its coloured
     character dots were refused by the page's own Content-Security-Policy."""
-    made = create(server, "museumheist", 3, seed=3)
+    made = create_match(server, "museumheist", 3, seed=3)
     for number, character in ((1, "artist"), (2, "duchess"), (3, "guard")):
         token = token_of(seat(made, number)["url"])
         now = httpx.get(
@@ -309,9 +252,9 @@ def test_museum_heist_challenges_are_named_finger_sized_and_confirmed_on_touch(
         )
         assert posted.status_code == 200, posted.text
     turn = httpx.get(f"{server.url}/api/matches/{made['id']}").json()["awaiting"][0]
-    page = pages.open(seat(made, turn)["url"], PHONE)
-    page.wait_for_selector(".mh-challenge", timeout=WAIT)
-    before = version(page)
+    page = seat_pages.open(seat(made, turn)["url"], **PHONE)
+    page.wait_for_selector(".mh-challenge")
+    before = page_version(page)
     button = page.locator(".mh-challenge").first
     box = button.bounding_box()
     assert box is not None and box["height"] >= 44 and box["width"] >= 44
@@ -327,14 +270,16 @@ def test_museum_heist_challenges_are_named_finger_sized_and_confirmed_on_touch(
     assert button.get_attribute("data-armed") == "true"
     assert button.inner_text().startswith("Tap again: Seat ")
     shot(page, "museumheist-challenge-asks-phone")
-    assert version(page) == before  # nothing was played
+    assert page_version(page) == before  # nothing was played
     button.tap()
-    at_version(page, before + 1)
-    assert not [e for e in pages.errors if "Content Security Policy" in e or "style" in e]
-    assert pages.errors == []
+    wait_for_version(page, before + 1)
+    assert not [e for e in seat_pages.errors if "Content Security Policy" in e or "style" in e]
+    assert seat_pages.errors == []
 
 
-def test_the_replay_s_view_as_follows_the_log_opened(server: LoopbackServer, pages: Pages) -> None:
+def test_the_replay_s_view_as_follows_the_log_opened(
+    server: LoopbackServer, seat_pages: SeatPages
+) -> None:
     """Issue 31.7: after a second log was opened, "View as" kept the first log's
     seat names (as long as both had as many seats)."""
     reg = registry()
@@ -344,7 +289,7 @@ def test_the_replay_s_view_as_follows_the_log_opened(server: LoopbackServer, pag
         for _ in range(3):
             s = game.awaiting[0]
             game.submit(s, game.legal_actions(s)[0])
-    page = pages.open(f"{server.url}/replay", DESKTOP)
+    page = seat_pages.open(f"{server.url}/replay", **DESKTOP)
     files = (
         ("house.toml", house.to_log().to_toml()),
         ("bids.toml", bids.to_log().to_toml()),
@@ -357,31 +302,34 @@ def test_the_replay_s_view_as_follows_the_log_opened(server: LoopbackServer, pag
         page.wait_for_function(
             f"() => document.getElementById('title').textContent.includes("
             f"{json.dumps('Sealed Bids' if name == 'bids.toml' else 'The House Job')})",
-            timeout=WAIT,
         )
         labels.append(page.locator("#seat option").all_inner_texts())
     assert labels[1] == ["Spectator", "Bidder 1", "Bidder 2"], labels
     assert labels[0][0] == "Spectator" and labels[0][1].startswith("Crew 1")
-    assert pages.errors == []
+    assert seat_pages.errors == []
 
 
-def test_sealed_bids_says_whose_coins_and_points(server: LoopbackServer, pages: Pages) -> None:
+def test_sealed_bids_says_whose_coins_and_points(
+    server: LoopbackServer, seat_pages: SeatPages
+) -> None:
     """Issue 31.7: Sealed Bids, drawn by the generic renderer, read "coins 20, 20"
     without whose. A list with one value per seat now names each seat."""
-    made = create(server, "sealedbid", 2, seed=9)
-    page = pages.open(seat(made, 1)["url"], PHONE)
-    page.wait_for_selector(".generic .view", timeout=WAIT)
+    made = create_match(server, "sealedbid", 2, seed=9)
+    page = seat_pages.open(seat(made, 1)["url"], **PHONE)
+    page.wait_for_selector(".generic .view")
     coins = page.locator(".value-seats").first.locator("li").all_inner_texts()
     assert coins == ["Bidder 1: 20", "Bidder 2: 20"]
     shot(page, "sealedbid-phone")
-    assert pages.errors == []
+    assert seat_pages.errors == []
 
 
-def test_the_lobby_fits_a_phone_for_every_title(server: LoopbackServer, pages: Pages) -> None:
+def test_the_lobby_fits_a_phone_for_every_title(
+    server: LoopbackServer, seat_pages: SeatPages
+) -> None:
     """Issue 31.7: the lobby scrolled sideways on a phone for The House Job (a bot
     menu's long name widened its seat rows)."""
-    lobby = pages.open(f"{server.url}/", PHONE)
-    lobby.wait_for_selector(".seat-row", timeout=WAIT)
+    lobby = seat_pages.open(f"{server.url}/", **PHONE)
+    lobby.wait_for_selector(".seat-row")
     for title in ("house", "museum", "museumheist", "museumrush", "masterthief", "sealedbid"):
         lobby.select_option("#title-select", title)
         lobby.fill("#players", lobby.get_attribute("#players", "max") or "4")
@@ -390,19 +338,19 @@ def test_the_lobby_fits_a_phone_for_every_title(server: LoopbackServer, pages: P
         assert width <= 390, f"{title}: the lobby is {width}px wide on a 390px phone"
         if title == "house":
             shot(lobby, "lobby-house-phone")
-    assert pages.errors == []
+    assert seat_pages.errors == []
 
 
-def test_a_lost_server_is_said_in_words(browser: Any, pages: Pages, tmp_path: Path) -> None:
+def test_a_lost_server_is_said_in_words(seat_pages: SeatPages, tmp_path: Path) -> None:
     """Issue 31.7: the only sign of a lost server was a grey dot whose tooltip
     still said "live updates"."""
     with LoopbackServer(create_app(tmp_path / "lost.sqlite3", registry(), dev=True)) as own:
-        made = create(own, "sealedbid", 2, seed=4)
-        page = pages.open(seat(made, 1)["url"], PHONE)
-        page.wait_for_selector("#live.on", timeout=WAIT)
+        made = create_match(own, "sealedbid", 2, seed=4)
+        page = seat_pages.open(seat(made, 1)["url"], **PHONE)
+        page.wait_for_selector("#live.on")
         assert page.get_attribute("#live", "title") == "live updates: connected"
-    page.wait_for_selector("#connection:not([hidden])", timeout=WAIT)
+    page.wait_for_selector("#connection:not([hidden])")
     assert "Lost touch with the server" in page.inner_text("#connection")
     assert "reconnecting" in page.inner_text("#live")
-    assert page.get_attribute("#live", "title", timeout=WAIT).startswith("not connected")
+    assert page.get_attribute("#live", "title").startswith("not connected")
     shot(page, "server-lost-phone")
