@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from gameweave_core import Match, Registry
 from gameweave_http.app import create_app
@@ -256,6 +257,8 @@ def test_museum_heist_challenges_are_named_finger_sized_and_confirmed_on_touch(
     page.wait_for_selector(".mh-challenge")
     before = page_version(page)
     button = page.locator(".mh-challenge").first
+    # The title's stylesheet arrives after the page's: measure once it applies.
+    expect(button).to_have_css("min-height", "44px")
     box = button.bounding_box()
     assert box is not None and box["height"] >= 44 and box["width"] >= 44
     name = button.inner_text()
