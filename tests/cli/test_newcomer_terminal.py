@@ -49,7 +49,9 @@ def all_titles(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Title[Any]]]:
     default_registry.cache_clear()
     try:
         reg = default_registry()
-        yield [*(reg.title(name) for name in reg.names()), SealedBid()]
+        found = [reg.title(name) for name in reg.names()]
+        tutorial = [] if "sealedbid" in reg.names() else [SealedBid()]
+        yield [*found, *tutorial]
     finally:
         default_registry.cache_clear()
 
@@ -114,7 +116,8 @@ def test_the_rules_command_prints_every_title_s_rules_whole_at_80_columns(
     tutorial's too; each topic is shown whole, in lines of at most 80 columns."""
     monkeypatch.setenv("COLUMNS", "80")
     reg = default_registry()
-    add_titles(reg, SealedBid(), distribution="gameweave-sealedbid")
+    if "sealedbid" not in reg.names():  # (installed already when an earlier test left it)
+        add_titles(reg, SealedBid(), distribution="gameweave-sealedbid")
     runner = CliRunner()
     for title in all_titles:
         topics = topics_of(title)
