@@ -541,7 +541,7 @@ class Session:
             self._refuse(f"there is no action {number}: the menu runs from 1 to {len(legal)}")
             return None
         try:
-            return self.match.title.parse_action(text, legal)
+            return self.match.title.read_action(text, legal)
         except (ValueError, GameweaveError) as exc:
             self._refuse(str(exc))
             return None
