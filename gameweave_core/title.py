@@ -444,6 +444,8 @@ class ModuleTitle(Title[S]):
 
     #: For each method or attribute taken from a module: ``"module.name"``.
     module_bindings: ClassVar[Mapping[str, str]] = {}
+    #: The names this very class bound from its modules (not its bases).
+    _bound_here: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **modules: ModuleType) -> None:
         super().__init_subclass__()
@@ -471,7 +473,9 @@ class ModuleTitle(Title[S]):
                         f"write {n} in the class to choose"
                     )
                 found.setdefault(n, (module.__name__, value))
-        bindings = dict(cls.module_bindings)
+        # What the bases bound and this class writes itself is this class's own.
+        bindings = {n: w for n, w in cls.module_bindings.items() if n not in cls.__dict__}
+        bound_here: set[str] = set()
         for n, (where, value) in found.items():
             target = MODULE_CONSTANTS.get(n, n)
             if cls._written(target):
@@ -486,18 +490,19 @@ class ModuleTitle(Title[S]):
                 bound = _after_base_check(value) if n == _CHECK_CONFIG else staticmethod(value)
             setattr(cls, target, bound)
             bindings[target] = f"{where}.{n}"
+            bound_here.add(target)
         cls.module_bindings = bindings
+        cls._bound_here = frozenset(bound_here)
 
     @classmethod
     def _written(cls, name: str) -> bool:
         """Whether ``name`` is written in the class or a base below ModuleTitle
-        (rather than bound from a module, or the base Title's default)."""
+        (rather than bound there from a module, or left to the base Title)."""
         for klass in cls.__mro__:
             if klass is ModuleTitle:
                 return False
-            bound = klass.__dict__.get("module_bindings", {})
-            if name in klass.__dict__ and name not in bound:
-                return True
+            if name in klass.__dict__:
+                return name not in klass.__dict__.get("_bound_here", ())
         return False
 
     if TYPE_CHECKING:
