@@ -117,8 +117,8 @@ def test_an_unanswered_claim_is_carried_out_and_the_turn_passes() -> None:
 
 
 def test_a_challenged_true_claim_costs_the_challenger_and_the_claim_stands() -> None:
-    """"If the claimant holds the role, they show it, shuffle it into the deck and draw
-    a new card, and the challenger loses a card"."""
+    """The rule: "If the claimant holds the role, they show it, shuffle it into the
+    deck and draw a new card, and the challenger loses a card"."""
     match = table(*DEALT)
     match.submit(1, Tax())
     match.submit(3, Challenge())

@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from gameweave_sealedbid import SealedBid, actions, bots, resample, rules, terminal, views
-from gameweave_sealedbid.title import Bid, State
 
 from gameweave_core import ConfigError, MalformedAction, Match, ModuleTitle, Rng, Title
 from gameweave_core.testing import random_match
+from gameweave_sealedbid import SealedBid, actions, bots, resample, rules, terminal, views
+from gameweave_sealedbid.title import Bid, State
 
 
 def module(name: str, **functions: Any) -> types.ModuleType:
