@@ -20,6 +20,7 @@ Two ways to write one:
 from __future__ import annotations
 
 import abc
+import importlib
 import inspect
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -428,6 +429,9 @@ class ModuleTitle(Title[S]):
     - ``ACTIONS`` becomes :attr:`Title.actions`, ``BOTS`` what :meth:`Title.bots`
       returns, and ``TOPICS`` what :meth:`Title.rules_text` returns.
 
+    A title in one file names itself: ``rules=__name__`` (a keyword's value may be
+    a module's name instead of the module; the module running the class statement
+    is already importable by its name, its functions above the class already in it).
     The keywords' names are for people (``rules=``, ``views=``, any word will
     do); their order is the order of the search. A name two modules define
     differently is an error (write the method in the class to choose), and so
@@ -447,10 +451,12 @@ class ModuleTitle(Title[S]):
     #: The names this very class bound from its modules (not its bases).
     _bound_here: ClassVar[frozenset[str]] = frozenset()
 
-    def __init_subclass__(cls, **modules: ModuleType) -> None:
+    def __init_subclass__(cls, **modules: ModuleType | str) -> None:
         super().__init_subclass__()
         found: dict[str, tuple[str, Any]] = {}
-        for keyword, module in modules.items():
+        for keyword, named in modules.items():
+            # A name: the module's own __name__, for a title in one file.
+            module = importlib.import_module(named) if isinstance(named, str) else named
             if not isinstance(module, ModuleType):
                 raise TypeError(
                     f"{cls.__name__}: {keyword}= must be a module, not {type(module).__name__}"

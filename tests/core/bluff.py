@@ -25,7 +25,6 @@ The whole game is one file: the state, the actions, the rules as functions, and 
 from __future__ import annotations
 
 import copy
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -357,8 +356,8 @@ def resample(state: State, seat: int | None, rng: Rng) -> State:
     return drawn
 
 
-# The rules are this module's own functions: the title names the module they are in.
-class Bluff(ModuleTitle[State], rules=sys.modules[__name__]):
+# The rules are this module's own functions: the title names this module.
+class Bluff(ModuleTitle[State], rules=__name__):
     """Bluff: claims, blocks and challenges, settled innermost first."""
 
     name = "bluff"
