@@ -168,6 +168,8 @@ def legal_actions(state: State, seat: int) -> Sequence[Any]:
 
 
 def apply(state: State, seat: int, act: Any, rng: Rng) -> list[Event]:
+    """A turn's action goes on the chain as a link with its questions; an answer is
+    recorded in the open window; then the chain is carried on."""
     events: list[Event] = []
     match act:
         case Income() | Tax() | Steal():
@@ -210,7 +212,8 @@ def drive(state: State, rng: Rng) -> list[Event]:
                 events.append(Event.public(f"Seat {loser} loses a {role.title()}", "lose"))
             case chain.Stands(link=link):
                 events += carry_out(state, link)
-    return events + next_turn(state)
+    next_turn(state)
+    return events
 
 
 def asked(state: State, link: chain.Link, question: str) -> list[int]:
@@ -271,12 +274,11 @@ def carry_out(state: State, link: chain.Link) -> list[Event]:
     return []
 
 
-def next_turn(state: State) -> list[Event]:
+def next_turn(state: State) -> None:
+    """The chain is settled: the turn passes to the next player still in."""
     state.turns += 1
-    if is_over(state):
-        return []
-    state.turn = (others(state, state.turn) or [state.turn])[0]
-    return []
+    if not is_over(state):
+        state.turn = (others(state, state.turn) or [state.turn])[0]
 
 
 def announce(kind: str, target: int) -> str:
