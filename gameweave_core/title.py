@@ -413,8 +413,12 @@ class ModuleTitle(Title[S]):
 
         class SealedBid(
             ModuleTitle[State],
-            actions=actions, rules=rules, views=views, resample=resample,
-            bots=bots, terminal=terminal,
+            actions=actions,
+            rules=rules,
+            views=views,
+            resample=resample,
+            bots=bots,
+            terminal=terminal,
         ):
             name = "sealedbid"
             ...

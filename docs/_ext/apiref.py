@@ -99,7 +99,7 @@ def prose(doc: str | None) -> str:
             while i < len(lines) and (not lines[i].strip() or lines[i].startswith(" ")):
                 block.append(lines[i])
                 i += 1
-            out += ["", "```python", textwrap.dedent("\n".join(block)).strip("\n"), "```", ""]
+            out += ["", "```", textwrap.dedent("\n".join(block)).strip("\n"), "```", ""]
             continue
         out.append(line)
         i += 1

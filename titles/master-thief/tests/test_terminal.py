@@ -65,7 +65,7 @@ def test_a_window_and_security_are_shown() -> None:
 
 def test_the_rules_topics_explain_every_kind_of_action() -> None:
     topics = TITLE.rules_text()
-    assert list(topics)[:2] == ["overview", "actions"]
+    assert topics is not None and list(topics)[:2] == ["overview", "actions"]
     forms = {
         line.strip()[3:].split("`")[0].split()[0]
         for line in topics["actions"].splitlines()
