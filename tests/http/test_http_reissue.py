@@ -22,6 +22,10 @@ from gameweave_http.app import create_app
 from gameweave_http.hub import Hub
 from gameweave_http.store import Store
 
+# The server here is not in development mode, so it picks each match's seed itself:
+# from a fixed sequence (the fresh_seeds fixture), the same games on every run.
+pytestmark = pytest.mark.usefixtures("fresh_seeds")
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
@@ -197,7 +201,7 @@ def test_an_open_event_stream_of_the_old_token_ends_before_its_next_event(app: A
         ]
         for t in threads:
             t.start()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60  # a hang, not a slow machine
         while not all(any(x.startswith("data:") for x in v) for v in lines.values()):
             assert time.monotonic() < deadline, lines
             time.sleep(0.02)
@@ -208,7 +212,7 @@ def test_an_open_event_stream_of_the_old_token_ends_before_its_next_event(app: A
             json={"version": 0, "action": BID},
         )
         assert r.status_code == 200
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60  # a hang, not a slow machine
         while not ended.get("old"):
             assert time.monotonic() < deadline, "the old token's stream is still open"
             time.sleep(0.02)
