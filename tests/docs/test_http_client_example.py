@@ -20,7 +20,11 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 
-def test_the_script_plays_seat_one_with_httpx(tmp_path: Path, sealed_registry: Registry) -> None:
+def test_the_script_plays_seat_one_with_httpx(
+    tmp_path: Path, sealed_registry: Registry, fresh_seeds: None
+) -> None:
+    # The script lets the server choose the seed; fresh_seeds makes that choice the
+    # same on every run.
     app = create_app(tmp_path / "matches.sqlite3", sealed_registry, dev=True)
     with TestClient(app) as client:  # an httpx.Client, as the script expects
         after = http_client.play_first_choice(client)
