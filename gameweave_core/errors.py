@@ -67,3 +67,8 @@ class LogError(GameweaveError):
 
 class DigestMismatch(LogError):
     """Replaying a log reached a state different from the one it recorded."""
+
+
+class UnseededMatch(RuntimeError):
+    """A match was about to get a fresh seed while ``GAMEWEAVE_REQUIRE_SEED`` is set
+    (see :func:`gameweave_core.rng.fresh_seed`)."""
