@@ -312,9 +312,16 @@ class Title(abc.ABC, Generic[S]):
             return self.codec.from_json(data)
         return self.parse_action(text, legal)
 
-    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
         """The view drawn for a terminal (may use rich markup), built from the view
-        alone. Default: ``None``, and the adapters draw the view generically."""
+        alone. Default: ``None``, and the adapters draw the view generically.
+
+        ``width`` is the terminal's width in columns, as the adapter knows it (80
+        when it does not): no line of the drawing may be longer once its markup is
+        taken out, and a title may use a wider terminal for more detail. The
+        command line lays the menu and the prompt out below the drawing, so a
+        drawing that fits in 80 columns and about 17 rows leaves room for them in
+        an 80 x 24 terminal."""
         return None
 
     def rules_text(self) -> Mapping[str, str] | None:
@@ -380,28 +387,32 @@ def _after_base_check(check: Callable[[int, dict[str, Any]], dict[str, Any]]) ->
     return check_config
 
 
-def _positional(name: str) -> list[str]:
-    """The parameters ``Title.<name>`` is called with (its own, without ``self``)."""
-    params = list(inspect.signature(getattr(Title, name)).parameters)
-    return params[1:]
+def _protocol(name: str) -> tuple[list[str], list[str]]:
+    """The parameters ``Title.<name>`` is called with (without ``self``): those the
+    adapters always pass, by position, and those with a default, by keyword."""
+    params = list(inspect.signature(getattr(Title, name)).parameters.values())[1:]
+    return (
+        [p.name for p in params if p.default is p.empty],
+        [p.name for p in params if p.default is not p.empty],
+    )
 
 
 def _check_callable(owner: str, name: str, where: str, fn: Any) -> None:
     """Refuse, when the class is made, a module function that cannot take the
-    arguments the core calls ``name`` with."""
+    arguments the core and the adapters call ``name`` with."""
     if not callable(fn):
         raise TypeError(f"{owner}: {where}.{name} is not a function, so it cannot be {name}")
-    params = _positional(name)
+    positional, keywords = _protocol(name)
     try:
         signature = inspect.signature(fn)
     except (TypeError, ValueError):  # some compiled functions have no signature
         return
     try:
-        signature.bind(*params)
+        signature.bind(*positional, **dict.fromkeys(keywords))
     except TypeError as exc:
+        shown = ", ".join([*positional, *(f"{k}=..." for k in keywords)])
         raise TypeError(
-            f"{owner}: {where}.{name}{signature} cannot be called as "
-            f"{name}({', '.join(params)}): {exc}"
+            f"{owner}: {where}.{name}{signature} cannot be called as {name}({shown}): {exc}"
         ) from None
 
 

@@ -47,7 +47,8 @@ def test_hint_names_a_legal_move_and_how_sure_the_search_is(installed: Any, tmp_
     out = session_output(match, ["hint", "quit"], tmp_path)
     (line,) = [ln for ln in out.splitlines() if ln.startswith("Hint: ")]
     result = search_hint(match, 1)
-    number = list(match.legal_actions(1)).index(result.action) + 1
+    # Sealed Bids' menu counts from 0, as its bids do.
+    number = list(match.legal_actions(1)).index(result.action)
     assert line.startswith(f"Hint: {number}. {match.title.describe_action(result.action)}, ")
     assert f"chosen in {result.share:.0%} of {result.iterations} searches" in line
     assert "then: " in out

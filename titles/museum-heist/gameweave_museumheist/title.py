@@ -1,13 +1,13 @@
 """Museum Heist as a Gameweave title: its metadata, and the modules that hold the
 rules (``rules``), the views (``views``), the sampler (``resample``), the bots
-(``bots``) and the terminal (``terminal``). Every method is the function of the same
-name in one of them, bound as it is."""
+(``bots``), the terminal (``terminal``) and the rules for players (``rules_text``).
+Every method is the function of the same name in one of them, bound as it is."""
 
 from __future__ import annotations
 
 from gameweave_core import ModuleTitle
 
-from . import actions, bots, resample, rules, terminal, views
+from . import actions, bots, resample, rules, rules_text, terminal, views
 from .state import State
 
 # A round ends within 1 placement + 4 choices + 686 moves (each move lowers the sum of
@@ -24,6 +24,7 @@ class MuseumHeist(
     resample=resample,
     bots=bots,
     terminal=terminal,
+    rules_text=rules_text,
 ):
     """Museum Heist: secret identities on a shared board."""
 

@@ -2,7 +2,8 @@
 
 Every method is the function of the same name in one of the modules named below:
 ``rules`` (the game), ``views`` (what each seat may know), ``resample`` (what a
-seat cannot tell apart), ``bots`` and ``terminal``.
+seat cannot tell apart), ``bots``, ``terminal`` and ``rules_text`` (the rules for
+players).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any, ClassVar
 
 from gameweave_core import ModuleTitle
 
-from . import actions, bots, resample, rules, terminal, views
+from . import actions, bots, resample, rules, rules_text, terminal, views
 from .actions import Bid
 from .state import LOTS, START_COINS, State
 
@@ -28,6 +29,7 @@ class SealedBid(
     resample=resample,
     bots=bots,
     terminal=terminal,
+    rules_text=rules_text,
 ):
     """Sealed Bids: five lots, bid for in secret, all at once."""
 
