@@ -277,8 +277,6 @@ def wait_for_new_version(page: Any, before: int) -> int:
 def wait_for_version(page: Any, at_least: int) -> int:
     """Wait until the page shows version ``at_least`` or a later one, and return it
     (each wait is :func:`wait_for_new_version`'s: versions only grow)."""
-    # A page just opened shows "Loading…" with no version until its first payload.
-    page.wait_for_selector("body[data-version]", state="attached", timeout=PATIENCE_MS)
     shown = page_version(page)
     while shown < at_least:
         shown = wait_for_new_version(page, shown)
