@@ -14,8 +14,8 @@ TITLE_DIRS := titles/museum-job $(filter-out titles/museum-job,$(patsubst %/pypr
 HOUSE := titles/house-job
 TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 
-.PHONY: play test lint typecheck jscheck unit docs tutorial dists bench bench-peers bench-bgio serve \
-	browser-deps clean compiled test-compiled jscheck-run
+.PHONY: play test lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers \
+	bench-bgio serve browser-deps clean compiled test-compiled jscheck-run
 
 # The Makefile too: a title moved or added changes what is installed editable.
 $(STAMP): pyproject.toml $(TITLE_PROJECTS) Makefile
@@ -29,7 +29,7 @@ play: $(STAMP)
 	$(BIN)/gameweave play $(TITLE)
 
 ## test: everything CI checks
-test: $(STAMP) browser-deps lint typecheck jscheck unit docs tutorial dists test-compiled
+test: $(STAMP) browser-deps lint typecheck jscheck unit docs tutorial scaffold dists test-compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -105,6 +105,20 @@ tutorial:
 	$(TUTORIAL_VENV)/bin/gameweave games --json \
 	  | $(TUTORIAL_VENV)/bin/python docs/tutorial/check_listed.py sealedbid
 	cd docs/tutorial/sealed-bid && $(CURDIR)/$(TUTORIAL_VENV)/bin/pytest -q -p no:cacheprovider
+
+# `gameweave new` as an author meets it: the project installed into a brand-new
+# environment, a title made with it, installed there, listed, and its tests passing.
+SCAFFOLD_VENV := build/scaffold-venv
+SCAFFOLD := build/scaffold/demo
+scaffold:
+	rm -rf $(SCAFFOLD_VENV) $(SCAFFOLD)
+	$(PYTHON) -m venv $(SCAFFOLD_VENV)
+	$(SCAFFOLD_VENV)/bin/python -m pip install --quiet --disable-pip-version-check '.[test]'
+	$(SCAFFOLD_VENV)/bin/gameweave new demo $(SCAFFOLD)
+	$(SCAFFOLD_VENV)/bin/python -m pip install --quiet --disable-pip-version-check './$(SCAFFOLD)[test]'
+	$(SCAFFOLD_VENV)/bin/gameweave games --json \
+	  | $(SCAFFOLD_VENV)/bin/python docs/tutorial/check_listed.py demo
+	cd $(SCAFFOLD) && $(CURDIR)/$(SCAFFOLD_VENV)/bin/pytest -q -p no:cacheprovider
 
 # The distributions as users get them: wheels built from each folder and installed
 # into fresh environments as core only, core and one title, and everything.

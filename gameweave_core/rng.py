@@ -32,7 +32,9 @@ import struct
 from collections.abc import MutableSequence, Sequence
 from typing import Final, TypeVar
 
-from .errors import UnseededMatch
+# Defined with the errors (an interpreted module) and re-exported: mypyc cannot compile a
+# class that inherits an exception into this compiled one (see setup.py).
+from .errors import UnseededMatch as UnseededMatch
 
 T = TypeVar("T")
 

@@ -15,14 +15,14 @@ import sys
 from collections.abc import Sequence
 from multiprocessing import Pool
 
-from gameweave_core import Match, derive_seed
+from gameweave_core import Match, default_registry, derive_seed
 from gameweave_core.runner import play_out
 
 
 def play_job(args: tuple[int, int, str]) -> tuple[int, bool, str]:
     """One job: (final Take, whether the crew took the house, how it ended)."""
     seed, seats, bot = args
-    match = Match.create("house", seats, seed)
+    match = Match.create("house", seats, seed, registry=default_registry())
     play_out(match, dict.fromkeys(range(1, seats + 1), bot))
     result = match.outcome()
     assert result is not None

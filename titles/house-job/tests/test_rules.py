@@ -359,7 +359,7 @@ def test_next_round_ends_the_job_when_the_deck_cannot_deal_a_full_round() -> Non
     m = dealt(LG, [("TS", "8S"), ("TH", "9H")], "TD", "8D")
     do(m, 1, "stand")
     do(m, 2, "stand")
-    state = m._state  # white-box: thin the deck to less than a full round
+    state = m.state  # white-box: thin the deck to less than a full round
     state.discard.extend(state.deck[5:])
     del state.deck[5:]  # a full round at two seats takes 2 x 2 + 2 = 6 cards
     assert m.view(None)["last_round"]
@@ -372,7 +372,7 @@ def test_next_round_ends_the_job_when_the_deck_cannot_deal_a_full_round() -> Non
 
 def test_a_deck_run_dry_mid_hand_takes_the_discard_back_and_ends_after_the_round() -> None:
     m = dealt(LG, [("2S", "3S"), ("TH", "9H")], "TD", "8D")
-    state = m._state
+    state = m.state
     state.discard.extend(state.deck[:-1])
     del state.deck[:-1]
     do(m, 1, "hit")

@@ -70,7 +70,7 @@ def test_the_settled_round_stays_while_the_next_round_bets_and_goes_with_the_dea
 
 def test_the_kept_round_is_left_out_of_the_digest() -> None:
     m = settled_round()
-    state = m._state  # white-box: the same state without the kept round
+    state = m.state  # white-box: the same state without the kept round
     assert state.last is not None
     snapshot = TITLE.snapshot(state)
     assert "last" not in snapshot and snapshot["phase"] == "settled"

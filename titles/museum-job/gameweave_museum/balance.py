@@ -19,7 +19,7 @@ from multiprocessing import Pool
 
 import attrs
 
-from gameweave_core import Match, derive_seed
+from gameweave_core import Match, default_registry, derive_seed
 from gameweave_core.runner import play_out
 
 ENDINGS = ("escape", "catch", "dawn")
@@ -39,7 +39,9 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 def play_one(job: tuple[int, int, int]) -> tuple[str, int]:
     """One match between heuristic bots: how it ended and in which round."""
     players, seed, index = job
-    match = Match.create("museum", players, derive_seed(seed, f"game:{index}"))
+    match = Match.create(
+        "museum", players, derive_seed(seed, f"game:{index}"), registry=default_registry()
+    )
     play_out(match)
     outcome = match.outcome()
     assert outcome is not None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gameweave_core import Match
+from gameweave_core import Match, default_registry
 from gameweave_core.runner import play_out
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -68,7 +68,7 @@ HAND = [
 
 
 def record_hand() -> Match:
-    match = Match.create("museum", 2, 7)
+    match = Match.create("museum", 2, 7, registry=default_registry())
     for seat, text in HAND:
         match.submit(seat, match.title.parse_action(text, match.legal_actions(seat)))
     return match
@@ -77,10 +77,10 @@ def record_hand() -> Match:
 def main() -> None:
     GOLDEN.mkdir(exist_ok=True)
     record_hand().save(GOLDEN / "museum-2p-by-hand.toml")
-    random3 = Match.create("museum", 3, 31)
+    random3 = Match.create("museum", 3, 31, registry=default_registry())
     play_out(random3, {1: "random", 2: "random", 3: "random"})
     random3.save(GOLDEN / "museum-3p-random-bots.toml")
-    heuristic4 = Match.create("museum", 4, 2026)
+    heuristic4 = Match.create("museum", 4, 2026, registry=default_registry())
     play_out(heuristic4)
     heuristic4.save(GOLDEN / "museum-4p-heuristic-bots.toml")
 

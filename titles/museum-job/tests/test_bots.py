@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from gameweave_core import Match, derive_seed
+from gameweave_core import Match, default_registry, derive_seed
 from gameweave_core.runner import play_out, run_bots, seat_bots
 from gameweave_museum.bots import SecurityBot, geometry
 
@@ -14,7 +14,9 @@ def test_security_never_rules_out_the_square_the_thief_is_on() -> None:
     the truth: every square a guard or camera saw empty really was empty."""
     checks = 0
     for i in range(12):
-        match = Match.create("museum", 2 + i % 3, derive_seed(3, f"belief:{i}"))
+        match = Match.create(
+            "museum", 2 + i % 3, derive_seed(3, f"belief:{i}"), registry=default_registry()
+        )
         bots = seat_bots(match, {s: None for s in range(1, match.players + 1)})
         while match.awaiting:
             seat = match.awaiting[0]
@@ -34,7 +36,9 @@ def test_security_never_rules_out_the_square_the_thief_is_on() -> None:
 def _results(names: dict[int, str], players: int = 3, games: int = 30) -> Counter[str]:
     out: Counter[str] = Counter()
     for i in range(games):
-        match = Match.create("museum", players, derive_seed(4, f"vs:{i}"))
+        match = Match.create(
+            "museum", players, derive_seed(4, f"vs:{i}"), registry=default_registry()
+        )
         play_out(match, names)
         result = match.outcome()
         assert result is not None
@@ -55,7 +59,7 @@ def test_heuristic_security_hunts_down_a_random_thief() -> None:
 
 
 def test_a_bot_seat_can_be_left_to_a_person() -> None:
-    match = Match.create("museum", 3, 5)
+    match = Match.create("museum", 3, 5, registry=default_registry())
     bots = seat_bots(match, {2: None, 3: None})
     taken = run_bots(match, bots)
     assert taken == 3 and match.awaiting == (1,), "Security posted; the Thief is asked"

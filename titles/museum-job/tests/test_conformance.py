@@ -42,10 +42,10 @@ def test_whole_drawn_histories_cannot_be_told_from_heuristic_games() -> None:
     twins = 0
     for players, seed in ((2, 11), (3, 12), (4, 13)):
         game = heuristic_game(players, seed)
-        hidden = [step.step for step in game.steps() if step._state.phase in (THIEF, SECURITY)]
+        hidden = [step.step for step in game.steps() if step.state.phase in (THIEF, SECURITY)]
         for fork in hidden[3::6]:
             real = game.at(fork)
-            drawn = resample.draw(real._state, Rng(derive_seed(seed, f"twin {fork}")))
+            drawn = resample.draw(real.state, Rng(derive_seed(seed, f"twin {fork}")))
             assert drawn is not None, f"no history agreed with the evidence at step {fork}"
             thief = iter(drawn[0])
             actions = real.actions()

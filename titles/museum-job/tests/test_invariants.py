@@ -19,7 +19,7 @@ PLAN = quayside_palace()
 def check_invariants(match: Match) -> None:
     previous = None
     for step in match.steps():
-        state = step._state
+        state = step.state
         if state.thief >= 0 and state.ended != "catch":
             assert state.thief not in state.guards, "the Thief shares a square with a guard"
         posted = [g for g in state.guards if g >= 0]

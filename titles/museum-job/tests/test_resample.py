@@ -52,7 +52,7 @@ def hidden_steps(match: Match, every: int = 1) -> list[Match]:
     """The match as it stood at every ``every``-th step while the Thief is hidden."""
     out = []
     for step in match.steps():
-        if step.step % every == 0 and step._state.phase in (THIEF, SECURITY):
+        if step.step % every == 0 and step.state.phase in (THIEF, SECURITY):
             out.append(copy.deepcopy(step))
     return out
 
@@ -65,7 +65,7 @@ def test_a_resampled_state_looks_the_same_to_the_seat_it_was_drawn_for() -> None
     checked = 0
     for match in games():
         for at in hidden_steps(match, every=3):
-            state: State = at._state
+            state: State = at.state
             before = TITLE.snapshot(state), copy.deepcopy(state.trail)
             for seat in seats(match):
                 seed = derive_seed(at.step, f"seat {seat}")
@@ -95,7 +95,7 @@ def test_every_draw_agrees_with_the_evidence_without_falling_back_to_the_truth()
     copies the real state); in these games that never happens."""
     for match in games():
         for at in hidden_steps(match, every=3):
-            assert resample.draw(at._state, Rng(at.step)) is not None, f"step {at.step}"
+            assert resample.draw(at.state, Rng(at.step)) is not None, f"step {at.step}"
 
 
 def test_a_drawn_history_replays_beside_the_real_match_to_the_same_views() -> None:
@@ -105,7 +105,7 @@ def test_a_drawn_history_replays_beside_the_real_match_to_the_same_views() -> No
     kinds: set[str] = set()
     for match in games():
         for at in hidden_steps(match, every=9):
-            drawn = resample.draw(at._state, Rng(derive_seed(match.seed, f"replay {at.step}")))
+            drawn = resample.draw(at.state, Rng(derive_seed(match.seed, f"replay {at.step}")))
             assert drawn is not None
             thief_actions, state = drawn
             kinds.update(type(a).__name__ for a in thief_actions)
@@ -120,7 +120,7 @@ def test_a_drawn_history_replays_beside_the_real_match_to_the_same_views() -> No
                     assert twin.view(who) == real.view(who), f"step {real.step}, seat {who}"
                     assert twin.history(who) == real.history(who)
             assert next(mine, None) is None, "the draw has more Thief actions than the match"
-            assert TITLE.snapshot(twin._state) == TITLE.snapshot(state)
+            assert TITLE.snapshot(twin.state) == TITLE.snapshot(state)
     # The games are rich enough that draws pick, cut and lift, not only walk.
     assert {"Lift", "Hold"} <= kinds and ("Cut" in kinds or "walk cut" in kinds), kinds
 
@@ -130,7 +130,7 @@ def test_the_games_hold_the_evidence_the_obligations_are_about() -> None:
     thefts."""
     found: set[str] = set()
     for match in games():
-        found.update(ev.kind for ev in match._state.evidence)
+        found.update(ev.kind for ev in match.state.evidence)
     assert {"forced_exit", "empty_frame", "last_seen"} <= found, found
     assert found & {"cut_camera", "dark"}, found
 
@@ -139,7 +139,7 @@ def test_draws_spread_over_the_squares_the_evidence_allows() -> None:
     spread = 0
     for match in games():
         for at in hidden_steps(match, every=5):
-            state: State = at._state
+            state: State = at.state
             squares = {
                 TITLE.resample(state, 2, Rng(derive_seed(at.step, f"draw {i}"))).thief
                 for i in range(8)
@@ -160,8 +160,8 @@ def test_draws_spread_over_the_squares_the_evidence_allows() -> None:
 
 def test_before_any_check_every_exit_may_be_the_entry() -> None:
     match = games()[0].at(4)  # three posts and the entry
-    assert match._state.phase == THIEF and match._state.round == 1
-    entries = {TITLE.resample(match._state, None, Rng(i)).entry for i in range(60)}
+    assert match.state.phase == THIEF and match.state.round == 1
+    entries = {TITLE.resample(match.state, None, Rng(i)).entry for i in range(60)}
     assert entries == {e.square for e in PLAN.exits}
 
 
@@ -178,8 +178,8 @@ def test_hidden_picks_and_cuts_are_drawn_where_nothing_saw_them() -> None:
     for act in (Walk("P12"), Walk("N14"), Walk("J14"), Hold()):
         match.submit(1, act)
         for i in range(3):
-            match.submit(2, MoveGuard(i + 1, coord(match._state.guards[i])))
-    state: State = match._state
+            match.submit(2, MoveGuard(i + 1, coord(match.state.guards[i])))
+    state: State = match.state
     seen = [(ev.kind, coord(ev.square), ev.round) for ev in state.evidence]
     assert seen == [("last_seen", "P12", 1), ("last_seen", "J14", 3), ("last_seen", "J14", 4)]
     drawn = [TITLE.resample(state, None, Rng(i)) for i in range(80)]
@@ -196,7 +196,7 @@ def test_the_replay_legality_check_agrees_with_the_rules() -> None:
     compared = 0
     for match in games()[:4]:
         for at in hidden_steps(match, every=4):
-            state: State = at._state
+            state: State = at.state
             if state.phase != THIEF:
                 continue
             legal = rules.thief_actions(PLAN, state)

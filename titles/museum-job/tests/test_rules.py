@@ -108,14 +108,14 @@ def test_guards_go_on_free_posts_only() -> None:
     assert first.at not in {a.at for a in match.legal_actions(2)}
     assert {a.at for a in match.legal_actions(2)} < {coord(p) for p in PLAN.posts}
     taken = Post(2, first.at, 2)
-    assert "already posted" in _reason(match._state, 2, taken)
+    assert "already posted" in _reason(match.state, 2, taken)
 
 
 def test_the_thief_forces_one_exit_secretly_and_starts_there() -> None:
     histories = set()
     for e in PLAN.exits:
         match = _post_all(2, [2, 2, 2])
-        assert match._state.phase == ENTRY
+        assert match.state.phase == ENTRY
         match.submit(1, Enter(coord(e.square)))
         mine = match.view(1)["thief"]
         assert mine["at"] == mine["entry"] == coord(e.square)
@@ -414,7 +414,7 @@ def test_the_satchel_never_loses_value() -> None:
         play_out(match)
         best = 0
         for step in match.steps():
-            value = rules.satchel_value(PLAN, step._state)
+            value = rules.satchel_value(PLAN, step.state)
             assert value >= best
             lifted += value > best
             best = value

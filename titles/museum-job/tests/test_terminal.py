@@ -46,7 +46,7 @@ def test_every_legal_action_reads_back_from_its_description() -> None:
     ],
 )
 def test_typed_actions(text: Any, expected: Any) -> None:
-    assert TITLE.parse_action(text, []) == expected
+    assert TITLE.read_action(text, []) == expected
 
 
 def test_a_bare_square_is_the_awaited_guards_move() -> None:
