@@ -39,7 +39,9 @@ def searchbots_site(tmp_path: Path) -> str:
     site = tmp_path / "searchbots-site"
     info = site / "gameweave_searchbots-1.0.0.dist-info"
     info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gameweave-searchbots\nVersion: 1\n")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: gameweave-searchbots\nVersion: 1\n"
+    )
     (info / "entry_points.txt").write_text("[gameweave]\nsearchbots = search_bots\n")
     return os.pathsep.join([str(site), str(HERE)])
 
@@ -47,7 +49,7 @@ def searchbots_site(tmp_path: Path) -> str:
 def alive(process: psutil.Process) -> bool:
     """Whether ``process`` still runs (a zombie waiting to be reaped has ended)."""
     try:
-        return process.status() != psutil.STATUS_ZOMBIE
+        return bool(process.status() != psutil.STATUS_ZOMBIE)
     except psutil.NoSuchProcess:
         return False
 
