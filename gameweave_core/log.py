@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -199,13 +201,26 @@ class MatchLog:
 
     @classmethod
     def load(cls, path: str | Path) -> MatchLog:
-        """Read a log file (see :meth:`from_toml`); a file larger than
-        :data:`MAX_LOG_CHARS` bytes is refused before it is read."""
+        """Read a log file (see :meth:`from_toml`). At most :data:`MAX_LOG_CHARS`
+        bytes are read, whatever the path names: a regular file larger than that is
+        refused before it is read, and a device, pipe or FIFO that goes on (such as
+        ``/dev/zero``) as soon as it has given one byte more."""
         try:
-            size = Path(path).stat().st_size
-            if size > MAX_LOG_CHARS:
-                raise LogError(str(path), _too_large(size, "bytes"))
-            text = Path(path).read_text(encoding="utf-8")
+            with open(path, "rb") as file:
+                found = os.fstat(file.fileno())
+                if stat.S_ISREG(found.st_mode) and found.st_size > MAX_LOG_CHARS:
+                    raise LogError(str(path), _too_large(found.st_size, "bytes"))
+                # Only a regular file's size is known beforehand: read one byte past
+                # the bound, which tells a log at the bound from a longer stream.
+                data = file.read(MAX_LOG_CHARS + 1)
+            if len(data) > MAX_LOG_CHARS:
+                raise LogError(
+                    str(path),
+                    f"too large (more than {MAX_LOG_CHARS:,} bytes; a log may have at "
+                    f"most {MAX_LOG_CHARS:,})",
+                )
+            # Newlines as a text-mode read gives them (\r\n and \r become \n).
+            text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         except (OSError, UnicodeDecodeError) as exc:
             raise LogError(str(path), f"cannot read: {exc}") from None
         return cls.from_toml(text, source=str(path))
