@@ -191,12 +191,19 @@ class MatchLog:
                 raise LogError(
                     source, f"entry out of order: expected index {pos}, found {entry.index}", pos
                 )
+            problem = _failure_problem(entry, last=pos == len(raw_actions))
+            if problem is not None:
+                raise LogError(source, problem, pos)
             entries.append(entry)
         header = {k: v for k, v in data.items() if k != "actions"}
         try:
             log = _converter.structure({**header, "actions": []}, cls)
         except Exception as exc:
             raise LogError(source, f"malformed header ({_first_line(exc)})") from None
+        if log.seats is not None:
+            problem = seats_problem(log.seats, log.players)
+            if problem is not None:
+                raise LogError(source, problem)
         return attrs.evolve(log, actions=entries)
 
     @classmethod
@@ -224,6 +231,33 @@ class MatchLog:
         except (OSError, UnicodeDecodeError) as exc:
             raise LogError(str(path), f"cannot read: {exc}") from None
         return cls.from_toml(text, source=str(path))
+
+
+def _failure_problem(entry: LogEntry, *, last: bool) -> str | None:
+    """What is wrong with an entry recording a failure (``error``), or ``None``.
+
+    The title raised on that action, so the match went no further (nothing can
+    follow it) and reached no state (there is no digest of one): a log saying
+    otherwise was edited.
+    """
+    if entry.error is None:
+        return None
+    if not last:
+        return "only the last entry may record a failure (error): nothing follows one"
+    if entry.digest is not None:
+        return "an entry recording a failure has no digest: the title raised before any state"
+    return None
+
+
+def seats_problem(seats: Mapping[str, str], players: int) -> str | None:
+    """What is wrong with a log's ``seats`` table for ``players`` seats, or ``None``:
+    each key is a seat number, each value ``"human"`` or ``"bot:NAME"``."""
+    for key, kind in seats.items():
+        if not key.isdigit() or not 1 <= int(key) <= players:
+            return f"the seats table names seat {key!r}, not 1 to {players}"
+        if kind != "human" and not kind.startswith("bot:"):
+            return f"seat {key} is {kind!r}; a seat is 'human' or 'bot:NAME'"
+    return None
 
 
 def _described(title: str, version: str, distribution: str, distribution_version: str) -> str:
