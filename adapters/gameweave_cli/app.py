@@ -42,6 +42,7 @@ from gameweave_core import (
 from gameweave_core.rng import MAX_SEED, fresh_seed
 
 from . import replay as replaying
+from . import scaffold
 from .cluster import open_cluster
 from .play import (
     NoSeatChosen,
@@ -1026,6 +1027,11 @@ def listen_refusal(host: str, port: int) -> str | None:
                 return f"port {port} is in use on {host}; choose another with --port"
             return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
     return None
+
+
+# -- new ------------------------------------------------------------------------
+
+app.command("new")(scaffold.new)
 
 
 def main() -> None:

@@ -639,7 +639,7 @@ class Session:
             self._refuse(f"there is no action {number}: the menu runs from {first} to {last}")
             return None
         try:
-            return self.match.title.parse_action(text, legal)
+            return self.match.title.read_action(text, legal)
         except (ValueError, GameweaveError) as exc:
             self._refuse(str(exc))
             return None

@@ -47,14 +47,14 @@ def rebuild(
     source: str,
     upto: int,
     *,
+    registry: Registry,
     verify: bool = False,
-    registry: Registry | None = None,
 ) -> Match:
     """The match after ``upto`` actions (raises :class:`LogError` naming the action)."""
     return Match.from_log(log, upto=upto, verify=verify, source=source, registry=registry)
 
 
-def verify(log: MatchLog, source: str, registry: Registry | None = None) -> Match:
+def verify(log: MatchLog, source: str, registry: Registry) -> Match:
     """The match once the installed rules have reproduced every step of ``log``
     (:meth:`Match.verified <gameweave_core.match.Match.verified>`, the one
     definition of a valid log, for ``replay --verify`` and ``play --resume``

@@ -190,7 +190,7 @@ def registry_from(recipe: Recipe) -> Registry:
     """The registry ``recipe`` describes (see :func:`recipe_of`)."""
     if recipe == "default":
         return default_registry()
-    registry = Registry()
+    registry = Registry(bundled=False)  # the recipe lists the bundled plugins too
     for name, module in recipe:
         registry.add_plugin(importlib.import_module(module), name, "gameweave-search-worker")
     return registry
