@@ -544,9 +544,7 @@ class Match:
         return match
 
     @classmethod
-    def verified(
-        cls, log: MatchLog, *, registry: Registry | None = None, source: str = "<log>"
-    ) -> Match:
+    def verified(cls, log: MatchLog, *, registry: Registry, source: str = "<log>") -> Match:
         """The match ``log`` records, once the installed rules have reproduced all
         of it: the one definition of a valid log, which ``gameweave replay
         --verify`` and ``gameweave play --resume`` share.

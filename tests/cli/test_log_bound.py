@@ -58,7 +58,7 @@ def one_error_line(done: subprocess.CompletedProcess[str]) -> str:
 @pytest.fixture
 def good_log(installed: Any, tmp_path: Path) -> Path:
     path = tmp_path / "good.toml"
-    play_out(Match.create("sealedbid", 2, 5)).save(path)
+    play_out(Match.create("sealedbid", 2, 5, registry=installed), registry=installed).save(path)
     return path
 
 
