@@ -1,17 +1,33 @@
 """The House Job in the browser: a round played through the chip buttons and an
-ability card, on a phone-width screen."""
+ability card, on a phone-width screen. Screenshots go to test-output/screenshots/
+at the repository root.
+
+The compiled build's environment (``make test-compiled``) has no browser tools: the
+module is skipped there, and nowhere else."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+if os.environ.get("GAMEWEAVE_EXPECT_COMPILED") == "1":
+    pytest.importorskip("playwright", reason="the compiled build's environment has no browser")
+
 from gameweave_house import plugin
 from gameweave_http.testing import LoopbackServer, SeatPages, create_match, wait_for_version
 
 pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[3] / "test-output" / "screenshots"
+
+
+@pytest.fixture
+def shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """The Museum Job in the browser: a match created from the lobby, played by the
-Thief and by Security in two pages. The Security page never draws the Thief."""
+Thief and by Security in two pages. The Security page never draws the Thief.
+Screenshots go to test-output/screenshots/ at the repository root."""
 
 from __future__ import annotations
 
@@ -19,6 +20,14 @@ from gameweave_http.testing import (
 from gameweave_museum import plugin
 
 pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[3] / "test-output" / "screenshots"
+
+
+@pytest.fixture
+def shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
 
 
 @pytest.fixture
