@@ -23,7 +23,7 @@ class HouseJob(Title[State]):
     summary = "A co-operative blackjack heist: one deck, one shared Take, five roles."
     min_players = 2
     max_players = 4
-    version = "1"
+    version = "2"
     actions = ACTIONS
     #: ``deck``: an explicit draw order (52 card strings, e.g. "AS", "TD"), empty to
     #: shuffle with the match's generator; ``take``: the opening Take.
