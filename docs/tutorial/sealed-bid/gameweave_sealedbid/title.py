@@ -30,7 +30,7 @@ class SealedBid(Title[State]):
     summary = "Bid in secret, all at once, for five lots."
     min_players = 2
     max_players = 4
-    version = "2"
+    version = "3"
     actions = ACTIONS
     default_config: ClassVar[Mapping[str, Any]] = {"lots": []}
     test_only_options = frozenset({"lots"})
