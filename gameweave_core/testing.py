@@ -29,7 +29,8 @@ import random
 import sys
 import time
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -241,9 +242,6 @@ class _Watch:
         self.doing = ""
         self.caught: list[str] = []
         self._undo: list[tuple[Any, str, Any]] = []
-        #: While a bot is checked with :func:`only_generator`: the generators it may
-        #: draw from (the one it was handed, and any it made while choosing).
-        self.allowed: list[Rng] | None = None
 
     def refuse(self, what: str, drawer: tuple[str, str]) -> None:
         entry, caller = drawer
@@ -311,7 +309,8 @@ _ABSENT = object()
 _WATCH = _Watch()
 
 
-class watching_randomness:
+@contextmanager
+def watching_randomness(doing: str) -> Iterator[None]:
     """While the block runs, any draw from Python's global ``random`` module, from any
     other ``random.Random`` or ``SystemRandom``, ``os.urandom`` or a clock of the
     ``time`` module (``time.time``, ``perf_counter``, ...) is refused: the title gets
@@ -321,34 +320,27 @@ class watching_randomness:
     would not have changed the result. Calls from pytest, hypothesis, logging and
     tempfile pass. Draws the watch cannot see: a name imported from ``random`` or
     ``time`` before the block (``from random import random``), ``datetime.now``."""
-
-    def __init__(self, doing: str) -> None:
-        self.doing = doing
-        self._outer = ""
-        self._mark = 0
-
-    def __enter__(self) -> watching_randomness:
-        watch = _WATCH
-        if watch.depth == 0:
-            watch.start()
-        watch.depth += 1
-        self._outer, watch.doing = watch.doing, self.doing
-        self._mark = len(watch.caught)
-        return self
-
-    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> None:
-        watch = _WATCH
+    watch = _WATCH
+    if watch.depth == 0:
+        watch.start()
+    watch.depth += 1
+    outer, watch.doing = watch.doing, doing
+    mark = len(watch.caught)
+    try:
+        yield
+    finally:
         watch.depth -= 1
-        watch.doing = self._outer
-        caught = watch.caught[self._mark :]
+        watch.doing = outer
+        caught = watch.caught[mark:]
         if watch.depth == 0:
             watch.stop()
             watch.caught.clear()
         if caught:
+            # Raised here, it replaces whatever the title made of the refusal.
             raise AssertionError(
                 f"{caught[0]}: titles and bots draw only from the Rng the core hands them "
                 "and never read the clock"
-            ) from exc
+            )
 
 
 def _doing(what: str) -> None:
@@ -357,58 +349,50 @@ def _doing(what: str) -> None:
         _WATCH.doing = what
 
 
-class only_generator:
-    """While a bot chooses (inside a :class:`watching_randomness` block): it may draw
+def _guarded(name: str, original: Any, allowed: list[Rng]) -> Any:
+    """``Rng``'s method ``name`` watched by :func:`only_generator`."""
+    if name == "__init__":
+
+        def made(obj: Rng, *args: Any, **kwargs: Any) -> None:
+            original(obj, *args, **kwargs)
+            allowed.append(obj)
+
+        return made
+
+    def drawn(obj: Rng, *args: Any, **kwargs: Any) -> Any:
+        if not any(obj is r for r in allowed):
+            drawer = _drawer()
+            if drawer is not None:
+                what = f"a generator other than the Rng it was handed (Rng.{name}, seed {obj.seed})"
+                _WATCH.refuse(what, drawer)
+        return original(obj, *args, **kwargs)
+
+    return drawn
+
+
+@contextmanager
+def only_generator(rng: Rng) -> Iterator[None]:
+    """While a bot chooses (inside a :func:`watching_randomness` block): it may draw
     only from ``rng``, the generator it was handed, and from generators it makes
     while choosing (a search seeds its own from ``rng``). A draw from any other
     :class:`~gameweave_core.rng.Rng` (one made at import, or kept from an earlier
     call) is refused like a draw from the global ``random`` module. Checked where
     the core runs as plain Python; the compiled build's ``Rng`` cannot be watched,
     and there only the determinism check itself catches such a draw."""
-
-    def __init__(self, rng: Rng) -> None:
-        self.rng = rng
-        self._undo: list[tuple[str, Any]] = []
-
-    def __enter__(self) -> only_generator:
-        watch = _WATCH
-        allowed = [self.rng]
+    allowed = [rng]
+    undo: list[tuple[str, Any]] = []
+    try:
         try:
             for name in ("__init__", *_RNG_DRAWS):
                 original = Rng.__dict__[name]
-                setattr(Rng, name, self._guarded(name, original, allowed))
-                self._undo.append((name, original))
+                setattr(Rng, name, _guarded(name, original, allowed))
+                undo.append((name, original))
         except (TypeError, AttributeError):  # a compiled Rng: nothing to watch
-            self.__exit__(None, None, None)
-            return self
-        watch.allowed = allowed
-        return self
-
-    @staticmethod
-    def _guarded(name: str, original: Any, allowed: list[Rng]) -> Any:
-        if name == "__init__":
-
-            def made(obj: Rng, *args: Any, **kwargs: Any) -> None:
-                original(obj, *args, **kwargs)
-                allowed.append(obj)
-
-            return made
-
-        def drawn(obj: Rng, *args: Any, **kwargs: Any) -> Any:
-            if not any(obj is r for r in allowed):
-                drawer = _drawer()
-                if drawer is not None:
-                    what = f"a generator other than the Rng it was handed (Rng.{name}, seed {obj.seed})"
-                    _WATCH.refuse(what, drawer)
-            return original(obj, *args, **kwargs)
-
-        return drawn
-
-    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> None:
-        while self._undo:
-            name, original = self._undo.pop()
+            pass
+        yield
+    finally:
+        for name, original in reversed(undo):
             setattr(Rng, name, original)
-        _WATCH.allowed = None
 
 
 @attrs.frozen
