@@ -4,9 +4,9 @@ the event that ends it (a seat learns only through the events it reads)."""
 from __future__ import annotations
 
 import pytest
-from gameweave_museum import MuseumJob
 
 from gameweave_core.testing import random_match
+from gameweave_museum import MuseumJob
 
 TITLE = MuseumJob()
 
