@@ -1190,7 +1190,8 @@ def _chance_twins(
 #: the comparisons the first twins made, in twins drawn at other steps.
 DEEPER = 2
 
-#: Twins ended early are those told apart; when more than this share of a match's
+#: Twins ended early are those told apart (by what they received, or by another
+#: seat's choice); when more than this share of a match's
 #: twins are, the kit draws more (see ``check_resampled_twins``).
 EARLY_SHARE = 0.5
 
@@ -1286,7 +1287,8 @@ def check_resampled_twins(
         stats.add(twins_at(fork, "twin", own_generators))
     if replayed:
         stats.add(_chance_twins(spine, chance, seed, pool, bots, drive, probes, checks))
-    if deeper and stats.told_apart > EARLY_SHARE * stats.twins:
+    early = sum(n for why, n in stats.ended.items() if why.startswith("told apart"))
+    if deeper and early > EARLY_SHARE * stats.twins:
         budget = DEEPER * stats.comparisons
         extra = TwinStats()
         rare, others = _deeper_forks(spine, chance, steps, rng)
