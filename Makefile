@@ -4,6 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TITLE ?= museum
+# The tests' Hypothesis profile (gameweave_core.pytest_plugin): `ci` draws the same
+# examples on every run; `make unit GAMEWEAVE_HYPOTHESIS=dev` (or a bare `pytest`)
+# draws new ones each run and prints the seed to replay a failure with.
+export GAMEWEAVE_HYPOTHESIS ?= ci
 # Every title is a distribution of its own: the two first-party ones at the top level
 # and the published games under titles/. The dev environment installs them all.
 TITLE_DIRS := museum house $(patsubst %/pyproject.toml,%,$(wildcard titles/*/pyproject.toml))
@@ -32,7 +36,7 @@ lint: $(STAMP)
 # mypy --strict on every package, then on the tests: the core's and adapters' tests
 # (with the folders their imports come from on the path), and each title's from its
 # own folder, as its distribution runs them.
-ROOT_TESTS_PATH := adapters:$(subst $(eval) ,:,$(TITLE_DIRS)):docs/tutorial/sealed-bid:docs/tutorial:docs/_ext:docs/reference/examples:tests/http:benchmarks/tictactoe
+ROOT_TESTS_PATH := adapters:$(subst $(eval) ,:,$(TITLE_DIRS)):docs/tutorial/sealed-bid:docs/tutorial:docs/_ext:docs/reference/examples:tests/http:benchmarks/tictactoe:benchmarks
 typecheck: $(STAMP)
 	$(BIN)/mypy gameweave_core adapters/gameweave_cli adapters/gameweave_http \
 	  $(patsubst %/__init__.py,%,$(wildcard $(addsuffix /gameweave_*/__init__.py,$(TITLE_DIRS))))

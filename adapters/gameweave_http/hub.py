@@ -50,7 +50,7 @@ from gameweave_core import (
     seat_bots,
 )
 from gameweave_core.errors import one_line
-from gameweave_core.rng import MAX_SEED, fresh_seed
+from gameweave_core.rng import MAX_SEED
 from gameweave_core.runner import BotSeat
 
 from .search import PoolClosed, SearchJob, SearchPool, bot_job, hint_job, is_search_bot
@@ -184,10 +184,12 @@ class Hub:
         if bad:
             raise ApiError(422, f"there is no seat {bad[0]} for a bot: seats are 1 to {players}")
         try:
+            for name in bots.values():  # an unknown bot is refused before any setup
+                self.registry.bot(title, name)
             match = Match(
                 title,
                 players,
-                fresh_seed() if seed is None else seed,
+                seed,  # None: Match draws a fresh one, once the options are checked
                 config,
                 distribution=entry.distribution,
                 distribution_version=entry.distribution_version,

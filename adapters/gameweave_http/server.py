@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ def serve(
     dev: bool = False,
     public_url: str | None = None,
     limits: Limits | None = None,
+    fd: int | None = None,
 ) -> None:
     """Serve the browser client and the API on ``host:port``, storing matches in ``db``.
 
@@ -48,6 +50,9 @@ def serve(
     for a client (see :mod:`gameweave_http.limits`; default: the defaults, changed
     by the environment variable ``GAMEWEAVE_LIMITS``, e.g. ``streams=2000``).
 
+    ``fd`` is a socket already bound by whoever started the server (a test that
+    must own its port, a service manager), served instead of ``host:port``.
+
     A database that cannot be used raises :class:`~gameweave_http.store.StoreError`
     before the server listens: its message is one line naming the file and what
     to do (``gameweave serve`` prints it and exits with status 1).
@@ -66,6 +71,9 @@ def serve(
     # The guarded protocol below times request bodies itself (from their start,
     # not from the app's first read): the app's own timing would be a second one.
     app.server_times_bodies = True
+    if fd is not None:
+        with socket.socket(fileno=os.dup(fd)) as bound:
+            host, port = bound.getsockname()[:2]
     print(f"Gameweave serving on http://{host}:{port}/ (matches in {Path(db).resolve()})")
     if public_url:
         print(f"Join links start with {public_url.rstrip('/')}/")
@@ -78,6 +86,7 @@ def serve(
         app,
         host=host,
         port=port,
+        fd=fd,
         access_log=False,
         log_level="info",
         # Open event streams would otherwise hold a shutdown up forever.

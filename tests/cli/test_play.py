@@ -225,12 +225,12 @@ def test_a_title_whose_setup_raises_is_one_error_line(
     installed: Any, runner: CliRunner, cd_tmp: Any
 ) -> None:
     add_titles(installed, ThreeFails())
-    result = play(runner, "threefails", "-p", "3")
+    result = play(runner, "threefails", "-p", "3", "--seed", "1")
     assert result.exit_code == 1
     assert result.stderr.strip() == (
         "error: threefails raised while setting up the match: IndexError: no third paddle"
     )
-    assert play(runner, "threefails", "--seat", "1=bot").exit_code == 0
+    assert play(runner, "threefails", "--seed", "1", "--seat", "1=bot").exit_code == 0
 
 
 @pytest.mark.parametrize(
@@ -239,11 +239,17 @@ def test_a_title_whose_setup_raises_is_one_error_line(
         (["nosuch"], "no title named 'nosuch' is installed; installed: sealedbid"),
         (["sealedbid", "-p", "7"], "Sealed Bids takes 2 to 4 players, not 7"),
         (["sealedbid", "--seed", "-1"], "--seed must be between 0 and"),
-        (["sealedbid", "--seat", "3=human"], "this game has seats 1 to 2"),
-        (["sealedbid", "--seat", "1=robot"], "a seat is 'human', 'bot' or 'bot:NAME'"),
-        (["sealedbid", "--seat", "human"], "write it as N=human, N=bot or N=bot:NAME"),
+        (["sealedbid", "--seed", "1", "--seat", "3=human"], "this game has seats 1 to 2"),
         (
-            ["sealedbid", "--seat", "2=bot:deep"],
+            ["sealedbid", "--seed", "1", "--seat", "1=robot"],
+            "a seat is 'human', 'bot' or 'bot:NAME'",
+        ),
+        (
+            ["sealedbid", "--seed", "1", "--seat", "human"],
+            "write it as N=human, N=bot or N=bot:NAME",
+        ),
+        (
+            ["sealedbid", "--seed", "1", "--seat", "2=bot:deep"],
             "sealedbid has no bot 'deep'; bots: ismcts, random, thrifty",
         ),
         ([], "name a title to play"),
@@ -285,7 +291,7 @@ def test_parse_seats_defaults_and_overrides() -> None:
 def test_a_log_path_that_cannot_be_written_is_refused_up_front(
     installed: Any, runner: CliRunner, tmp_path: Path
 ) -> None:
-    result = play(runner, "sealedbid", "--log", str(tmp_path))
+    result = play(runner, "sealedbid", "--seed", "1", "--log", str(tmp_path))
     assert result.exit_code == 2
     assert result.stdout == ""
     assert f"error: cannot write the log to {tmp_path}" in result.stderr

@@ -112,7 +112,8 @@ def test_play_and_simulate_take_an_ismcts_seat(
     assert Match.load(log, verify=True).is_over
     assert len(MatchLog.load(log).actions) == 10
     simulated = runner.invoke(
-        app, ["simulate", "sealedbid", "--games", "2", "--seat", "1=ismcts", "--json"]
+        app,
+        ["simulate", "sealedbid", "--games", "2", "--seed", "4", "--seat", "1=ismcts", "--json"],
     )
     assert simulated.exit_code == 0, simulated.output
     assert '"1": "ismcts"' in simulated.stdout

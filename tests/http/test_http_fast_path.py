@@ -25,6 +25,10 @@ from gameweave_http.hub import ApiError
 from gameweave_http.routes import HOT
 from gameweave_http.wire import parse_json, read_token
 
+# The server here is not in development mode, so it picks each match's seed itself:
+# from a fixed sequence (the fresh_seeds fixture), the same games on every run.
+pytestmark = pytest.mark.usefixtures("fresh_seeds")
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient

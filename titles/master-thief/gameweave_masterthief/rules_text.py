@@ -65,7 +65,7 @@ _SECURITY = """\
 Stealing Security ends your turn. Starting with you and going the other way round
 the table, thieves carrying an item of its category may `surrender` one: item and
 Security go back into the Museum. Otherwise it is a **Strike**. The third Strike
-ends the game at once."""
+ends the game at once; in the opening Heist it starts the deal over instead."""
 
 _ENDING = """\
 The game ends when everyone is out, at the third Strike, or when a steal needs more

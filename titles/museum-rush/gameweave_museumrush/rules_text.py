@@ -33,7 +33,8 @@ Type an action as the menu writes it:
 - `takedown`: knock out the Guard that found you and take its key.
 - `disable C2`: play a Disable on the Camera in C2.
 - `trap C2`: set a Booby Trap in a free neighbouring room.
-- `pass`: play nothing (when found by a Guard: roll to slip away).
+- `pass`: play nothing (when found by a Guard: roll to slip away; when a Guard
+  stops next to you after a steal: let the next card be turned).
 - `route 1 B2-B3`: as the Guard mover, walk Guard 1 along that way.
 - `end`: end your turn. `escape`: leave the museum from a Way Out, for good."""
 
@@ -45,7 +46,8 @@ among equal ways (the Joker picks for himself).
 A Guard reaching you: play `takedown` or `lure`, or roll one die: more than the
 Loot and Treasures you hold and you slip to a neighbouring room; otherwise you are
 **busted**: keep one card and your keys, lose the rest, and break in again next
-turn. Nobody is caught in the Gents or the Ladies."""
+turn. Each Guard in your room finds you in turn. Nobody is caught in the Gents or
+the Ladies."""
 
 _ITEMS = """\
 - **Disable**: remove a Camera that sees you.

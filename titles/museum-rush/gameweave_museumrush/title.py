@@ -27,7 +27,7 @@ class MuseumRush(Title[State]):
     summary = "Break into a shuffled museum, steal, and get out before the last Clock."
     min_players = 2
     max_players = 4
-    version = "2"
+    version = "3"
     actions = ACTIONS
     default_config: ClassVar[Mapping[str, Any]] = {"first_game": False}
     default_bot = "heuristic"

@@ -79,6 +79,14 @@ export function describe(a) {
   }
 }
 
+// An item's coloured band, its colour set through the style object: the page's CSP
+// refuses style attributes.
+function band(colour, ...children) {
+  const made = el("div", { class: "mt-band" }, ...children);
+  made.style.background = colour;
+  return made;
+}
+
 function itemCard(item, opts = {}) {
   const colour = COLOURS[item.category] || "#555";
   const security = item.kind === "Security";
@@ -91,7 +99,7 @@ function itemCard(item, opts = {}) {
       role: opts.onclick ? "button" : undefined,
       tabindex: opts.onclick ? "0" : undefined,
     },
-    el("div", { class: "mt-band", style: `background:${colour}` },
+    band(colour,
       el("span", {}, security ? "Security" : item.category),
       el("span", {}, security ? "!" : `${item.bmc}`),
     ),

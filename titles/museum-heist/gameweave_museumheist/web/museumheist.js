@@ -62,7 +62,11 @@ function ink(character) {
 }
 
 function dot(character) {
-  return el("span", { class: "mh-dot", style: `background:${COLOURS[character]};color:${ink(character)}` }, LETTERS[character]);
+  const made = el("span", { class: "mh-dot" }, LETTERS[character]);
+  // Set through the style object: the page's CSP refuses style attributes.
+  made.style.background = COLOURS[character];
+  made.style.color = ink(character);
+  return made;
 }
 
 function card(character, attrs = {}, extra = null) {
