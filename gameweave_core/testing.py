@@ -12,10 +12,15 @@ play always ends and never raises; a saved log replays to the same digests at
 every step; views, legal actions and logs round-trip through JSON and TOML; junk,
 out-of-turn and illegal actions are refused with a one-line reason and change
 nothing; every bot plays whole games from its seat's observation alone; setup,
-apply and every bot are deterministic (a failure names the culprit); and secrets
-are kept: from the title's resample hook the kit builds twin matches that a seat
-cannot tell apart and compares every surface the seat receives (see
-:func:`check_resampled_twins`), plus any twins the test class declares.
+apply and every bot are deterministic and draw from no generator but the one the
+core hands them, however rarely (a failure names the culprit, see
+:func:`watching_randomness`); and secrets are kept: the kit builds twin matches
+that a seat cannot tell apart (the match going on with other chance or other
+secret choices, or around a state the title's resample hook draws) and checks
+that the seat's view changes only with what it receives, that everything else it
+receives follows its view, and that the resample hook, the bots and the search's
+hint depend only on what it knows (see :func:`check_resampled_twins`), plus any
+twins the test class declares.
 
 The functions are usable on their own too, for titles tested another way. The kit
 needs pytest and hypothesis only (the ``testing`` extra)."""
@@ -787,7 +792,7 @@ class _OneDrawChanged:
 
 def _twin_bots(title: Title[Any], registry: Registry | None) -> dict[str, Any]:
     """The bots whose choices twins must share (every bot but the search, which
-    :func:`_hint` checks in full), as the kit runs them."""
+    the hint check runs in full), as the kit runs them."""
     if registry is None:
         registry = Registry()
         registry.add_title(title)
@@ -1244,9 +1249,12 @@ def check_resampled_twins(
     hook must also leave its input untouched, give the same state from the same
     seed, differ from the real state now and then and vary with the seed.
 
-    With ``deeper``, when more than half the twins end early (told apart), more are
-    drawn (see :func:`_deeper_forks`: before every chance step first) until they
-    have made as many comparisons again as the first ones.
+    At steps where the rules drew chance, replayed twins with one chance draw
+    changed are made too (see :class:`_OneDrawChanged`; up to :data:`CHANCE_STEPS`
+    steps). With ``deeper``, when more than half the twins end early (told apart),
+    more are drawn (before rare actions first, then before chance steps, then
+    anywhere) until they have made :data:`DEEPER` times the comparisons of the
+    first ones.
     """
     bots = _twin_bots(title, registry)
     spine_bot = bots.get(title.default_bot) if title.default_bot != "random" else None
@@ -1318,7 +1326,7 @@ def check_setup_deterministic(
     title: Title[Any], players: int, seed: int, config: Mapping[str, Any] | None = None
 ) -> None:
     """Two ``setup`` calls with one seed give equal snapshots, and neither draws from
-    a generator the core did not hand it (see :class:`watching_randomness`)."""
+    a generator the core did not hand it (see :func:`watching_randomness`)."""
     full = title.check_config(players, dict(config or {}))
     with watching_randomness(f"{title.name}: setup for {players} players at step 0"):
         a = title.snapshot(title.setup(players, full, Rng(seed)))
@@ -1336,7 +1344,7 @@ def check_apply_deterministic(
     states and make equal events at every step; the first step where they do not
     names ``apply``, the step and the action. No call of the title may draw from a
     generator the core did not hand it, however rarely (see
-    :class:`watching_randomness`)."""
+    :func:`watching_randomness`)."""
     check_setup_deterministic(title, players, seed, config)
     with watching_randomness(f"{title.name}: apply"):
         a, b = Match(title, players, seed, config), Match(title, players, seed, config)
@@ -1375,8 +1383,8 @@ def check_bots_deterministic(
 ) -> None:
     """Every bot of the title, made twice and run from one observation with one seed,
     chooses the same action, at every step of a random match; and while choosing it
-    draws only from the generator it is handed (see :class:`watching_randomness`
-    and :class:`only_generator`), however rarely."""
+    draws only from the generator it is handed (see :func:`watching_randomness`
+    and :func:`only_generator`), however rarely."""
     match = Match(title, players, seed, config)
     rng = Rng(derive_seed(seed, "kit"))
     codec = title.codec

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from helpers import FILLER, act, heist, stacked, state
 
-from gameweave_core import Match
+from gameweave_core import Match, Rng
 
 
 def events_of(match: Match, watcher: int | None, kind: str) -> list[dict[str, object]]:
@@ -68,7 +68,7 @@ def test_what_a_caught_thief_carried_stays_in_sight_at_the_end() -> None:
     carried = [list(c) for c in st.carried]
     from gameweave_masterthief.rules import end_game
 
-    end_game(st, "time")
+    end_game(st, "time", Rng(0))
     match._awaiting = None
     for watcher in (1, 2, None):
         seats = match.view(watcher)["seats"]
