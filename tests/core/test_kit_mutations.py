@@ -591,12 +591,6 @@ def test_the_kit_catches_each_new_kind_of_bug(
     assert re.search(r"seat \d|the spectator", message), f"{on}, {bug}: no seat in: {message}"
 
 
-@pytest.mark.parametrize("check", [SECRETS, BOTS])
-def test_the_unmodified_pickpocket_passes_the_checks_its_mutants_fail(check: str) -> None:
-    kit = type("Kit", (TitleConformance,), {"title": Pickpocket()})()
-    getattr(kit, check)()
-
-
 # -- Museum Rush, as it shipped (titles/museum-rush/tests/test_unseen_moves.py) -----------
 
 
@@ -620,9 +614,11 @@ def test_the_kit_catches_museum_rushs_leak_as_it_shipped(monkeypatch: pytest.Mon
     fixed = rules.unseen_move
     monkeypatch.setattr(rules, "unseen_move", old_bookkeeping)
     title, found = MuseumRush(), None
+    # Matches played by the title's bot (they rob rivals whose cards the table has
+    # seen); the twins a chance step makes catch it, so the deeper ones are not drawn.
     for seed, players in [(s, p) for s in range(8) for p in (4, 3, 2)]:
         try:
-            check_resampled_twins(title, players, seed, by_bots=1.0)
+            check_resampled_twins(title, players, seed, by_bots=1.0, deeper=False)
         except AssertionError as exc:
             found, message = (seed, players), str(exc)
             break
@@ -631,7 +627,7 @@ def test_the_kit_catches_museum_rushs_leak_as_it_shipped(monkeypatch: pytest.Mon
     assert "view differs" in message and "['known']" in message and "step" in message
     assert "no event told it" in message
     monkeypatch.setattr(rules, "unseen_move", fixed)
-    check_resampled_twins(title, found[1], found[0], by_bots=1.0)
+    check_resampled_twins(title, found[1], found[0], by_bots=1.0, deeper=False)
 
 
 def test_museum_rushs_bot_with_a_fresh_generator_for_its_ties_is_caught() -> None:
