@@ -8,15 +8,17 @@ TITLE ?= museum
 # examples on every run; `make unit GAMEWEAVE_HYPOTHESIS=dev` (or a bare `pytest`)
 # draws new ones each run and prints the seed to replay a failure with.
 export GAMEWEAVE_HYPOTHESIS ?= ci
-# Every title is a distribution of its own: the two first-party ones at the top level
-# and the published games under titles/. The dev environment installs them all.
-TITLE_DIRS := museum house $(patsubst %/pyproject.toml,%,$(wildcard titles/*/pyproject.toml))
+# Every title is a distribution of its own, each in its folder under titles/ (The
+# Museum Job first: `make dists` installs it alone). The dev environment installs them all.
+TITLE_DIRS := titles/museum-job $(filter-out titles/museum-job,$(patsubst %/pyproject.toml,%,$(sort $(wildcard titles/*/pyproject.toml))))
+HOUSE := titles/house-job
 TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 
-.PHONY: play test lint typecheck unit docs tutorial dists bench bench-peers bench-bgio serve browser-deps \
-	clean compiled test-compiled
+.PHONY: play test lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers \
+	bench-bgio serve browser-deps clean compiled test-compiled jscheck-run
 
-$(STAMP): pyproject.toml $(TITLE_PROJECTS)
+# The Makefile too: a title moved or added changes what is installed editable.
+$(STAMP): pyproject.toml $(TITLE_PROJECTS) Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]' $(addprefix -e ./,$(TITLE_DIRS))
@@ -27,7 +29,7 @@ play: $(STAMP)
 	$(BIN)/gameweave play $(TITLE)
 
 ## test: everything CI checks
-test: $(STAMP) browser-deps lint typecheck unit docs tutorial dists test-compiled
+test: $(STAMP) browser-deps lint typecheck jscheck unit docs tutorial scaffold dists test-compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -44,6 +46,37 @@ typecheck: $(STAMP)
 	set -e; for d in $(TITLE_DIRS); do echo "== mypy $$d/tests"; \
 	  (cd $$d && MYPYPATH=$(CURDIR):$(CURDIR)/adapters $(CURDIR)/$(BIN)/mypy \
 	    --config-file $(CURDIR)/pyproject.toml tests); done
+
+# The browser code (the client's pages and every title's web/*.js, plain ES modules
+# with no build step) linted by ESLint and type-checked by TypeScript's checker
+# (// @ts-check files, tools/js/tsconfig.json). Both are pinned by
+# tools/js/package-lock.json and installed into tools/js/node_modules by `npm ci`,
+# again only when the lock changes. They need Node 20.19 or newer and npm: without
+# them CI (the CI variable set) fails here; elsewhere the check is skipped, saying so.
+JS := tools/js
+JSSTAMP := $(JS)/node_modules/.installed
+NODE_OK := node -e 'const [a, b] = process.versions.node.split(".").map(Number); \
+  process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'
+
+jscheck:
+	@if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1 && $(NODE_OK); then \
+	  $(MAKE) --no-print-directory jscheck-run; \
+	elif [ -n "$$CI" ]; then \
+	  echo "jscheck: the browser code's checkers need Node 20.19 or newer and npm" \
+	    "(found: $$(node --version 2>/dev/null || echo 'no node'); $$(npm --version 2>/dev/null || echo 'no npm'))." \
+	    "Install them (https://nodejs.org/ or NodeSource's packages), then run make again." >&2; \
+	  exit 1; \
+	else \
+	  echo "jscheck: skipped: Node 20.19+ and npm are not installed (CI fails here without them)"; \
+	fi
+
+$(JSSTAMP): $(JS)/package.json $(JS)/package-lock.json
+	cd $(JS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(JSSTAMP)
+
+jscheck-run: $(JSSTAMP)
+	$(JS)/node_modules/.bin/eslint --config $(JS)/eslint.config.js --max-warnings 0
+	$(JS)/node_modules/.bin/tsc -p $(JS)
 
 # The core's and adapters' tests, then each title's own tests from its own folder
 # (each distribution carries its tests, run with its own pytest settings).
@@ -73,6 +106,20 @@ tutorial:
 	  | $(TUTORIAL_VENV)/bin/python docs/tutorial/check_listed.py sealedbid
 	cd docs/tutorial/sealed-bid && $(CURDIR)/$(TUTORIAL_VENV)/bin/pytest -q -p no:cacheprovider
 
+# `gameweave new` as an author meets it: the project installed into a brand-new
+# environment, a title made with it, installed there, listed, and its tests passing.
+SCAFFOLD_VENV := build/scaffold-venv
+SCAFFOLD := build/scaffold/demo
+scaffold:
+	rm -rf $(SCAFFOLD_VENV) $(SCAFFOLD)
+	$(PYTHON) -m venv $(SCAFFOLD_VENV)
+	$(SCAFFOLD_VENV)/bin/python -m pip install --quiet --disable-pip-version-check '.[test]'
+	$(SCAFFOLD_VENV)/bin/gameweave new demo $(SCAFFOLD)
+	$(SCAFFOLD_VENV)/bin/python -m pip install --quiet --disable-pip-version-check './$(SCAFFOLD)[test]'
+	$(SCAFFOLD_VENV)/bin/gameweave games --json \
+	  | $(SCAFFOLD_VENV)/bin/python docs/tutorial/check_listed.py demo
+	cd $(SCAFFOLD) && $(CURDIR)/$(SCAFFOLD_VENV)/bin/pytest -q -p no:cacheprovider
+
 # The distributions as users get them: wheels built from each folder and installed
 # into fresh environments as core only, core and one title, and everything.
 dists: $(STAMP)
@@ -89,21 +136,21 @@ CBUILT := $(CVENV)/.compiled
 
 # The environment: the build tools, the test tools and the project's dependencies
 # (mypyc type-checks the compiled modules against them).
-$(CSTAMP): pyproject.toml setup.py house/pyproject.toml house/setup.py tools/mypyc_build.py
+$(CSTAMP): pyproject.toml setup.py $(HOUSE)/pyproject.toml $(HOUSE)/setup.py tools/mypyc_build.py
 	rm -rf $(CVENV)
 	$(PYTHON) -m venv $(CVENV)
 	$(CBIN)/python -m pip install --quiet --upgrade pip 'setuptools>=77' wheel \
 	  'mypy>=1.10' pytest hypothesis
-	$(CBIN)/python -m pip install --quiet --no-build-isolation '.[http]' ./museum ./house
+	$(CBIN)/python -m pip install --quiet --no-build-isolation '.[http]' ./titles/museum-job ./$(HOUSE)
 	touch $(CSTAMP)
 
 # Any source change rebuilds the two compiled wheels.
-CSOURCES := $(shell find gameweave_core house/gameweave_house adapters tools -type f \
+CSOURCES := $(shell find gameweave_core $(HOUSE)/gameweave_house adapters tools -type f \
   -not -path '*/__pycache__/*' 2>/dev/null)
 $(CBUILT): $(CSTAMP) $(CSOURCES)
-	rm -rf build/compiled house/build/compiled
+	rm -rf build/compiled $(HOUSE)/build/compiled
 	GAMEWEAVE_COMPILE=1 $(CBIN)/python -m pip install --quiet --no-build-isolation \
-	  --no-deps --force-reinstall . ./house
+	  --no-deps --force-reinstall . ./$(HOUSE)
 	touch $(CBUILT)
 
 ## compiled: .venv-compiled with The House Job's rules compiled by mypyc
@@ -113,7 +160,7 @@ compiled: $(CBUILT)
 # (the pytest script, not `python -m pytest`: that puts the sources first on sys.path)
 test-compiled: $(CBUILT)
 	GAMEWEAVE_EXPECT_COMPILED=1 $(CBIN)/pytest -q -p no:cacheprovider tests/core
-	cd house && GAMEWEAVE_EXPECT_COMPILED=1 $(CURDIR)/$(CBIN)/pytest -q -p no:cacheprovider
+	cd $(HOUSE) && GAMEWEAVE_EXPECT_COMPILED=1 $(CURDIR)/$(CBIN)/pytest -q -p no:cacheprovider
 
 # Benchmarks against OpenSpiel, RLCard, boardgame.io and a bare Starlette endpoint; writes
 # benchmarks/results.md. The peers live in their own venv, never in the project's.
@@ -136,5 +183,5 @@ serve: $(STAMP)
 	$(BIN)/gameweave serve
 
 clean:
-	rm -rf $(VENV) $(CVENV) docs/_build docs/_generated build *.egg-info benchmarks/.venv-peers \
+	rm -rf $(VENV) $(CVENV) $(JS)/node_modules docs/_build docs/_generated build *.egg-info benchmarks/.venv-peers \
 	  $(addsuffix /build,$(TITLE_DIRS))

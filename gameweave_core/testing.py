@@ -1465,7 +1465,7 @@ def check_golden(log_path: Path, registry: Registry | None = None) -> None:
     Set ``GAMEWEAVE_UPDATE_GOLDEN=1`` to record the expected file afresh after a
     deliberate change of behaviour (and bump the title's ``version``).
     """
-    match = Match.load(log_path, verify=True, registry=registry)
+    match = Match.load(log_path, verify=True, registry=registry or default_registry())
     got = {
         "digest": match.digest(),
         "seats": {str(s): snapshot_for(match, s) for s in observers(match)},

@@ -47,14 +47,14 @@ def rebuild(
     source: str,
     upto: int,
     *,
+    registry: Registry,
     verify: bool = False,
-    registry: Registry | None = None,
 ) -> Match:
     """The match after ``upto`` actions (raises :class:`LogError` naming the action)."""
     return Match.from_log(log, upto=upto, verify=verify, source=source, registry=registry)
 
 
-def verify(log: MatchLog, source: str, registry: Registry | None = None) -> Match:
+def verify(log: MatchLog, source: str, registry: Registry) -> Match:
     """Re-apply every action, comparing digests; raises at the first divergence.
 
     An action recorded as having made the title raise is re-applied too: if it

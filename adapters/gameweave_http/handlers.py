@@ -373,6 +373,8 @@ async def reissue_token(request: Request) -> Response:
         raise ApiError(422, f"seat {seat} is played by a bot: it has no link")
     token = secrets.token_urlsafe(24)
     await run_in_threadpool(store.reissue, match_id, seat, token)
+    # Wake the match's event streams: the old link's ends at once, saying so.
+    state.listeners.notify(match_id)
     base = state.settings.public_url or bound_url(request.scope)
     return Json({"seat": seat, "token": token, "url": f"{base}/play/{match_id}#token={token}"})
 

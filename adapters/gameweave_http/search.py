@@ -48,7 +48,7 @@ from typing import Any, Literal
 import attrs
 
 from gameweave_core import Match, Registry, Rng, default_registry, derive_seed
-from gameweave_core.ismcts import IsmctsBot, SearchResult
+from gameweave_core.ismcts import IsmctsBot, SearchOptions, SearchResult
 
 log = logging.getLogger("gameweave_http")
 
@@ -189,7 +189,7 @@ def registry_from(recipe: Recipe) -> Registry:
     """The registry ``recipe`` describes (see :func:`recipe_of`)."""
     if recipe == "default":
         return default_registry()
-    registry = Registry()
+    registry = Registry(bundled=False)  # the recipe lists the bundled plugins too
     for name, module in recipe:
         registry.add_plugin(importlib.import_module(module), name, "gameweave-search-worker")
     return registry
@@ -223,7 +223,9 @@ def run_search(
         bot = registry.bot(title, job.bot)(job.seat, job.players)
         action = bot.act(observation, rng)
         return title.codec.to_json(action) if type(action) in title.codec.classes else action
-    result = IsmctsBot(title, job.seat, job.players).search(observation, rng)
+    # A hint weighs every legal action, as at the terminal (gameweave_cli.hint).
+    options = SearchOptions.for_title(title, job.seat, job.players, candidates=None)
+    result = IsmctsBot(title, job.seat, job.players, options).search(observation, rng)
     return hint_json(match, result)
 
 

@@ -256,7 +256,9 @@ class SeatPages:
 
 
 def page_version(page: Any) -> int:
-    """The version of the match the page shows (its ``body[data-version]``)."""
+    """The version of the match the page shows (its ``body[data-version]``), once it
+    shows one (a page just opened has drawn nothing yet)."""
+    page.wait_for_selector("body[data-version]", state="attached")
     return int(page.get_attribute("body", "data-version"))
 
 

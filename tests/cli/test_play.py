@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from gameweave_cli.app import app
 from gameweave_cli.play import parse_seats
-from gameweave_core import Match, MatchLog
+from gameweave_core import Match, MatchLog, default_registry
 
 from .conftest import ClumsyBid, FragileBid, OpenBid, PlainBid, ThreeFails, add_titles, seed_where
 
@@ -36,7 +36,7 @@ def test_all_bot_game_plays_to_the_end_unattended(
     assert "Game over:" in out
     assert out.index("Bids revealed") < out.index("Game over:")
     assert f"Log saved to {log}" in out
-    replayed = Match.load(log, verify=True)
+    replayed = Match.load(log, verify=True, registry=default_registry())
     assert replayed.is_over
     outcome = replayed.outcome()
     assert outcome is not None and outcome.summary in out
@@ -83,21 +83,21 @@ def test_human_turns_by_menu_number_and_typed_action(
     installed: Any, runner: CliRunner, tmp_path: Path
 ) -> None:
     log = tmp_path / "h.toml"
-    # Menu item 4 is "bid 3"; then typed bids; junk and illegal bids are refused.
-    moves = "4\nbid 99\nbogus\n0\n30\nbid 2\nbid 1\nbid 1\nbid 0\n"
+    # The menu counts from 0, as the bids do: item 3 is "bid 3"; then typed bids;
+    # junk and illegal bids are refused.
+    moves = "3\nbid 99\nbogus\n30\nbid 2\nbid 1\nbid 1\nbid 0\n"
     result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input=moves)
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Not accepted: you hold" in out and "cannot bid 99" in out
     assert "Not accepted: cannot read 'bogus'" in out
-    assert "Not accepted: there is no action 0: the menu runs from 1 to" in out
-    assert "Not accepted: there is no action 30" in out
+    assert "Not accepted: there is no action 30: the menu runs from 0 to " in out
     assert "Game over:" in out
     record = MatchLog.load(log)
     mine = [e.action["coins"] for e in record.actions if e.seat == 1]
     assert mine == [3, 2, 1, 1, 0]  # refused input changed nothing
     assert len(record.actions) == 10
-    Match.load(log, verify=True)
+    Match.load(log, verify=True, registry=default_registry())
 
 
 def test_help_history_show_and_save(installed: Any, runner: CliRunner, tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_help_history_show_and_save(installed: Any, runner: CliRunner, tmp_path:
     assert out.count("You bid 5 on the") >= 2  # once as it happened, once in history
     assert f"Saved to {log}" in out
     assert f"Game saved to {log}" in out
-    assert f"gameweave play --resume {log}" in out
+    assert f"Continue with:\n  gameweave play --resume {log}\n" in out
     assert len(MatchLog.load(log).actions) == 3  # bot, me, bot
 
 
@@ -132,7 +132,7 @@ def test_resume_continues_a_saved_game(installed: Any, runner: CliRunner, tmp_pa
     after = MatchLog.load(log)
     assert after.actions[: len(before)] == before
     assert [e.action["coins"] for e in after.actions if e.seat == 1] == [2, 1, 1, 1, 1]
-    assert Match.load(log, verify=True).is_over
+    assert Match.load(log, verify=True, registry=default_registry()).is_over
 
 
 def test_hot_seat_hands_over_between_humans(
@@ -302,13 +302,14 @@ def test_long_menus_are_cut_and_menu_lists_all(
 ) -> None:
     monkeypatch.setattr("gameweave_cli.play.MENU_LIMIT", 5)
     log = tmp_path / "m.toml"
-    result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input="menu\n21\nquit\n")
+    result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input="menu\n20\nquit\n")
     assert result.exit_code == 0, result.output
     out = result.stdout
     first_screen = out[: out.index("seat 1 (Bidder 1)> ")]
-    assert "5. bid 4" in first_screen and "6. bid 5" not in first_screen
+    # Counted from 0 as the bids are: the fifth entry is 4. bid 4.
+    assert "4. bid 4" in first_screen and "5. bid 5" not in first_screen
     assert "... and 16 more: type 'menu' to list them all" in first_screen
-    assert "21. bid 20" in out[len(first_screen) :]
+    assert "20. bid 20" in out[len(first_screen) :]
     assert [e.action["coins"] for e in MatchLog.load(log).actions if e.seat == 1] == [20]
 
 
@@ -324,7 +325,7 @@ def test_hot_seat_game_ends_on_a_public_screen(
     end = out[out.index("the end after 10 actions, as a spectator sees it") :]
     assert "You bid" not in end and "(you)" not in end
     assert "Game over:" in end and "Bids revealed: seat 1 1, seat 2 1" in end
-    assert Match.load(log, verify=True).is_over
+    assert Match.load(log, verify=True, registry=default_registry()).is_over
 
 
 def test_the_log_is_current_whenever_a_human_is_asked(installed: Any, tmp_path: Path) -> None:
@@ -332,7 +333,7 @@ def test_the_log_is_current_whenever_a_human_is_asked(installed: Any, tmp_path: 
     from gameweave_cli.render import make_console
     from gameweave_core import seat_bots
 
-    match = Match.create("sealedbid", 2, 3)
+    match = Match.create("sealedbid", 2, 3, registry=default_registry())
     log = tmp_path / "live.toml"
     seen: list[int] = []
     moves = iter(["bid 1", "bid 2", "quit"])

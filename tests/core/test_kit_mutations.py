@@ -79,7 +79,7 @@ class NextLotInRoundTwo(SealedBid):
     """From the second lot on, each sealed bid's public line names the next hidden lot."""
 
     def apply(self, state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
-        events = super().apply(state, seat, action, rng)
+        events = list(super().apply(state, seat, action, rng))
         if state.sold >= 1 and state.bids and state.deck:  # lot 2 on, between sales
             events.append(Event.public(f"The auctioneer hints: {state.deck[0]} points next"))
         return events
@@ -128,7 +128,7 @@ class RandomInApply(SealedBid):
     """The lots to come reshuffled with the global random module after each sale."""
 
     def apply(self, state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
-        events = super().apply(state, seat, action, rng)
+        events = list(super().apply(state, seat, action, rng))
         if not state.bids:  # a lot was just sold
             random.shuffle(state.deck)
         return events
@@ -243,11 +243,11 @@ def leaky(base: type[Title[Any]], kind: str, secret: Callable[[Any], Any]) -> Ti
     """``base`` with one leak of ``secret(state)``, of the given kind."""
 
     def view(self: Any, state: Any, seat: int | None) -> dict[str, Any]:
-        return {**base.view(self, state, seat), "leak": secret(state)}
+        return {**super(type(self), self).view(state, seat), "leak": secret(state)}
 
     def base_apply(self: Any, state: Any, seat: int, action: Any, rng: Rng) -> list[Event]:
-        # Through super(), not base.apply(self, ...): a title may bind a rules function
-        # as the method itself (The House Job does, with staticmethod).
+        # Through super(), not base.apply(self, ...): a title's methods may be its
+        # rules functions themselves (a ModuleTitle binds them with staticmethod).
         return list(super(type(self), self).apply(state, seat, action, rng))
 
     def apply_line(self: Any, state: Any, seat: int, action: Any, rng: Rng) -> list[Event]:
@@ -265,10 +265,10 @@ def leaky(base: type[Title[Any]], kind: str, secret: Callable[[Any], Any]) -> Ti
         return [*events, Event.public("Nothing to see", "psst", secret=secret(state))]
 
     def seat_label(self: Any, state: Any, seat: int) -> str:
-        return f"{base.seat_label(self, state, seat)} [{secret(state)}]"
+        return f"{super(type(self), self).seat_label(state, seat)} [{secret(state)}]"
 
     def explain_illegal(self: Any, state: Any, seat: int, action: Any) -> str | None:
-        reason = base.explain_illegal(self, state, seat, action) or "not now"
+        reason = super(type(self), self).explain_illegal(state, seat, action) or "not now"
         return f"{reason} [{secret(state)}]"
 
     leaks: dict[str, dict[str, Any]] = {
@@ -355,7 +355,7 @@ class TellsWhatComesAfter(Noting):
         if not state.bids and state.deck:  # a lot was sold and the next came up
             assert isinstance(state, NotedState)
             state.note = [int(state.deck[0] > state.lot)]
-        return events
+        return list(events)
 
 
 class RanksTheSealedBids(Noting):
@@ -366,7 +366,7 @@ class RanksTheSealedBids(Noting):
         events = super().apply(state, seat, action, rng)
         assert isinstance(state, NotedState)
         state.note = sorted(state.bids, key=lambda s: (state.bids[s], s))
-        return events
+        return list(events)
 
 
 class KeepsTheSealedBids(SealedBid):

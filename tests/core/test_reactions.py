@@ -247,7 +247,7 @@ class TestSnatchConformance(TitleConformance):
 
 def test_every_seat_that_might_block_is_asked_holder_or_not() -> None:
     match = Match(Snatch(), 3, seed=4)
-    state = match._state
+    state = match.state
     state.blocks = [False, True, False]  # only seat 2 holds a Block
     match._awaiting = None
     match.submit(1, Grab())
@@ -266,7 +266,7 @@ def test_every_seat_that_might_block_is_asked_holder_or_not() -> None:
 
 def test_the_first_blocker_in_the_window_order_is_credited() -> None:
     match = Match(Snatch(), 3, seed=4)
-    match._state.blocks = [False, True, True]
+    match.state.blocks = [False, True, True]
     match._awaiting = None
     match.submit(1, Grab())
     match.submit(3, Block())  # seat 3 answers first...

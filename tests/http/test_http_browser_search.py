@@ -5,6 +5,7 @@ move and how sure the search is."""
 from __future__ import annotations
 
 import json
+import math
 import time
 from pathlib import Path
 from typing import Any
@@ -73,7 +74,9 @@ def test_the_page_shows_a_thinking_bot_and_a_hint(
             f"/api/matches/{created['id']}/hint", headers={"X-Seat-Token": token}, json={}
         ).json()
         assert action == same["action"]  # the button shows what the API answers
-        assert text.startswith(f"Hint: {same['text']}, chosen in {round(same['share'] * 100)}%")
+        # The page rounds halves up, as JavaScript's Math.round does (12.5% shows 13%).
+        percent = math.floor(same["share"] * 100 + 0.5)
+        assert text.startswith(f"Hint: {same['text']}, chosen in {percent}%")
         page.screenshot(path=str(shots / "sealedbid-hint.png"), full_page=True)
 
         # The bot bids: no one thinks any more, and the old hint goes.

@@ -43,12 +43,23 @@ class RuledBid(SealedBid):
         }
 
 
+class PlainBids(SealedBid):
+    """Sealed Bids without rules text (its own has some)."""
+
+    name = "plainbids"
+    display_name = "Plain Bids"
+
+    def rules_text(self) -> Mapping[str, str]:
+        return {}  # no rules text
+
+
 @pytest.fixture
 def registry() -> Registry:
     reg = Registry()
     reg.add_plugin(museum_plugin, "museum", "gameweave", "test")
     reg.add_plugin(sealed_plugin, "sealedbid", "gameweave-sealedbid", "1.0.0")
     reg.add_title(RuledBid(), "gameweave-tests", "0")
+    reg.add_title(PlainBids(), "gameweave-tests", "0")
     return reg
 
 
@@ -83,7 +94,7 @@ def test_the_rules_route_serves_the_titles_topics_in_order(client: TestClient) -
 
 @pytest.mark.parametrize(
     ("name", "words"),
-    [("nothing", "no title named 'nothing' is installed"), ("sealedbid", "no rules text")],
+    [("nothing", "no title named 'nothing' is installed"), ("plainbids", "no rules text")],
 )
 def test_no_rules_is_a_one_line_404(client: TestClient, name: str, words: str) -> None:
     got = client.get(f"/api/titles/{name}/rules")
@@ -145,7 +156,7 @@ def test_the_rules_panel_opens_by_tap_on_a_phone(
     page.wait_for_selector(".rules-body[data-topic='cuts']")
     assert page.get_attribute(".rules-topic.on", "data-topic") == "cuts"
     page.tap(".rules-topic[data-topic='actions']")
-    assert "walk K7 cut" in page.locator(".rules-body code").all_inner_texts()
+    assert "walk SQUARE cut" in page.locator(".rules-body code").all_inner_texts()
     page.tap(".rules-close")
     assert page.locator("#rules").is_hidden()
     assert seat_pages.errors == []
@@ -223,7 +234,7 @@ def test_the_lobby_shows_a_titles_rules_by_tap(
     assert "How to play The Museum Job" in page.inner_text("#rules")
     page.tap("#rules-button")  # the same button closes it
     assert page.locator("#rules").is_hidden()
-    page.select_option("#title-select", "sealedbid")
+    page.select_option("#title-select", "plainbids")
     page.tap("#rules-button")
     page.wait_for_selector("#rules :text('ships no rules text')")
     assert seat_pages.errors == []
