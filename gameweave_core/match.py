@@ -544,6 +544,40 @@ class Match:
         return match
 
     @classmethod
+    def verified(cls, log: MatchLog, *, registry: Registry, source: str = "<log>") -> Match:
+        """The match ``log`` records, once the installed rules have reproduced all
+        of it: the one definition of a valid log, which ``gameweave replay
+        --verify`` and ``gameweave play --resume`` share.
+
+        Every action is applied and every digest compared (see :meth:`from_log`),
+        each failure raising :class:`LogError` (one line naming ``source`` and the
+        action; :class:`DigestMismatch` for a state that differs). Beyond
+        :meth:`from_log`:
+
+        - A last entry recording a failure (``error``) makes a record of a bug,
+          never a valid log. Its action is applied again: when the title raises
+          again, that is the error raised, with the title's own exception as its
+          cause (the reproduction a maintainer wants); when it no longer raises,
+          the rules changed since the log was saved, which is an error too.
+        - An entry without a digest (deleted by hand, or a log of a title that
+          could not replay itself) cannot be verified: :class:`LogError` without
+          an index, once every action has been applied.
+        """
+        match = cls.from_log(log, verify=True, registry=registry, source=source)
+        last = log.actions[-1] if log.actions else None
+        if last is not None and last.error is not None:
+            raise LogError(
+                source,
+                f"recorded as making the title raise ({last.error}), but the installed "
+                "rules apply it: they changed since the log was saved",
+                last.index,
+            )
+        missing = next((e.index for e in log.actions if e.digest is None), None)
+        if missing is not None:
+            raise LogError(source, f"action {missing} has no digest, so the log cannot be verified")
+        return match
+
+    @classmethod
     def load(
         cls,
         path: str | Path,

@@ -204,6 +204,7 @@ def create_app(
         finally:
             # The workers start with the first search; a search under way is ended.
             await asyncio.to_thread(pool.close)
+            await asyncio.to_thread(store.checkpoint)  # the .sqlite3 file alone holds all
 
     # Refusals (ApiError, Starlette's HTTPException) are answered by Starlette's
     # ExceptionMiddleware, anything else by its ServerErrorMiddleware: all by one mapper.

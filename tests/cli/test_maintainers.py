@@ -385,12 +385,15 @@ def test_resume_refuses_a_log_without_digests(saved_game: Any, runner: CliRunner
 def test_verify_does_not_call_a_log_without_digests_verified(
     saved_game: Any, runner: CliRunner
 ) -> None:
-    steps = len(MatchLog.load(saved_game).actions)
-    rewrite(saved_game, lambda e: attrs.evolve(e, digest=None) if e.index > 1 else e)
+    # As --resume refuses it (one definition of a valid log, test_valid_log.py).
+    stripped = rewrite(saved_game, lambda e: attrs.evolve(e, digest=None) if e.index > 1 else e)
     result = invoke(runner, "replay", saved_game, "--verify")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2, result.output
     assert "verified" not in result.stdout
-    assert f"replayed {steps} actions of sealedbid, but only 1 carry a digest" in result.stdout
+    assert "action 2 has no digest, so the log cannot be verified" in one_error_line(result)
+    assert saved_game.read_text() == stripped
+    # Shown without --verify, it still replays.
+    assert invoke(runner, "replay", saved_game).exit_code == 0
 
 
 def test_resume_still_continues_a_log_that_verifies(saved_game: Any, runner: CliRunner) -> None:
