@@ -95,7 +95,7 @@ class Lazy(SealedBid):
         (Meddling(), "changed the state it was given"),
         (Moody(), "is not deterministic: one state and one generator gave different states"),
         (Forgetful(), "'s view differs between the match and the state resample drew"),
-        (Lazy(), "resample never drew a state different from the real one"),
+        (Lazy(), "depends on more than"),
     ],
     ids=["meddling", "moody", "forgetful", "lazy"],
 )

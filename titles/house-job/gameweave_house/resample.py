@@ -16,6 +16,12 @@ A resampled job deals those cards out again over the same positions, uniformly a
 every deal that keeps the two facts about the hole card: that is the exact posterior
 when the deck was shuffled uniformly, since nothing else the crew has seen depends on
 the order of the unseen cards.
+
+The draw depends only on what the crew knows: the unseen cards are put in a
+canonical order (sorted) before they are dealt again, so the same generator deals
+them alike from any order the truth had. Shuffling them where they lay kept the
+true order's trace in every draw, and the search's hints differed between jobs the
+crew could not tell apart.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ def resample(state: State, seat: int | None, rng: Rng) -> State:
     is left untouched. ``seat`` does not matter: the crew hides nothing from itself."""
     new = copy.deepcopy(state)
     hidden = new.face_down  # deck[:hidden] is face down; the face-up top stays
-    unseen = new.deck[:hidden]
+    unseen = sorted(new.deck[:hidden])  # canonical: nothing of the true order is kept
     if new.hole_down:
         up, hole = new.dealer
         told = new.has_role("inside_man")
@@ -43,7 +49,7 @@ def resample(state: State, seat: int | None, rng: Rng) -> State:
                 return False  # the peek said no blackjack
             return not told or high_low(card) == high_low(hole)
 
-        pool = [*unseen, hole]
+        pool = sorted([*unseen, hole])
         # Each hole card that fits leaves the same number of deals of the rest, so a
         # uniform choice of the hole card keeps every consistent deal equally likely.
         choices = [i for i, card in enumerate(pool) if fits(card)]

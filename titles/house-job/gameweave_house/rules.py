@@ -302,7 +302,7 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
         case Stand():
             do_stand(state, events)
         case Chips(amount=amount, box=box_id):
-            do_chips(state, seat, amount, box_id)
+            do_chips(state, seat, amount, box_id, events)
             return events  # the betting turn goes on
         case DealMeIn():
             do_deal_me_in(state, seat, rng, events)
@@ -355,11 +355,14 @@ def do_draft(state: State, seat: int, role: str, rng: Rng, events: list[Event]) 
         start_round(state, events, rng)
 
 
-def do_chips(state: State, seat: int, amount: int, box_id: int | None) -> None:
+def do_chips(state: State, seat: int, amount: int, box_id: int | None, events: list[Event]) -> None:
     target = state.box(box_id) if box_id is not None else state.seat_box(seat)
     assert target is not None
     target.main.bet += amount
     state.take -= amount
+    # The table sees the chips go on: a seat learns only through the lines it reads.
+    where = " on the Extra Box" if target.extra else ""
+    events.append(line(f"{crew(seat)} puts {amount} on{where or ' their box'}", "chips"))
 
 
 def do_deal_me_in(state: State, seat: int, rng: Rng, events: list[Event]) -> None:
@@ -481,12 +484,13 @@ def do_hit(state: State, rng: Rng, events: list[Event]) -> None:
     h.hits += 1
     p = h.points
     name = box_name(box, state.cur_hand)
+    # Every line names the card drawn: a seat learns only through the lines it reads.
     if p > 21:
-        events.append(line(f"{name} hits to {p} — bust", "bust"))
+        events.append(line(f"{name} hits {label(card)} to {p} — bust", "bust"))
         bust(state, box, h, events)
     elif p == 21:
         h.done = True
-        events.append(line(f"{name} hits to 21 and stands"))
+        events.append(line(f"{name} hits {label(card)} to 21 and stands"))
     else:
         events.append(line(f"{name} hits {label(card)} to {describe(h)}"))
 
@@ -575,7 +579,9 @@ def dealer_turn(state: State, events: list[Event], rng: Rng) -> None:
         events.append(line(f"The house has {points(state.dealer)}"))
     else:
         state.hole_up = True
-        events.append(line(f"Hole card up — house has {points(state.dealer)}", "hole"))
+        # The card rides along for renderers, as the up-card's does: everyone sees it.
+        text = f"Hole card up — house has {points(state.dealer)}"
+        events.append(Event(text, None, True, "hole", {"card": state.dealer[1]}))
     if not any(h.live for b in state.boxes for h in b.hands):
         events.append(line("No hand stands against the house; it draws nothing"))
         settle(state, events)
@@ -585,7 +591,7 @@ def dealer_turn(state: State, events: list[Event], rng: Rng) -> None:
     )
     p = points(state.dealer)
     if drawn:
-        events.append(line(f"The house draws to {p}{' — bust' if p > 21 else ''}"))
+        events.append(line(f"The house draws {labels(drawn)} to {p}{' — bust' if p > 21 else ''}"))
     else:
         events.append(line(f"The house stands on {p}"))
     if state.nod:

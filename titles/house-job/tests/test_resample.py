@@ -9,7 +9,9 @@ from typing import Any
 import attrs
 import pytest
 
-from gameweave_core import Rng
+from gameweave_cli.hint import search_hint
+from gameweave_core import Match, Rng
+from gameweave_core.ismcts import SearchOptions
 from gameweave_house import HouseJob
 from gameweave_house.actions import Ability, Chips, DealMeIn, Draft
 from gameweave_house.cards import FULL_DECK, high_low, is_two_card_21, stacked
@@ -143,3 +145,42 @@ def test_face_up_deck_cards_stay_where_they_are() -> None:
         other = TITLE.resample(state, 1, Rng(i))
         assert other.deck[-3:] == state.deck[-3:]
         assert sorted(other.deck) == sorted(state.deck) == sorted(FULL_DECK)
+
+
+def twin_jobs(players: int, seed: int, steps: int) -> tuple[Match, Match]:
+    """Two jobs played alike on decks that differ only in the order of the cards
+    still face down at the end: no seat (nor a spectator) can tell them apart."""
+    order = list(FULL_DECK)
+    Rng(seed).shuffle(order)
+    a = Match(TITLE, players, seed, {"deck": order})
+    choices = Rng(seed + 1)
+    for _ in range(steps):
+        if not a.awaiting:
+            break
+        seat = a.awaiting[0]
+        a.submit(seat, choices.choice(list(a.legal_actions(seat))))
+    hidden = a._state.face_down  # the last ``hidden`` cards of the deck's draw order
+    tail = order[len(order) - hidden :]
+    Rng(seed + 2).shuffle(tail)
+    b = Match(TITLE, players, seed, {"deck": [*order[: len(order) - hidden], *tail]})
+    for seat, act in a.actions():
+        b.submit(seat, act)
+    return a, b
+
+
+@pytest.mark.parametrize(("players", "seed", "steps"), [(2, 4, 12), (3, 5, 16), (4, 8, 20)])
+def test_the_hint_is_the_same_in_jobs_the_crew_cannot_tell_apart(
+    players: int, seed: int, steps: int
+) -> None:
+    """The hint of ``gameweave play`` (the search run from the seat's view, as the
+    HTTP hint runs it) depends only on what the crew knows. The resample hook once
+    shuffled the unseen cards where they lay, so the true order showed through the
+    draws: two jobs the crew could not tell apart gave different hints."""
+    a, b = twin_jobs(players, seed, steps)
+    assert a._state.deck != b._state.deck  # the truth differs...
+    seat = a.awaiting[0]
+    for watcher in [None, *range(1, players + 1)]:
+        assert a.payload(watcher) == b.payload(watcher)  # ...where nobody can see it
+    options = SearchOptions.for_title(TITLE, seat, players, iterations=40)
+    hint_a, hint_b = search_hint(a, seat, options), search_hint(b, seat, options)
+    assert hint_a.iterations == 40 and hint_a == hint_b

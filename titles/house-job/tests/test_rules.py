@@ -65,6 +65,14 @@ def test_chips_leave_the_take_as_they_are_pushed_up_to_the_table_maximum() -> No
     check_refused(m, 1, {"type": "chips", "amount": 10})
 
 
+def test_every_chip_pushed_is_told_to_the_table() -> None:
+    """The crew sees the chips go on a box; a seat learns only through what it
+    reads, so each push is a line of everyone's history."""
+    m = table(LG, ())
+    push(m, 1, 50)
+    assert m.history(2)[-1] == m.history(None)[-1] == "Crew 1 puts 50 on their box"
+
+
 def test_bagman_deep_pockets_raise_his_own_maximum_to_500() -> None:
     m = table(("bagman", "ghost"), ())
     push(m, 1, 500)
@@ -171,12 +179,13 @@ def test_seat_one_plays_first_whoever_calls() -> None:
 def test_hit_to_bust_ends_the_box_and_21_stands_by_itself() -> None:
     m = dealt(LG, [("TS", "5S"), ("TH", "2H")], "TD", "8D", then=["6C", "9C", "KC"])
     lines = do(m, 1, "hit")
-    assert "Crew 1 hits to 21 and stands" in lines and m.awaiting == (2,)
+    # Each line names the card drawn: the crew learns it from the line it reads.
+    assert "Crew 1 hits 6♣ to 21 and stands" in lines and m.awaiting == (2,)
     do(m, 2, "hit")  # 9: 21 again, stands, the dealer plays; try a bust instead
     m = dealt(LG, [("TS", "5S"), ("TH", "2H")], "TD", "8D", then=["6C", "KC"])
     do(m, 1, "hit")
     lines = do(m, 2, "hit")
-    assert "Crew 2 hits to 22 — bust" in lines
+    assert "Crew 2 hits K♣ to 22 — bust" in lines
     assert box(m, 2)["hands"][0]["status"] == "bust"
 
 
@@ -241,7 +250,7 @@ def test_dealer_draws_to_17_and_stands_on_soft_17() -> None:
     do(m, 1, "stand")
     do(m, 2, "stand")
     hist = m.history(None)
-    assert "Hole card up — house has 16" in hist and "The house draws to 23 — bust" in hist
+    assert "Hole card up — house has 16" in hist and "The house draws 7♣ to 23 — bust" in hist
     m = dealt(LG, [("TS", "8S"), ("TH", "9H")], "AD", "6D", then=["5C"])
     do(m, 1, "stand")
     do(m, 2, "stand")

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+import attrs
+
 from gameweave_core import Event, Outcome, Rng, action_tag
 
 from .actions import (
@@ -483,7 +485,8 @@ def end_round(state: State, events: list[Event]) -> None:
     if state.dawn <= 0:
         state.ended = "dawn"
         state.phase = OVER
-        events.append(Event.public("Dawn breaks with the Thief still inside", "dawn"))
+        dawn = Event.public("Dawn breaks with the Thief still inside", "dawn")
+        events.append(revealing(state, dawn))
         return
     events.append(
         Event.public(f"Round {state.round} ends; dawn in {state.dawn}", "round", dawn=state.dawn)
@@ -598,12 +601,8 @@ def end_of_thief_action(
     if state.ended == "escape":
         state.phase = OVER
         value = satchel_value(plan, state)
-        events.append(
-            Event.public(
-                f"The Thief escapes through {coord(state.thief)} with a satchel worth {value}",
-                "escape",
-            )
-        )
+        line = f"The Thief escapes through {coord(state.thief)} with a satchel worth {value}"
+        events.append(revealing(state, Event.public(line, "escape")))
         return events
     end_thief_turn(plan, state, events)
     state.phase = SECURITY
@@ -659,7 +658,8 @@ def do_move_guard(plan: FloorPlan, state: State, act: MoveGuard) -> list[Event]:
     if to == state.thief:
         state.ended = "catch"
         state.phase = OVER
-        events.append(Event.public(f"Guard {act.guard} catches the Thief at {act.to}!", "catch"))
+        caught = Event.public(f"Guard {act.guard} catches the Thief at {act.to}!", "catch")
+        events.append(revealing(state, caught))
         return events
     guard_checks(plan, state, index, events)
     state.turn += 1
@@ -669,6 +669,15 @@ def do_move_guard(plan: FloorPlan, state: State, act: MoveGuard) -> list[Event]:
 
 
 # -- the end ----------------------------------------------------------------------------
+
+
+def revealing(state: State, event: Event) -> Event:
+    """The event that ends the heist, carrying what every view then shows of the
+    Thief's night (as its data): a seat learns only through the events it reads."""
+    from .views import thief_section  # the views build on these rules
+
+    reveal = thief_section(quayside_palace(), state)
+    return attrs.evolve(event, data={**event.data, "reveal": reveal})
 
 
 def outcome(state: State) -> Outcome | None:

@@ -38,7 +38,7 @@ class SealedBid(
     summary = "Bid in secret, all at once, for five lots."
     min_players = 2
     max_players = 4
-    version = "2"
+    version = "3"
     default_config: ClassVar[Mapping[str, Any]] = {"lots": []}
     test_only_options = frozenset({"lots"})
     default_bot = "thrifty"

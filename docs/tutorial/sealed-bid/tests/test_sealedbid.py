@@ -42,6 +42,18 @@ def test_the_highest_bid_wins_the_lot_and_pays() -> None:
     assert f"Seat 1 wins the {lot}-point lot for 5" in match.history(2)
 
 
+def test_the_next_lot_is_announced_to_everyone() -> None:
+    """A seat learns only through the events it reads: the lot that comes up is
+    told to all, as well as shown in every view."""
+    match = Match(SealedBid(), 3, seed=1)
+    for seat in (1, 2, 3):
+        match.submit(seat, bid(0))
+    lot = match.view(None)["lot"]
+    for watcher in (1, 2, 3, None):
+        assert match.history(watcher)[-1] == f"The {lot}-point lot comes up"
+        assert match.events(watcher)[-1]["data"] == {"lot": lot}
+
+
 def test_a_tie_for_highest_leaves_the_lot_unsold() -> None:
     match = Match(SealedBid(), 3, seed=1)
     for seat, coins in [(1, 4), (2, 4), (3, 1)]:
