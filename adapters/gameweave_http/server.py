@@ -9,7 +9,7 @@ from typing import Any
 
 from .app import access_log as access_logger
 from .app import create_app
-from .limits import LIMITS_ENV, Limits, guarded_protocol, parse_limits
+from .limits import LIMITS_ENV, Limits, parse_limits
 from .store import StoreError
 
 #: Set to 1 to write the access log without passing ``access_log=True``.
@@ -63,9 +63,6 @@ def serve(
         from_env = os.environ.get(LIMITS_ENV, "")
         limits = parse_limits(p for p in from_env.split(",") if p.strip())
     app = create_app(db, fsync=fsync, dev=dev, public_url=public_url, limits=limits)
-    # The guarded protocol below times request bodies itself (from their start,
-    # not from the app's first read): the app's own timing would be a second one.
-    app.server_times_bodies = True
     print(f"Gameweave serving on http://{host}:{port}/ (matches in {Path(db).resolve()})")
     if public_url:
         print(f"Join links start with {public_url.rstrip('/')}/")
@@ -87,16 +84,15 @@ def serve(
 
 
 def uvicorn_options(limits: Limits) -> dict[str, Any]:
-    """uvicorn's settings for ``limits``: its own where it has them (idle
-    keep-alive, the size of a request's head), the guarded protocol for the rest
-    (open connections, time to send a request). uvicorn's ``limit_concurrency``
-    is left off: it counts open event streams as requests and answers plain text
-    without ``Retry-After``; the protocol's cap on connections does that work."""
-    return {
-        "http": guarded_protocol(limits),
-        "timeout_keep_alive": limits.keep_alive,
-        "h11_max_incomplete_event_size": limits.max_head,
-    }
+    """uvicorn's settings for ``limits``: the guarded protocol (open connections,
+    the time to send a request, a head still arriving; see
+    :mod:`gameweave_http.protocol`) and uvicorn's own idle keep-alive. uvicorn's
+    ``limit_concurrency`` is left off: it counts open event streams as requests
+    and answers plain text without ``Retry-After``; the protocol's cap on
+    connections does that work."""
+    from .protocol import guarded_protocol
+
+    return {"http": guarded_protocol(limits), "timeout_keep_alive": limits.keep_alive}
 
 
 if __name__ == "__main__":  # python -m gameweave_http.server [port] [db]

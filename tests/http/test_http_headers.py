@@ -15,7 +15,7 @@ import pytest
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
-from gameweave_http.fastpath import access_log
+from gameweave_http.pipeline import access_log
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

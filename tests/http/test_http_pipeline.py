@@ -1,7 +1,8 @@
-"""The routes every turn hits (reading a match, submitting an action) are answered
-ahead of Starlette's middleware and router. These tests hold the fast path to
-what Starlette's own routing of the same request answers, and check the pieces
-it is built from: the token reader, the body parser and the access log."""
+"""The one road every request takes: the same pipeline (limits, safety headers,
+access log, error mapper) and Starlette's router for every route, the routes of
+every turn included; a middleware a user adds sees every request; each route is
+declared once. Also the pieces the pipeline reads a request with: the token
+reader and the body parser."""
 
 from __future__ import annotations
 
@@ -17,135 +18,165 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.applications import Starlette
 from starlette.requests import Request
+from starlette.responses import JSONResponse
 
 from gameweave_core import Registry
 from gameweave_http import server
-from gameweave_http.app import App, create_app
-from gameweave_http.hub import ApiError
-from gameweave_http.routes import HOT
+from gameweave_http.app import create_app
+from gameweave_http.refusals import BadBody
 from gameweave_http.wire import parse_json, read_token
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-SAFETY = {"referrer-policy", "x-content-type-options", "x-frame-options"}
-
-
-class SlowPath:
-    """The same app with every request routed by Starlette (the fast path skipped)."""
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":  # the lifespan, which lasts as long as the client
-            await self.app(scope, receive, send)
-            return
-        # App.__call__ finding no hot route: Starlette's stack and router.
-        self.app.hot_route = lambda scope: None  # type: ignore[method-assign]
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            del self.app.hot_route
+SAFETY = {"content-security-policy", "referrer-policy", "x-content-type-options", "x-frame-options"}
+BID = {"version": 0, "action": {"type": "bid", "coins": 3}}
 
 
 @pytest.fixture
-def clients(tmp_path: Path, sealed_registry: Registry) -> Iterator[tuple[Any, Any, Any]]:
+def app(tmp_path: Path, sealed_registry: Registry) -> Iterator[Any]:
     app: Any = create_app(tmp_path / "m.sqlite3", sealed_registry, dev=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with TestClient(app) as fast, TestClient(SlowPath(app)) as slow:
-            yield app, fast, slow
+    yield app
     app.state.store.close()
 
 
-def answer(r: Any) -> tuple[int, Any, dict[str, str]]:
-    headers = {k: v for k, v in r.headers.items() if k not in ("date", "server")}
-    return r.status_code, r.json() if r.content else None, headers
+def client(app: Any) -> TestClient:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return TestClient(app)
 
 
-def test_fast_and_starlette_routing_give_the_same_answers(clients: tuple[Any, Any, Any]) -> None:
-    app, fast, slow = clients
-    created = fast.post("/api/matches", json={"title": "sealedbid", "players": 2, "seed": 4}).json()
-    mid = created["id"]
-    t1, t2 = (s["token"] for s in created["seats"])
-    other = fast.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
-    url = f"/api/matches/{mid}/actions"
-    good = {"version": 0, "action": {"type": "bid", "coins": 3}}
-    requests: list[tuple[str, str, dict[str, Any]]] = [
+class Seen:
+    """A pure ASGI middleware, as a user would add one: it counts the requests it
+    sees and marks their responses."""
+
+    def __init__(self, app: Any, seen: list[str]) -> None:
+        self.app = app
+        self.seen = seen
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        self.seen.append(f"{scope['method']} {scope['path']}")
+
+        async def marked(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message["headers"], (b"x-seen", b"1")]}
+            await send(message)
+
+        await self.app(scope, receive, marked)
+
+
+def requests_of_a_turn(c: Any) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every kind of request a match's turn makes, and some it refuses."""
+    created = c.post("/api/matches", json={"title": "sealedbid", "players": 2, "seed": 4}).json()
+    mid, t1 = created["id"], created["seats"][0]["token"]
+    seat = {"X-Seat-Token": t1}
+    return [
         ("GET", f"/api/matches/{mid}", {}),
-        ("GET", f"/api/matches/{mid}", {"headers": {"X-Seat-Token": t1}}),
-        ("GET", f"/api/matches/{mid}", {"headers": {"Authorization": f"bearer {t2}"}}),
-        ("GET", f"/api/matches/{mid}", {"params": {"token": t2}}),
-        ("GET", f"/api/matches/{mid}", {"params": [("token", "x"), ("token", t1)]}),
-        ("GET", f"/api/matches/{mid}", {"headers": {"X-Seat-Token": "guess"}}),
+        ("GET", f"/api/matches/{mid}", {"headers": seat}),
+        ("POST", f"/api/matches/{mid}/actions", {"json": BID, "headers": seat}),
+        ("POST", f"/api/matches/{mid}/actions", {"json": BID, "headers": seat}),  # stale
+        ("POST", f"/api/matches/{mid}/actions", {"content": b"{oops", "headers": seat}),
+        ("POST", f"/api/matches/{mid}/actions", {"json": BID}),  # no token
         ("GET", "/api/matches/nope", {}),
-        ("GET", f"/api/matches/{mid}/", {}),
-        ("POST", f"/api/matches/{mid}", {"json": good}),
-        ("POST", url, {"json": good}),
-        ("POST", url, {"json": good, "headers": {"X-Seat-Token": other["seats"][0]["token"]}}),
-        ("POST", "/api/matches/nope/actions", {"json": good, "headers": {"X-Seat-Token": t1}}),
-        ("POST", url, {"content": b"{oops", "headers": {"X-Seat-Token": t1}}),
-        ("POST", url, {"content": b"", "headers": {"X-Seat-Token": t1}}),
-        ("POST", url, {"content": b"x" * (2 << 20), "headers": {"X-Seat-Token": t1}}),
-        ("POST", url, {"json": [good], "headers": {"X-Seat-Token": t1}}),
-        ("POST", url, {"json": {**good, "seat": 1}, "headers": {"X-Seat-Token": t1}}),
-        ("POST", url, {"json": {**good, "version": "0"}, "headers": {"X-Seat-Token": t1}}),
-        ("POST", url, {"json": {"version": 0}, "headers": {"X-Seat-Token": t1}}),
-        ("POST", url, {"json": {**good, "version": 7}, "headers": {"X-Seat-Token": t1}}),
-        (
-            "POST",
-            url,
-            {
-                "json": {**good, "action": {"type": "bid", "coins": 99}},
-                "headers": {"X-Seat-Token": t1},
-            },
-        ),
-        (
-            "POST",
-            url,
-            {"json": {**good, "action": {"type": "pass"}}, "headers": {"X-Seat-Token": t1}},
-        ),
-        ("POST", url, {"json": {**good, "version": 10**30}, "headers": {"X-Seat-Token": t1}}),
-    ]
-    for method, path, options in requests:
-        a, b = (
-            answer(fast.request(method, path, **options)),
-            answer(slow.request(method, path, **options)),
-        )
-        assert a == b, (method, path, options)
-        assert set(a[2]) >= SAFETY, (method, path)
-        assert a[0] == 200 or set(a[1]) == {"error"}
-    assert app.state.store.load(mid).actions == []  # every one of those changed nothing
-    # Accepted actions: one by each road; each answer is what a read then shows.
-    first = fast.post(url, json=good, headers={"X-Seat-Token": t1})
-    second = slow.post(
-        url,
-        json={"version": 1, "action": {"type": "bid", "coins": 2}},
-        headers={"X-Seat-Token": t2},
-    )
-    assert first.status_code == second.status_code == 200
-    assert answer(second) == answer(fast.get(f"/api/matches/{mid}", headers={"X-Seat-Token": t2}))
-    assert first.json()["version"] == 1 and second.json()["version"] == 2
-    assert app.state.store.load(mid).actions == [
-        (1, {"type": "bid", "coins": 3}),
-        (2, {"type": "bid", "coins": 2}),
+        ("DELETE", f"/api/matches/{mid}/actions", {}),
+        ("GET", "/api/titles", {}),
+        ("GET", "/nothing/here", {}),
+        ("GET", "/", {}),
     ]
 
 
-def test_head_and_other_methods_go_to_starlette_with_the_safety_headers_once(
-    clients: tuple[Any, Any, Any],
+def test_a_middleware_a_user_adds_sees_every_request_the_routes_of_every_turn_too(
+    app: Any,
 ) -> None:
-    _, fast, _ = clients
-    created = fast.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
-    head = fast.head(f"/api/matches/{created['id']}")
-    assert head.status_code == 200 and head.content == b""
-    for r in (head, fast.get("/api/matches/nope"), fast.get(f"/api/matches/{created['id']}")):
-        raw = [k.decode().lower() for k, _ in r.headers.raw]
-        for name in SAFETY:
-            assert raw.count(name) == 1, (r.request.url, raw)
-    assert fast.delete(f"/api/matches/{created['id']}/actions").status_code == 405
+    seen: list[str] = []
+    app.add_middleware(Seen, seen=seen)
+    with client(app) as c:
+        for method, path, options in requests_of_a_turn(c):
+            r = c.request(method, path, **options)
+            assert r.headers["x-seen"] == "1", (method, path, r.status_code)
+            assert set(r.headers) >= SAFETY, (method, path)
+            assert f"{method} {path}" == seen[-1]
+            assert r.status_code < 500
+            if path.startswith("/api/"):
+                assert r.status_code == 200 or set(r.json()) == {"error"}
+        # The event stream too: it opens, and a refusal of one is marked.
+        r = c.get("/api/matches/nope/events")
+        assert r.status_code == 404 and r.headers["x-seen"] == "1"
+
+
+def test_starlettes_own_middleware_works_on_every_route(app: Any) -> None:
+    from starlette.middleware.gzip import GZipMiddleware
+
+    app.add_middleware(GZipMiddleware, minimum_size=100)
+    with client(app) as c:
+        created = c.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
+        for path in (f"/api/matches/{created['id']}", "/api/openapi.json"):
+            r = c.get(path, headers={"Accept-Encoding": "gzip"})
+            assert r.status_code == 200
+            assert r.headers["content-encoding"] == "gzip", path
+            assert set(r.headers) >= SAFETY
+            # The client undid the compression: what is left is the same JSON.
+            assert r.json() == c.get(path, headers={"Accept-Encoding": "identity"}).json()
+
+
+def test_an_exception_handler_a_user_adds_is_asked_first(app: Any) -> None:
+    class Teapot(Exception):
+        pass
+
+    async def brew(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"error": "short and stout"}, status_code=418)
+
+    async def boil(request: Request) -> JSONResponse:
+        raise Teapot
+
+    app.add_exception_handler(Teapot, brew)
+    app.router.add_route("/teapot", boil)
+    with client(app) as c:
+        r = c.get("/teapot")
+        assert r.status_code == 418 and r.json() == {"error": "short and stout"}
+        assert set(r.headers) >= SAFETY
+        assert c.get("/api/matches/nope").status_code == 404  # the rest: the error mapper
+
+
+def test_each_api_route_is_declared_once_and_documented_from_the_same_table(app: Any) -> None:
+    from starlette.routing import Route
+
+    from gameweave_http.openapi import schema
+    from gameweave_http.routes import API, PAGES
+
+    paths = [api.path for api in API]
+    assert len(paths) == len(set(paths))
+    assert app.routes == [*app.routes[: len(API)], *PAGES]
+    for route, api in zip(app.routes, API, strict=False):
+        assert isinstance(route, Route) and route.path == api.path
+        assert route.methods == set(api.ops) | ({"HEAD"} if "GET" in api.ops else set())
+    doc = schema()
+    assert list(doc["paths"]) == paths
+    for api in API:
+        assert set(doc["paths"][api.path]) == {m.lower() for m in api.ops}
+
+
+def test_head_and_other_methods_get_the_safety_headers_once(app: Any) -> None:
+    with client(app) as c:
+        created = c.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
+        head = c.head(f"/api/matches/{created['id']}")
+        assert head.status_code == 200 and head.content == b""
+        for r in (head, c.get("/api/matches/nope"), c.get(f"/api/matches/{created['id']}")):
+            raw = [k.decode().lower() for k, _ in r.headers.raw]
+            for name in SAFETY:
+                assert raw.count(name) == 1, (r.request.url, raw)
+        r = c.delete(f"/api/matches/{created['id']}/actions")
+        assert r.status_code == 405 and r.headers["allow"] == "POST"
+        r = c.put("/api/matches")
+        assert r.status_code == 405 and set(r.headers["allow"].split(", ")) == {
+            "GET",
+            "HEAD",
+            "POST",
+        }
 
 
 def request_token(request: Request, query: bool = False) -> str | None:
@@ -223,8 +254,8 @@ def test_the_body_parser_reads_what_the_standard_library_reads(body: bytes) -> N
     expected: tuple[Any, ...] = reference(body) if body.strip() else ("error",)
     try:
         got: Any = ("ok", parse_json(body))
-    except ApiError as exc:
-        assert exc.status == 400 and "\n" not in exc.message
+    except BadBody as exc:
+        assert "\n" not in exc.message
         got = ("error",)
     assert got == expected
     if got[0] == "ok":
@@ -249,7 +280,7 @@ def test_the_body_parser_on_documents_orjson_reads_otherwise(body: bytes) -> Non
     expected = reference(body)
     try:
         got: Any = ("ok", parse_json(body))
-    except ApiError:
+    except BadBody:
         got = ("error",)
     assert got == expected
     if got[0] == "ok":
@@ -285,138 +316,33 @@ def test_the_access_log_is_off_unless_asked_for(
 
 
 def test_the_access_log_names_each_request_without_its_token(
-    clients: tuple[Any, Any, Any], caplog: pytest.LogCaptureFixture
+    app: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    _, fast, slow = clients
-    created = fast.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
-    mid, t1 = created["id"], created["seats"][0]["token"]
-    caplog.set_level(logging.INFO, logger="gameweave_http.access")
-    fast.get(f"/api/matches/{mid}", params={"token": t1})
-    slow.get(f"/api/matches/{mid}", params={"token": t1})
-    fast.post(
-        f"/api/matches/{mid}/actions",
-        json={"version": 0, "action": {"type": "bid", "coins": 1}},
-        headers={"X-Seat-Token": t1},
-    )
-    fast.get("/api/matches/nope")
-    lines = [r.getMessage() for r in caplog.records if r.name == "gameweave_http.access"]
-    assert [line.rsplit(" ", 1)[0] for line in lines] == [
-        f"GET /api/matches/{mid} 200",
-        f"GET /api/matches/{mid} 200",
-        f"POST /api/matches/{mid}/actions 200",
-        "GET /api/matches/nope 404",
-    ]
-    assert all(t1 not in line for line in lines)
-    caplog.clear()
-    caplog.set_level(logging.WARNING, logger="gameweave_http.access")
-    fast.get(f"/api/matches/{mid}")
-    slow.get(f"/api/matches/{mid}")
-    assert not [r for r in caplog.records if r.name == "gameweave_http.access"]
+    with client(app) as c:
+        created = c.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
+        mid, t1 = created["id"], created["seats"][0]["token"]
+        caplog.set_level(logging.INFO, logger="gameweave_http.access")
+        c.get(f"/api/matches/{mid}", params={"token": t1})
+        c.post(
+            f"/api/matches/{mid}/actions",
+            json={"version": 0, "action": {"type": "bid", "coins": 1}},
+            headers={"X-Seat-Token": t1},
+        )
+        c.get("/api/matches/nope")
+        c.get("/api/titles", headers={"X-Big": "a" * 20_000})  # refused before any route
+        lines = [r.getMessage() for r in caplog.records if r.name == "gameweave_http.access"]
+        assert [line.rsplit(" ", 1)[0] for line in lines] == [
+            f"GET /api/matches/{mid} 200",
+            f"POST /api/matches/{mid}/actions 200",
+            "GET /api/matches/nope 404",
+            "GET /api/titles 431",
+        ]
+        assert all(t1 not in line for line in lines)
+        caplog.clear()
+        caplog.set_level(logging.WARNING, logger="gameweave_http.access")
+        c.get(f"/api/matches/{mid}")
+        assert not [r for r in caplog.records if r.name == "gameweave_http.access"]
 
 
-def test_the_app_is_a_starlette_app(clients: tuple[Any, Any, Any]) -> None:
-    app, _, _ = clients
+def test_the_app_is_a_starlette_app(app: Any) -> None:
     assert isinstance(app, Starlette) and app.state.hub is not None
-
-
-def test_reads_and_submissions_skip_starlettes_stack(
-    clients: tuple[Any, Any, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _, fast, _ = clients
-    created = fast.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
-    mid, t1 = created["id"], created["seats"][0]["token"]
-    reached: list[str] = []
-    original = Starlette.__call__
-
-    async def spy(self: Any, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            reached.append(f"{scope['method']} {scope['path']}")
-        await original(self, scope, receive, send)
-
-    monkeypatch.setattr(Starlette, "__call__", spy)
-    for level in (logging.WARNING, logging.INFO):  # with the access log off, then on
-        logging.getLogger("gameweave_http.access").setLevel(level)
-        try:
-            assert fast.get(f"/api/matches/{mid}").status_code == 200
-            assert fast.get("/api/matches/nope").status_code == 404
-            r = fast.post(f"/api/matches/{mid}/actions", json={}, headers={"X-Seat-Token": t1})
-            assert r.status_code == 400
-            assert fast.get("/api/titles").status_code == 200
-        finally:
-            logging.getLogger("gameweave_http.access").setLevel(logging.NOTSET)
-    assert reached == ["GET /api/titles", "GET /api/titles"]
-
-
-# -- one route table, no middleware the fast path would skip ------------------------------
-
-
-def test_both_roads_route_by_one_table(clients: tuple[Any, Any, Any]) -> None:
-    """The fast path takes a request exactly when Starlette's router would give it
-    a hot route, with the same path parameters."""
-    from starlette.routing import Match as Found
-
-    app = clients[0]
-    assert app.routes[: len(HOT)] == [h.route for h in HOT]
-    paths = [
-        "/api/matches/abc",
-        "/api/matches/abc/actions",
-        "/api/matches/a%20b",
-        "/api/matches/é",
-        "/api/matches/",
-        "/api/matches/abc/",
-        "/api/matches/a/b",
-        "/api/matches/a/b/actions",
-        "/api/matches//actions",
-        "/api/matches/abc/events",
-        "/api/matches/abc/log",
-        "/api/matches",
-        "/api/titles",
-        "/",
-    ]
-    for method in ("GET", "POST", "HEAD", "PUT"):
-        for path in paths:
-            scope = {"type": "http", "method": method, "path": path, "root_path": ""}
-            # Starlette's router: the first route matching path and method.
-            first = next((m for r in app.routes if (m := r.matches(scope))[0] == Found.FULL), None)
-            endpoint = first[1]["endpoint"] if first else None
-            hot = next((h for h in HOT if h.route.endpoint is endpoint), None)
-            probe = dict(scope)
-            taken = app.hot_route(probe)
-            if hot is not None and method == hot.method:
-                assert first is not None and taken is hot.fast, (method, path)
-                assert probe["path_params"] == first[1]["path_params"], (method, path)
-            else:
-                assert taken is None, (method, path)
-
-
-def test_middleware_the_fast_path_would_skip_stops_the_app(
-    tmp_path: Path, sealed_registry: Registry
-) -> None:
-    from starlette.middleware import Middleware
-    from starlette.middleware.gzip import GZipMiddleware
-
-    from gameweave_http.errors import on_error
-    from gameweave_http.fastpath import FAST_PATH_COVERS
-    from gameweave_http.routes import ROUTES
-
-    app = create_app(tmp_path / "m.sqlite3", sealed_registry)
-    try:
-        # What Starlette runs around its router is exactly what the fast path covers.
-        layer: Any = app.middleware_stack
-        found = []
-        while layer is not app.router:
-            found.append(type(layer))
-            layer = layer.app
-        assert tuple(found) == FAST_PATH_COVERS
-        with pytest.raises(RuntimeError, match="GZipMiddleware would be skipped by the fast path"):
-            app.add_middleware(GZipMiddleware)
-    finally:
-        app.state.store.close()
-    handlers = {Exception: on_error}
-    with pytest.raises(RuntimeError, match="GZipMiddleware would be skipped"):
-        App(hot=HOT, routes=ROUTES, middleware=[Middleware(GZipMiddleware)])
-    # Added behind the app's back, it stops the app when Starlette builds its stack.
-    bare = App(hot=HOT, routes=ROUTES, exception_handlers=handlers)
-    bare.user_middleware.append(Middleware(GZipMiddleware))
-    with pytest.raises(RuntimeError, match="skipped by the fast path"):
-        bare.build_middleware_stack()
