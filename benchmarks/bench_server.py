@@ -215,6 +215,7 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
         Goal("Server", ">= 0.5x bare throughput (32 clients)", f"{ratio:.2f}x", ratio >= 0.5)
     )
     sec.goals.append(Goal("Server", "p99 round trip < 20 ms", f"{o99 * 1000:.1f} ms", o99 < 0.020))
+    sec.body += pipeline_costs(s, ctx, sec)
     if profile:
         gil, threads = profile["gil"], profile["threads"]
         sec.body += [
@@ -298,3 +299,54 @@ def profile_server(server: Server, base: dict[str, Any], seconds: float, tmp: Pa
 
 
 bench = bench_server
+
+
+#: The middleware of the in-process comparison: name, and what the table calls it.
+MIDDLEWARE = {
+    "none": "`create_app` as it is",
+    "pure": "with a pure ASGI middleware that passes every request on",
+    "base": "with Starlette's `BaseHTTPMiddleware` passing every request on",
+    "gzip": "with Starlette's `GZipMiddleware` (the client accepts gzip)",
+}
+
+
+def pipeline_costs(s: Settings, ctx: dict[str, Any], sec: Section) -> list[str]:
+    """The app's own stack in process (no server, no socket), alone and with a
+    middleware a user adds: what each costs per request, on the road every move
+    takes."""
+    cs = [
+        H.on_worker(
+            ctx["ours"], kind, "pipeline_workloads:turns", {"middleware": kind}, seconds=s.seconds
+        )
+        for kind in MIDDLEWARE
+    ]
+    H.interleave(cs, s.rounds, progress=lambda m: say("server pipeline " + m))
+    by = {c.name: c for c in cs}
+    base = 1e6 / by["none"].median_rate()
+    rows = []
+    for kind, words in MIDDLEWARE.items():
+        c = by[kind]
+        cost = 1e6 / c.median_rate()
+        rows.append(
+            [
+                words,
+                H.fmt_rate(c.median_rate()),
+                spread(c.rates, H.fmt_rate),
+                f"{cost:.1f} µs",
+                "" if kind == "none" else f"+{cost - base:.1f} µs",
+            ]
+        )
+    sec.raw["pipeline"] = {c.name: c.rates for c in cs}
+    return [
+        "",
+        "The app's own stack in process, without a server or a socket: requests of "
+        "tic-tac-toe turns (an action, then a read of the payload of the seat to move; "
+        "a new match after each game) sent straight to the ASGI app, alone and with a "
+        "middleware added by `app.add_middleware`, interleaved (`benchmarks/"
+        "pipeline_workloads.py`). What a middleware costs is paid on every request, the "
+        "action and the event streams of every move included:",
+        "",
+        H.md_table(
+            ["App", "requests/s (median)", "range", "per request", "middleware's cost"], rows
+        ),
+    ]

@@ -83,8 +83,10 @@ def node() -> str:
     return found
 
 
-def versions(node_exe: str) -> dict[str, str]:
+def versions(node_exe: str | None) -> dict[str, str]:
     def npm_version(name: str) -> str:
+        if node_exe is None:
+            return "-"
         data = json.loads((BGIO / "node_modules" / name / "package.json").read_text())
         return str(data["version"])
 
@@ -93,7 +95,9 @@ def versions(node_exe: str) -> dict[str, str]:
     return {
         "node": subprocess.run(
             [node_exe, "--version"], capture_output=True, text=True, check=True
-        ).stdout.strip(),
+        ).stdout.strip()
+        if node_exe is not None
+        else "-",
         "boardgame.io": npm_version("boardgame.io"),
         "socket.io": npm_version("socket.io"),
         "koa": npm_version("koa"),
@@ -237,14 +241,16 @@ def hold(cmd: list[str], server: Server, n: int, extra: dict[str, Any]) -> dict[
     return {"idle": idle, "held": held, "matches": told["held"]}
 
 
-def sides_for(before: Path | None, pin: bool = True) -> list[Side]:
+def sides_for(before: Path | None, pin: bool = True, bgio: bool = True) -> list[Side]:
     """The contenders: Gameweave (and the server of ``before``), boardgame.io with
-    its kept clients (the reference) and with new clients per match."""
-    node_exe = node()
+    its kept clients (the reference) and with new clients per match (``bgio``)."""
     servers, loads = pinning() if pin else ([], [])
     sides = [gameweave_side("gameweave", "Gameweave", servers, loads, None)]
     if before is not None:
         sides.append(gameweave_side("before", f"Gameweave from {before}", servers, loads, before))
+    if not bgio:
+        return sides
+    node_exe = node()
     sides += [
         bgio_side(
             "bgio",
@@ -322,7 +328,7 @@ def measure(
                     )
                     + " moves/s"
                 )
-            missed = missed_at(results, sizes)
+            missed = missed_at(results, sizes) if ("bgio", sizes[0]) in results else []
             if missed or profile_always:
                 profile = profile_ours(
                     servers["gameweave"],
@@ -521,7 +527,7 @@ def report(
         ),
         "",
     ]
-    reference = next(side for side in sides if side.reference)
+    reference = next((side for side in sides if side.reference), sides[-1])
     others = [side for side in sides if side.key != "gameweave"]
     goals: list[tuple[str, str, str, bool]] = []
     ratio_rows = []
@@ -615,7 +621,7 @@ def report(
             ),
             "",
         ]
-    if "gameweave" in per and reference.key in per:
+    if "gameweave" in per and reference.key in per and reference.key != "gameweave":
         goals.append(
             (
                 "Versus",
@@ -708,11 +714,12 @@ def run(
     memory: bool = True,
     profile: bool = False,
     command: str = "python benchmarks/run.py versus",
+    bgio: bool = True,
 ) -> dict[str, Any]:
     """The comparison; returns ``{"body": [markdown lines], "goals": [...], "raw": {...}}``."""
-    vers = versions(node())
+    vers = versions(node() if bgio else None)
     say(f"versus: {vers}")
-    sides = sides_for(before, pin)
+    sides = sides_for(before, pin, bgio)
     keys = tuple(side.key for side in sides if side.key != "bgio-default")
     measured = measure(s, sides, sizes, keys if memory else (), profile)
     measured["machine"].update(
@@ -746,6 +753,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-memory", action="store_true", help="skip the memory measurement")
     parser.add_argument("--profile", action="store_true", help="py-spy the server at the end")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument(
+        "--no-bgio", action="store_true", help="only Gameweave and --before (an A/B of builds)"
+    )
     args = parser.parse_args(argv)
     s = Settings.make(args.quick, args.rounds)
     if args.seconds:
@@ -760,6 +770,7 @@ def main(argv: list[str] | None = None) -> int:
         memory=not args.no_memory,
         profile=args.profile,
         command=command.strip(),
+        bgio=not args.no_bgio,
     )
     print("\n".join(out["body"]))
     print()

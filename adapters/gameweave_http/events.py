@@ -135,15 +135,17 @@ class EventStream:
             # A list of its own: middleware may change a response's headers in place.
             headers = list(STREAM_HEADERS)
             await send({"type": "http.response.start", "status": 200, "headers": headers})
-            if not await self._send(send, b"retry: 2000\n\n"):
-                return
+            # How soon to reconnect, said with the first event (one chunk, one write).
+            first = b"retry: 2000\n\n"
             sent = b""
             while True:
                 payload = await self.hub.payload(self.live, self.seat)
                 # The hub encodes a payload once per change: the same bytes, no news.
                 if payload is not sent:
                     sent = payload
-                    if not await self._send(send, b"event: payload\ndata: " + payload + b"\n\n"):
+                    frame = first + b"event: payload\ndata: " + payload + b"\n\n"
+                    first = b""
+                    if not await self._send(send, frame):
                         return
                 # A timer instead of asyncio.wait_for, which (Python 3.11) wraps the
                 # wait in a task of its own: three turns of the loop per wake-up

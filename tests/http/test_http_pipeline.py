@@ -294,6 +294,8 @@ def test_the_access_log_is_off_unless_asked_for(
 
     served: list[Any] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    tuned: list[bool] = []
+    monkeypatch.setattr(server, "collect_less", lambda: tuned.append(True))
     access = logging.getLogger("gameweave_http.access")
     level = access.level
     try:
@@ -313,6 +315,23 @@ def test_the_access_log_is_off_unless_asked_for(
             assert access.isEnabledFor(logging.INFO) is expected, (env, option)
     finally:
         access.setLevel(level)
+    assert len(tuned) == len(served) == 5  # each serve() set its collector up
+
+
+def test_a_server_process_collects_garbage_less_often() -> None:
+    """What serve() does to the process's collector: what is alive then is frozen
+    out of its scans, and it runs after many more new objects."""
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        server.collect_less()
+        assert gc.get_threshold() == server.GC_THRESHOLDS
+        assert server.GC_THRESHOLDS[0] > before[0]
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
 
 
 def test_the_access_log_names_each_request_without_its_token(

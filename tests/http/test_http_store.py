@@ -285,6 +285,8 @@ def test_serve_passes_fsync_to_the_store(tmp_path: Path, monkeypatch: pytest.Mon
 
     served: list[Any] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    # serve() sets the collector up for a server process: the tests' keeps its own.
+    monkeypatch.setattr(server, "collect_less", lambda: None)
     # serve() sets the access log's level: the tests that follow keep their own.
     access = logging.getLogger("gameweave_http.access")
     level = access.level
