@@ -48,6 +48,7 @@ from .refusals import CrossSite, HeadTooLarge, NotJson, Refusal, ServerFull, Too
 from .wire import MAX_BODY, parse_json, read_body, short, too_big
 
 access_log = logging.getLogger("gameweave_http.access")
+log = logging.getLogger("gameweave_http")
 
 #: The pages' Content-Security-Policy: scripts, styles, images and connections
 #: from this server only, no inline script, no plugins, never inside a frame.
@@ -159,6 +160,13 @@ class Gate:
                 await answer(exc, scope, receive, send_safely, self.handlers)
             elif not complete:
                 raise  # a reply cut short: the server closes the connection
+            else:
+                log.error(
+                    "%s %s failed after its answer",
+                    scope["method"],
+                    short(scope["path"]),
+                    exc_info=exc,
+                )
         finally:
             if logged:
                 # The path only (queries may hold a seat token, the event stream's),
