@@ -17,7 +17,8 @@ So only the server's side of the connection can hold:
 
 Each refusal is a whole JSON response with the safety headers, written by
 :func:`raw_refusal` from the same error table as the app's. Request bodies and
-heads are parsed by httptools.
+heads are parsed by httptools. A reply's head and body go out in one write
+(:class:`OneWrite`).
 
 This is the one module that reaches into uvicorn's internals (a subclass of its
 ``HttpToolsProtocol``), so uvicorn is pinned to the release it is tested with
@@ -106,7 +107,10 @@ class GuardedProtocol(HttpToolsProtocol):
         self._in_head = False
         self._in_body = True
         self._stop()
+        before = self.cycle
         super().on_headers_complete()
+        if self.cycle is not before:  # a request to answer (not an upgrade)
+            self.cycle.transport = OneWrite(self.transport, self.loop)  # type: ignore[assignment]
 
     def on_message_complete(self) -> None:
         self._in_body = False
@@ -152,6 +156,46 @@ class GuardedProtocol(HttpToolsProtocol):
         self._stop()
         self.transport.write(raw_refusal(refusal))
         self.transport.close()
+
+
+class OneWrite:
+    """A response's side of its connection: the head is held until the first part
+    of the body, so that a reply goes out in one system call instead of two (or
+    until the end of this turn of the event loop, for a head with no body yet).
+    On loopback a write delivers the bytes in the writer's time, and writes were
+    the largest single cost of a move: server CPU per move 3-5% lower in the
+    versus benchmark (interleaved A/B at 32 and 256 matches)."""
+
+    __slots__ = ("_held", "_loop", "_timer", "transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self.transport = transport
+        self._loop = loop
+        self._held: bytes | None = None
+        self._timer: asyncio.Handle | None = None
+
+    def write(self, data: bytes) -> None:
+        if self._timer is None:  # the response's first write: its head
+            self._held = data
+            self._timer = self._loop.call_soon(self.flush)
+            return
+        if self._held is not None:
+            data = self._held + data
+            self._held = None
+        self.transport.write(data)
+
+    def flush(self) -> None:
+        """Write a head still held."""
+        held, self._held = self._held, None
+        if held is not None and not self.transport.is_closing():
+            self.transport.write(held)
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
 
 
 def guarded_protocol(limits: Limits) -> type[GuardedProtocol]:

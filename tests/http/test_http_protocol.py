@@ -5,6 +5,7 @@ no app sees); and the uvicorn release it subclasses is the one pinned."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib.metadata
 import json
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 from http_support import ROOT, ThreadServer
+from hub_calls import run
 
 from gameweave_core import Registry
 from gameweave_http import protocol
@@ -139,3 +141,51 @@ def test_a_request_answered_at_once_keeps_its_connection(guarded: Any) -> None:
             assert data.startswith(b"HTTP/1.1 200")
         with contextlib.suppress(OSError):
             s.sendall(b"")
+
+
+class Recorded:
+    """A transport that records what is written to it."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+
+def test_a_reply_goes_out_in_one_write() -> None:
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        # A head and its body, written one after the other: one write.
+        wire = Recorded()
+        reply = protocol.OneWrite(wire, loop)  # type: ignore[arg-type]
+        reply.write(b"HEAD\r\n\r\n")
+        assert wire.writes == []
+        reply.write(b"body")
+        reply.write(b"more")
+        assert wire.writes == [b"HEAD\r\n\r\nbody", b"more"]
+        await asyncio.sleep(0)
+        assert wire.writes == [b"HEAD\r\n\r\nbody", b"more"]  # nothing held twice
+        # A head whose body is not ready yet goes out by itself in the same turn.
+        wire = Recorded()
+        stream = protocol.OneWrite(wire, loop)  # type: ignore[arg-type]
+        stream.write(b"HEAD\r\n\r\n")
+        await asyncio.sleep(0)
+        assert wire.writes == [b"HEAD\r\n\r\n"]
+        stream.write(b"chunk")
+        assert wire.writes == [b"HEAD\r\n\r\n", b"chunk"]
+        # Closing writes what is held first.
+        wire = Recorded()
+        closing = protocol.OneWrite(wire, loop)  # type: ignore[arg-type]
+        closing.write(b"HEAD\r\n\r\n")
+        closing.close()
+        assert wire.writes == [b"HEAD\r\n\r\n"] and wire.closed and closing.is_closing()
+
+    run(scenario())
