@@ -4,13 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TITLE ?= museum
+# The tests' Hypothesis profile (gameweave_core.pytest_plugin): `ci` draws the same
+# examples on every run; `make unit GAMEWEAVE_HYPOTHESIS=dev` (or a bare `pytest`)
+# draws new ones each run and prints the seed to replay a failure with.
+export GAMEWEAVE_HYPOTHESIS ?= ci
 # Every title is a distribution of its own: the two first-party ones at the top level
 # and the published games under titles/. The dev environment installs them all.
 TITLE_DIRS := museum house $(patsubst %/pyproject.toml,%,$(wildcard titles/*/pyproject.toml))
 TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 
-.PHONY: play test lint typecheck unit docs tutorial dists bench bench-peers bench-bgio serve browser-deps \
-	clean compiled test-compiled
+.PHONY: play test lint typecheck jscheck unit docs tutorial dists bench bench-peers bench-bgio serve \
+	browser-deps clean compiled test-compiled jscheck-run
 
 $(STAMP): pyproject.toml $(TITLE_PROJECTS)
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +27,7 @@ play: $(STAMP)
 	$(BIN)/gameweave play $(TITLE)
 
 ## test: everything CI checks
-test: $(STAMP) browser-deps lint typecheck unit docs tutorial dists test-compiled
+test: $(STAMP) browser-deps lint typecheck jscheck unit docs tutorial dists test-compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -32,7 +36,7 @@ lint: $(STAMP)
 # mypy --strict on every package, then on the tests: the core's and adapters' tests
 # (with the folders their imports come from on the path), and each title's from its
 # own folder, as its distribution runs them.
-ROOT_TESTS_PATH := adapters:$(subst $(eval) ,:,$(TITLE_DIRS)):docs/tutorial/sealed-bid:docs/tutorial:docs/_ext:docs/reference/examples:tests/http:benchmarks/tictactoe
+ROOT_TESTS_PATH := adapters:$(subst $(eval) ,:,$(TITLE_DIRS)):docs/tutorial/sealed-bid:docs/tutorial:docs/_ext:docs/reference/examples:tests/http:benchmarks/tictactoe:benchmarks
 typecheck: $(STAMP)
 	$(BIN)/mypy gameweave_core adapters/gameweave_cli adapters/gameweave_http \
 	  $(patsubst %/__init__.py,%,$(wildcard $(addsuffix /gameweave_*/__init__.py,$(TITLE_DIRS))))
@@ -40,6 +44,37 @@ typecheck: $(STAMP)
 	set -e; for d in $(TITLE_DIRS); do echo "== mypy $$d/tests"; \
 	  (cd $$d && MYPYPATH=$(CURDIR):$(CURDIR)/adapters $(CURDIR)/$(BIN)/mypy \
 	    --config-file $(CURDIR)/pyproject.toml tests); done
+
+# The browser code (the client's pages and every title's web/*.js, plain ES modules
+# with no build step) linted by ESLint and type-checked by TypeScript's checker
+# (// @ts-check files, tools/js/tsconfig.json). Both are pinned by
+# tools/js/package-lock.json and installed into tools/js/node_modules by `npm ci`,
+# again only when the lock changes. They need Node 20.19 or newer and npm: without
+# them CI (the CI variable set) fails here; elsewhere the check is skipped, saying so.
+JS := tools/js
+JSSTAMP := $(JS)/node_modules/.installed
+NODE_OK := node -e 'const [a, b] = process.versions.node.split(".").map(Number); \
+  process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'
+
+jscheck:
+	@if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1 && $(NODE_OK); then \
+	  $(MAKE) --no-print-directory jscheck-run; \
+	elif [ -n "$$CI" ]; then \
+	  echo "jscheck: the browser code's checkers need Node 20.19 or newer and npm" \
+	    "(found: $$(node --version 2>/dev/null || echo 'no node'); $$(npm --version 2>/dev/null || echo 'no npm'))." \
+	    "Install them (https://nodejs.org/ or NodeSource's packages), then run make again." >&2; \
+	  exit 1; \
+	else \
+	  echo "jscheck: skipped: Node 20.19+ and npm are not installed (CI fails here without them)"; \
+	fi
+
+$(JSSTAMP): $(JS)/package.json $(JS)/package-lock.json
+	cd $(JS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(JSSTAMP)
+
+jscheck-run: $(JSSTAMP)
+	$(JS)/node_modules/.bin/eslint --config $(JS)/eslint.config.js --max-warnings 0
+	$(JS)/node_modules/.bin/tsc -p $(JS)
 
 # The core's and adapters' tests, then each title's own tests from its own folder
 # (each distribution carries its tests, run with its own pytest settings).
@@ -132,5 +167,5 @@ serve: $(STAMP)
 	$(BIN)/gameweave serve
 
 clean:
-	rm -rf $(VENV) $(CVENV) docs/_build docs/_generated build *.egg-info benchmarks/.venv-peers \
+	rm -rf $(VENV) $(CVENV) $(JS)/node_modules docs/_build docs/_generated build *.egg-info benchmarks/.venv-peers \
 	  $(addsuffix /build,$(TITLE_DIRS))

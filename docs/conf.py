@@ -33,4 +33,12 @@ myst_heading_anchors = 3
 gameweave_cli_app = "gameweave_cli.app:app"
 gameweave_openapi = "gameweave_http.openapi:schema"
 gameweave_public_api = "gameweave_core"
-gameweave_titles_from = "gameweave"
+# The titles table lists the project's own title distributions (each title is a
+# distribution of its own; the core, "gameweave", registers none).
+gameweave_titles_from = [
+    "gameweave-museum",
+    "gameweave-house",
+    "gameweave-museum-heist",
+    "gameweave-master-thief",
+    "gameweave-museum-rush",
+]

@@ -102,6 +102,12 @@ class MatchLog:
     #: default the one new matches use. A log file without the field was recorded
     #: with the legacy one, generator 1, and reads as such.
     generator: int = DEFAULT_GENERATOR
+    #: Who sat in each seat, by seat number (``"1"``): ``"human"``, or
+    #: ``"bot:NAME"`` with the bot's name. Written by ``gameweave play`` so that
+    #: ``--resume`` seats everyone again as they were; ``None`` (left out of the
+    #: file) when the writer did not say, as in logs written before the field.
+    #: Replays ignore it.
+    seats: dict[str, str] | None = None
 
     def to_toml(self) -> str:
         data = drop_none(_converter.unstructure(self))

@@ -514,7 +514,8 @@ class Match:
                 raise DigestMismatch(
                     source,
                     f"the state now differs from the one recorded (digest {match.digest()}, "
-                    f"log says {e.digest}): the rules diverge from this log here",
+                    f"log says {e.digest}): this entry was edited, or the rules changed since "
+                    "the log was written",
                     e.index,
                 )
         return match

@@ -26,6 +26,7 @@ Generator 1 (legacy)
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import struct
 from collections.abc import MutableSequence, Sequence
@@ -255,6 +256,42 @@ class Rng:
         return pool[:k]
 
 
+#: Set to ``1`` (the project's pytest plugin does, for a whole test run and the
+#: servers and commands it starts) to make :func:`fresh_seed` refuse: a test that
+#: creates a match without choosing its seed plays a different game on every run.
+REQUIRE_SEED_ENV: Final = "GAMEWEAVE_REQUIRE_SEED"
+#: Set to a whole number to draw every fresh seed of the process from a fixed
+#: sequence derived from it: how a test of a server that chooses seeds itself (one
+#: not in development mode) still plays the same games on every run.
+FRESH_SEEDS_ENV: Final = "GAMEWEAVE_FRESH_SEEDS"
+
+_fresh_drawn = 0
+
+
+class UnseededMatch(RuntimeError):
+    """A match was about to get a fresh seed while :data:`REQUIRE_SEED_ENV` is set."""
+
+
+def reset_fresh_seeds() -> None:
+    """Start the sequence of :data:`FRESH_SEEDS_ENV` again from its first seed."""
+    global _fresh_drawn
+    _fresh_drawn = 0
+
+
 def fresh_seed() -> int:
-    """A new seed for a match whose user gave none (the only non-deterministic draw)."""
+    """A new seed for a match whose user gave none (the only non-deterministic draw).
+
+    With the environment variable :data:`FRESH_SEEDS_ENV` set, the next seed of the
+    fixed sequence it names instead; else, with :data:`REQUIRE_SEED_ENV` set to
+    ``1`` (as under the project's tests), raises :class:`UnseededMatch`."""
+    global _fresh_drawn
+    fixed = os.environ.get(FRESH_SEEDS_ENV)
+    if fixed:
+        _fresh_drawn += 1
+        return derive_seed(int(fixed), f"fresh:{_fresh_drawn}")
+    if os.environ.get(REQUIRE_SEED_ENV) == "1":
+        raise UnseededMatch(
+            f"a match was created without a seed while {REQUIRE_SEED_ENV}=1: "
+            f"tests must choose every match's seed (or set {FRESH_SEEDS_ENV})"
+        )
     return random.SystemRandom().randrange(MAX_SEED)

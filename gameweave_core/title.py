@@ -251,9 +251,16 @@ class Title(abc.ABC, Generic[S]):
                 return act
         raise ValueError(f"cannot read {text!r}: type a menu number or an action as JSON")
 
-    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
         """The view drawn for a terminal (may use rich markup), or ``None`` for
-        the adapters' generic rendering."""
+        the adapters' generic rendering.
+
+        ``width`` is the terminal's width in columns, as the adapter knows it (80
+        when it does not): no line of the drawing may be longer once its markup is
+        taken out, and a title may use a wider terminal for more detail. The
+        command line lays the menu and the prompt out below the drawing, so a
+        drawing that fits in 80 columns and about 17 rows leaves room for them in
+        an 80 x 24 terminal."""
         return None
 
     def rules_text(self) -> Mapping[str, str] | None:

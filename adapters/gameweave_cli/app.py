@@ -43,13 +43,24 @@ from gameweave_core.rng import MAX_SEED, fresh_seed
 
 from . import replay as replaying
 from .cluster import open_cluster
-from .play import Session, ask_seat, default_log_path, parse_seats
+from .play import (
+    NoSeatChosen,
+    SeatPlan,
+    Session,
+    ask_seat,
+    default_log_path,
+    parse_seats,
+    plan_from_record,
+    seats_record,
+)
 from .render import error, make_console
 from .simulate import (
     InlineExecutor,
+    Interrupted,
     LogFolder,
     SimulationResult,
     describe_error,
+    ignore_interrupts,
     log_name,
     simulate,
 )
@@ -193,6 +204,51 @@ def games(
     console.print(table)
 
 
+# -- rules ----------------------------------------------------------------------
+
+
+@app.command()
+def rules(
+    title: Annotated[
+        str,
+        typer.Argument(
+            help="The title whose rules to read (see 'gameweave games').",
+            autocompletion=complete_title,
+            show_default=False,
+        ),
+    ],
+    topic: Annotated[
+        str | None,
+        typer.Argument(help="One topic, e.g. actions [default: the overview]", show_default=False),
+    ] = None,
+    every: Annotated[bool, typer.Option("--all", help="Every topic, one after another.")] = False,
+) -> None:
+    """Read a title's rules, by topic, before (or without) playing it: the same
+    text as 'rules' and 'rules TOPIC' during a game."""
+    from .teach import NoRules, RulesFailed, rules_page, topics_of
+
+    try:
+        found = registry().title(title)
+    except GameweaveError as exc:
+        fail(exc, 2)
+    if every and topic:
+        fail("--all prints every topic; leave out TOPIC", 2)
+    command = f"gameweave rules {found.name}"
+    console = make_console()
+    try:
+        names = list(topics_of(found)) if every else [topic or ""]
+        pages = [rules_page(found, name, command=command) for name in names]
+    except RulesFailed as exc:
+        fail(exc, 1)
+    except NoRules as exc:
+        typer.echo(str(exc))
+        return
+    except KeyError as exc:
+        fail(exc.args[0], 2)
+    for page in pages:
+        typer.echo("\n".join(page.lines(console)))
+
+
 # -- play -----------------------------------------------------------------------
 
 
@@ -223,7 +279,11 @@ def play(
         Path | None, typer.Option(help="Where to write the log [default: ./gameweave-logs/...]")
     ] = None,
     resume: Annotated[
-        Path | None, typer.Option(help="Continue the game saved in this log.")
+        Path | None,
+        typer.Option(
+            help="Continue the game saved in this log, with everyone seated as the log "
+            "says (a --seat given as well overrides that seat)."
+        ),
     ] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
 ) -> None:
@@ -234,11 +294,17 @@ def play(
         options = parse_options(option or [])
     except ValueError as exc:
         fail(exc, 2)
+    seated: SeatPlan | None = None  # who sits where, when the log says
     if resume is not None:
         if options:
             fail("--option: a resumed game keeps the options it was saved with", 2)
-        match = _resume(resume, title, players, seed)
+        match, record = _resume(resume, title, players, seed)
         log_path = log or resume
+        if record.seats is not None:
+            try:
+                seated = plan_from_record(record.seats, match.players, str(resume))
+            except ValueError as exc:
+                fail(exc, 2)
     else:
         if title is None:
             fail("name a title to play (see 'gameweave games') or give --resume LOG", 2)
@@ -253,12 +319,17 @@ def play(
             fail(f"{title} raised while setting up the match: {describe_error(exc)}", 1)
         log_path = log or default_log_path(match.title.name, match.seed)
     console = make_console()
-    if not seat and match.players > 1 and sys.stdin.isatty() and console.is_terminal:
+    if (
+        not seat
+        and seated is None
+        and match.players > 1
+        and sys.stdin.isatty()
+        and console.is_terminal
+    ):
         # A person at a terminal chooses a side; pipes and tests keep seat 1.
-        chosen = ask_seat(match, console)
-        seat = [f"{chosen}=human"] + ([] if chosen == 1 else ["1=bot"])
+        seat = _chosen_seat(match, console)
     try:
-        plan = parse_seats(seat or [], match.players)
+        plan = parse_seats(seat or [], match.players, seated)
         bots = seat_bots(match, plan.bots, reg)
     except (GameweaveError, ValueError) as exc:
         fail(exc, 2)
@@ -268,10 +339,27 @@ def play(
             raise IsADirectoryError(f"{log_path} is a folder")
     except OSError as exc:
         fail(f"cannot write the log to {log_path}: {exc}", 2)
-    session = Session(match, plan.humans, bots, log_path, console)
+    session = Session(match, plan.humans, bots, log_path, console, seats=seats_record(plan, bots))
     code = session.run()
     if code:
         raise typer.Exit(code)
+
+
+def _chosen_seat(match: Match, console: Any) -> list[str]:
+    """Ask which seat the person at the terminal plays: the ``--seat`` flags of
+    the answer. Nothing has started yet, so Ctrl-D or Ctrl-C ends the command in
+    one line, with no log written."""
+    try:
+        chosen = ask_seat(match, console)
+    except NoSeatChosen:
+        print()  # the question's line ends where the person pressed Ctrl-D
+        typer.echo("No seat chosen: no game started.")
+        raise typer.Exit(0) from None
+    except KeyboardInterrupt:
+        print()
+        typer.echo("Interrupted: no game started.")
+        raise typer.Exit(130) from None
+    return [f"{chosen}=human"] + ([] if chosen == 1 else ["1=bot"])
 
 
 def load_log(path: Path) -> MatchLog:
@@ -286,8 +374,11 @@ def load_log(path: Path) -> MatchLog:
         fail(f"{path}: cannot be read as a log ({describe_error(exc)})", 2)
 
 
-def _resume(path: Path, title: str | None, players: int | None, seed: int | None) -> Match:
-    """The match saved in ``path``, once every digest in it has been checked."""
+def _resume(
+    path: Path, title: str | None, players: int | None, seed: int | None
+) -> tuple[Match, MatchLog]:
+    """The match saved in ``path``, once every digest in it has been checked, and
+    the log it came from."""
     if players is not None or seed is not None:
         fail("--players and --seed come from the log when resuming; leave them out", 2)
     log = load_log(path)
@@ -312,7 +403,7 @@ def _resume(path: Path, title: str | None, players: int | None, seed: int | None
             2,
         )
     try:
-        return replaying.rebuild(log, str(path), usable, verify=True, registry=reg)
+        return replaying.rebuild(log, str(path), usable, verify=True, registry=reg), log
     except DigestMismatch as exc:
         fail(f"{exc}; --resume continues only a log that verifies", 1)
     except LogError as exc:
@@ -661,7 +752,8 @@ def simulate_command(
         str | None,
         typer.Option(
             help="Play the games on a Dask cluster: its scheduler's address "
-            "(tcp://HOST:8786), or local[:N] for N worker processes here; needs gameweave[dask]"
+            "(tcp://HOST:8786), or local[:N] for N worker processes here; needs "
+            "gameweave\\[dask]"
         ),
     ] = None,
 ) -> None:
@@ -709,6 +801,7 @@ def simulate_command(
         workers = executor.threads
     else:
         executor = InlineExecutor() if workers == 1 else _process_pool(min(workers, games))
+    interrupted = False
     try:
         with progress, executor:
             task = progress.add_task("games", total=games)
@@ -726,6 +819,10 @@ def simulate_command(
                 on_progress=lambda n: progress.advance(task, n),
                 registry=reg,
             )
+    except Interrupted as stop:
+        # Ctrl-C: the games that finished are still a run, reported as one.
+        result, interrupted = stop.result, True
+        error(f"interrupted after {result.games} of {games} games: the numbers below are theirs")
     except (GameweaveError, ValueError) as exc:
         fail(exc, 2)
     logs = _write_logs(result, save_logs)
@@ -733,6 +830,8 @@ def simulate_command(
         data = result.to_json()
         for failure in data["failures"]:
             failure["log"] = str(logs[failure["game"]])
+        if interrupted:
+            data["interrupted"] = {"asked": games}
         typer.echo(json.dumps(data, indent=2))
     else:
         _print_table(result, entry.title.display_name)
@@ -740,6 +839,8 @@ def simulate_command(
         path = logs[failed.index]
         error(f"game {failed.index} (seed {failed.seed}) failed: {failed.error}")
         error(f"reproduce with: gameweave replay {path} --verify (add --traceback or --pdb)")
+    if interrupted:
+        raise typer.Exit(130)
     if result.failures:
         raise typer.Exit(1)
 
@@ -758,7 +859,11 @@ def _process_pool(workers: int) -> Any:
     # fresh interpreters find the title in their own registry.
     alone = threading.active_count() == 1
     method = "fork" if sys.platform == "linux" and alone else "spawn"
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=ignore_interrupts,
+    )
     pool.submit(int).result()
     return pool
 

@@ -19,10 +19,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import socket
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, InvalidStateError
 from typing import Any
+from urllib.parse import urlsplit
 
 import attrs
 
@@ -167,6 +169,38 @@ class ClusterSpec:
         return cls(address=text)
 
 
+#: Seconds a first look at a scheduler's port may take (Dask's own connection
+#: then has the whole timeout).
+PROBE_TIMEOUT = 5.0
+
+
+def refused(address: str) -> str | None:
+    """Why nothing answers at a ``tcp://`` or ``tls://`` scheduler ``address``, in
+    words, when that is certain at once (the port is closed, the host unknown),
+    else ``None``. Dask itself retries a refused connection until its timeout (30
+    s by default) before it says anything."""
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme not in ("tcp", "tls"):
+        return None
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None  # Dask says what is wrong with the address
+    if not host or port is None:
+        return None
+    try:
+        with socket.create_connection((host, port), timeout=PROBE_TIMEOUT):
+            return None
+    except ConnectionRefusedError:
+        return f"nothing listens on {host}:{port} (is the scheduler started, on that port?)"
+    except socket.gaierror as exc:
+        return f"the host {host!r} is unknown ({exc.strerror or exc})"
+    except TimeoutError:
+        return None  # a slow network: Dask may still get through
+    except OSError as exc:
+        return exc.strerror or str(exc)
+
+
 class ClusterExecutor(Executor):
     """An executor on a Dask cluster; shutting it down closes the connection (and
     the local cluster, if it started one)."""
@@ -278,6 +312,10 @@ def open_cluster(text: str, entry: TitleEntry, *, timeout: float | None = None) 
             where = f"the local cluster ({spec.local_workers} workers)"
         else:
             where = f"the Dask scheduler at {spec.address}"
+            assert spec.address is not None
+            why = refused(spec.address)
+            if why is not None:
+                raise ClusterError(f"cannot reach {where}: {why}")
             try:
                 client = cluster_api.Client(spec.address, timeout=timeout)
             except (OSError, TimeoutError, ValueError) as exc:

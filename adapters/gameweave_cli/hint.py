@@ -20,7 +20,7 @@ from gameweave_core import BotSeat, Match, Rng, derive_seed
 from gameweave_core.bots import Bot, Observation
 from gameweave_core.ismcts import IsmctsBot, SearchOptions, SearchResult
 
-from .render import describe, seat_name
+from .render import describe, menu, seat_name
 
 #: How many runner-up actions a hint lists after the one it recommends.
 RUNNERS_UP = 2
@@ -61,12 +61,23 @@ def thinking_bots(
     }
 
 
+def hint_options(title: Any, seat: int, players: int) -> SearchOptions:
+    """How a hint searches: as the title's ``ismcts`` bot does, but among every
+    legal action. A title may prune a bot's search to the few moves its own bot
+    proposes (``candidates``), which keeps bots quick; a person asking for a hint
+    wants the choices on the menu weighed."""
+    return SearchOptions.for_title(title, seat, players, candidates=None)
+
+
 def search_hint(match: Match, seat: int, options: SearchOptions | None = None) -> SearchResult:
-    """What the search would play for ``seat`` now, from the seat's observation."""
+    """What the search would play for ``seat`` now, from the seat's observation
+    (with :func:`hint_options` unless ``options`` are given)."""
     if not match.title.can_resample:
         raise ValueError(
             f"{match.title.display_name} has no resample hook, so the search cannot give hints"
         )
+    if options is None:
+        options = hint_options(match.title, seat, match.players)
     bot = IsmctsBot(match.title, seat, match.players, options)
     rng = Rng(derive_seed(match.step, f"hint:{seat}"))
     return bot.search(match.observe(seat), rng)
@@ -75,15 +86,20 @@ def search_hint(match: Match, seat: int, options: SearchOptions | None = None) -
 def hint_text(match: Match, seat: int, result: SearchResult) -> Text:
     """The hint as a person reads it: the menu number and label of the recommended
     action, how sure the search is (its share of the searches) and the runners-up."""
-    numbers = {id(a): n for n, a in enumerate(match.legal_actions(seat), start=1)}
+    numbers = {id(a): n for n, a, _ in menu(match, seat)}
 
     def label(action: Any) -> str:
         number = numbers.get(id(action))
         return f"{number}. {describe(match, action)}" if number else describe(match, action)
 
     if not result.iterations:
-        # No search ran: one legal action, or one candidate the title's bot proposed.
-        why = "the only legal action" if len(numbers) == 1 else "the only move worth weighing"
+        # No search ran: one legal action, or (with options that prune) the one
+        # move the title's own bot proposed among several.
+        why = (
+            "the only legal action"
+            if len(numbers) == 1
+            else f"the one move of {len(numbers)} that the title's own bot proposes; no search ran"
+        )
         return Text(f"Hint: {label(result.action)} ({why})", style="cyan")
     text = Text("Hint: ", style="cyan")
     text.append(label(result.action), style="bold cyan")

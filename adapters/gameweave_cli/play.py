@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import datetime
 import os
+import shlex
+import shutil
 import signal
 import sys
 import threading
@@ -28,6 +30,8 @@ from gameweave_core import BotSeat, GameweaveError, IllegalAction, Match, run_bo
 from .hint import show_hint, thinking_bots
 from .render import (
     compact_menu,
+    fold,
+    history_rows,
     menu,
     outcome_text,
     print_history,
@@ -36,6 +40,7 @@ from .render import (
     seat_name,
 )
 from .simulate import describe_error, log_text
+from .teach import NoRules, RulesFailed, explain_choices, find_topic, rules_page
 
 #: The folder ``play`` writes logs to when ``--log`` is not given.
 LOG_DIR = Path("gameweave-logs")
@@ -46,23 +51,30 @@ MENU_LIMIT = 60
 #: How many of each human seat's first turns explain the choices on offer.
 TEACHING_TURNS = 2
 
-#: The two lines a game opens with.
-HOW_TO_PLAY = (
-    "How to play: pick a move by its menu number, or type it as the menu writes it.",
-    "'rules' explains the game, 'help' lists the commands, 'quit' saves and stops.",
+#: The line a game opens with (one line: on a small terminal the board and the
+#: menu take the rest).
+HOW_TO_PLAY = ("How to play: type a menu number or the move. More: 'help', 'rules', 'quit'.",)
+
+#: What ``help`` lists: (what is typed, what it does).
+COMMANDS = (
+    ("help", "this text"),
+    ("rules", "the game's rules: an overview and the list of topics"),
+    ("rules TOPIC", "one topic of the rules, e.g. rules actions"),
+    ("hint", "what the search bot would play in your seat, from your view alone"),
+    ("history", "everything your seat has seen happen"),
+    ("map, show", "your view and your legal actions again"),
+    ("menu", "every legal action, however many"),
+    ("save", "write the log now (it is also written after every move)"),
+    ("quit", "save the log and leave; the game says how to carry on"),
 )
 
-HELP = """\
-Type a menu number or an action to act, or one of:
-  help          this text
-  rules         the game's rules: an overview and the list of topics
-  rules TOPIC   one topic of the rules, e.g. rules guards
-  hint          what the search bot would play in your seat, from your view alone
-  history       everything your seat has seen happen
-  map, show     your view and your legal actions again
-  menu          every legal action, however many
-  save          write the log now (it is also written at the end)
-  quit          save the log and leave; resume with --resume LOG"""
+
+def help_lines(width: int) -> list[str]:
+    """``help``'s text for a terminal ``width`` columns wide."""
+    lines = ["Type a menu number or an action to act, or one of:"]
+    for word, said in COMMANDS:
+        lines.extend(fold(said, width, indent=" " * 16, first=f"  {word:<14}"))
+    return lines
 
 
 @attrs.frozen
@@ -74,11 +86,15 @@ class SeatPlan:
     bots: Mapping[int, str | None]
 
 
-def parse_seats(specs: Sequence[str], players: int) -> SeatPlan:
-    """Read ``--seat N=human|bot[:NAME]`` options; by default seat 1 is the human
-    and every other seat the title's default bot."""
-    humans = {1}
-    bots: dict[int, str | None] = {s: None for s in range(2, players + 1)}
+def parse_seats(specs: Sequence[str], players: int, start: SeatPlan | None = None) -> SeatPlan:
+    """Read ``--seat N=human|bot[:NAME]`` options over ``start`` (by default seat
+    1 is the human and every other seat the title's default bot)."""
+    if start is None:
+        humans = {1}
+        bots: dict[int, str | None] = {s: None for s in range(2, players + 1)}
+    else:
+        humans = set(start.humans)
+        bots = dict(start.bots)
     for spec in specs:
         number, sep, who = spec.partition("=")
         if not sep or not number.strip().isdigit():
@@ -98,15 +114,47 @@ def parse_seats(specs: Sequence[str], players: int) -> SeatPlan:
     return SeatPlan(frozenset(humans), dict(sorted(bots.items())))
 
 
+def seats_record(plan: SeatPlan, bots: Mapping[int, BotSeat]) -> dict[str, str]:
+    """Who sat where, as a log records it (``MatchLog.seats``): ``"human"``, or
+    ``"bot:NAME"`` with the bot's name."""
+    record = {str(s): "human" for s in plan.humans}
+    for s, bot in bots.items():
+        record[str(s)] = f"bot:{bot.name}"
+    return dict(sorted(record.items(), key=lambda kv: int(kv[0])))
+
+
+def plan_from_record(record: Mapping[str, str], players: int, source: str) -> SeatPlan:
+    """The seating a log recorded (see :func:`seats_record`); ``ValueError`` (one
+    line naming ``source``) for a seat or kind the log should not hold."""
+    specs = []
+    for key, kind in record.items():
+        if not key.isdigit() or not 1 <= int(key) <= players:
+            raise ValueError(f"{source}: the seats table names seat {key!r}, not 1 to {players}")
+        if kind != "human" and not kind.startswith("bot:"):
+            raise ValueError(f"{source}: seat {key} is {kind!r}; a seat is 'human' or 'bot:NAME'")
+        specs.append(f"{key}={kind}")
+    none = SeatPlan(frozenset(), {s: None for s in range(1, players + 1)})
+    try:
+        return parse_seats(specs, players, none)
+    except ValueError as exc:
+        raise ValueError(f"{source}: {exc}") from None
+
+
+class NoSeatChosen(Exception):
+    """The person at the terminal ended the input (Ctrl-D) instead of choosing a seat."""
+
+
 def ask_seat(match: Match, console: Console, read: Callable[[str], str] = input) -> int:
     """Ask the person at the terminal which seat to play (Enter: seat 1); a wrong
-    answer gets one line and the question again. End of input chooses seat 1."""
+    answer gets one line and the question again. End of input (Ctrl-D) raises
+    :class:`NoSeatChosen`: nobody chose, so no game starts; Ctrl-C raises
+    ``KeyboardInterrupt`` as ever."""
     seats = ", ".join(f"{s} = {match.seat_label(s)}" for s in range(1, match.players + 1))
     while True:
         try:
             answer = read(f"Which seat do you want to play? {seats} [1]: ").strip()
         except EOFError:
-            return 1
+            raise NoSeatChosen from None
         if not answer:
             return 1
         if answer.isdigit() and 1 <= int(answer) <= match.players:
@@ -114,6 +162,44 @@ def ask_seat(match: Match, console: Console, read: Callable[[str], str] = input)
         console.print(
             Text(f"Not accepted: type a seat number from 1 to {match.players}", style="red")
         )
+
+
+def news_rows(rows: Sequence[str], room: int) -> list[str]:
+    """What happened since a seat's last look, in at most ``room`` rows: the whole
+    news under its heading, else its last rows under a heading that counts the
+    rest (``history`` shows them)."""
+    if not rows or room < 1:
+        return []
+    if len(rows) + 1 <= room:
+        return ["Since your last look:", *rows]
+    if room == 1:
+        return [f"Since your last look: {len(rows)} lines (type history)"]
+    hidden = len(rows) - (room - 1)
+    return [f"Since your last look ({hidden} earlier lines: type history):", *rows[hidden:]]
+
+
+def invocation() -> str:
+    """The command that started this ``gameweave``, as it can be typed again here:
+    ``gameweave`` when that name on the PATH is this program (an active virtual
+    environment), else the path it was started by (``.venv/bin/gameweave``, as
+    the README has it), or ``python -m gameweave_cli``; plain ``gameweave`` when
+    it runs inside another program (a test)."""
+    argv0 = sys.argv[0] if sys.argv else ""
+    path = Path(argv0)
+    if path.name == "__main__.py" and path.parent.name == "gameweave_cli":
+        return f"{shlex.quote(sys.executable)} -m gameweave_cli"
+    if path.name != "gameweave":
+        return "gameweave"
+    on_path = shutil.which("gameweave")
+    if on_path is not None and path.exists() and Path(on_path).resolve() == path.resolve():
+        return "gameweave"
+    return shlex.quote(argv0)
+
+
+def resume_command(log_path: Path) -> str:
+    """The command that carries on the game saved in ``log_path``, as it works
+    when typed in this folder (the log holds who sits where)."""
+    return f"{invocation()} play --resume {shlex.quote(str(log_path))}"
 
 
 def default_log_path(title: str, seed: int) -> Path:
@@ -129,11 +215,12 @@ class NotReplayable(Exception):
     game, or it misleads whoever replays it."""
 
 
-def replayable_log_text(match: Match) -> str:
-    """The match's log as TOML, or :class:`NotReplayable` (one line) when a fresh
-    replay of the match does not reach the state it is in."""
+def replayable_log_text(match: Match, seats: Mapping[str, str] | None = None) -> str:
+    """The match's log as TOML (with ``seats``, who sits where), or
+    :class:`NotReplayable` (one line) when a fresh replay of the match does not
+    reach the state it is in."""
     try:
-        return match.to_log().to_toml()
+        return attrs.evolve(match.to_log(), seats=dict(seats) if seats else None).to_toml()
     except GameweaveError as exc:
         # to_log replays the match: a title that raises, refuses an action or ends
         # elsewhere on the same seed and actions is not deterministic.
@@ -143,10 +230,10 @@ def replayable_log_text(match: Match) -> str:
         return log_text(match)
 
 
-def save_log(match: Match, path: Path) -> Path:
+def save_log(match: Match, path: Path, seats: Mapping[str, str] | None = None) -> Path:
     """Write the match's log to ``path`` (creating its folder) and return it;
     :class:`NotReplayable` if the log would not replay."""
-    text = replayable_log_text(match)
+    text = replayable_log_text(match, seats)
     path.parent.mkdir(parents=True, exist_ok=True)
     # Write beside it, then rename: a crash mid-write never truncates a saved game.
     partial = path.with_name(f".{path.name}.partial")
@@ -190,10 +277,13 @@ class Session:
         log_path: Path,
         console: Console,
         read: Callable[[str], str] = input,
+        seats: Mapping[str, str] | None = None,
     ) -> None:
         self.match = match
         self.humans = humans
         self.bots = dict(bots)
+        #: Who sits where, written into the log so that --resume seats them again.
+        self.seats = dict(seats) if seats is not None else None
         self.log_path = log_path
         self.console = console
         self.read = read
@@ -218,21 +308,23 @@ class Session:
                 else:
                     self._unattended()
             except Quit:
-                return self._saved(0, f"Game saved to {self.log_path}", self._resume_hint())
+                return self._saved(0, f"Game saved to {self.log_path}", *self._resume_hint())
             except KeyboardInterrupt:
                 return self._saved(
-                    130, f"\nInterrupted; game saved to {self.log_path}", self._resume_hint()
+                    130, f"\nInterrupted; game saved to {self.log_path}", *self._resume_hint()
                 )
             except Exception as exc:
                 return self._crashed(exc)
             return self._saved(0, f"Log saved to {self.log_path}")
 
-    def _resume_hint(self) -> str:
-        return f"Continue with: gameweave play --resume {self.log_path}"
+    def _resume_hint(self) -> tuple[str, str]:
+        """How to carry on: the command on a line of its own, to copy whole (a
+        terminal may wrap a long one; it still copies as one line)."""
+        return ("Continue with:", f"  {resume_command(self.log_path)}")
 
     def _save(self) -> None:
         """Write the log (OSError or NotReplayable if it cannot be)."""
-        save_log(self.match, self.log_path)
+        save_log(self.match, self.log_path, self.seats)
         self.saved_step = self.match.step
 
     def _unsaved(self, exc: NotReplayable) -> str:
@@ -252,7 +344,8 @@ class Session:
             return 1
         with contextlib.suppress(OSError):  # a hung-up terminal cannot be written to
             for line in lines:
-                self.console.print(Text(line))
+                # Whole, never folded: a command or a path must copy as one line.
+                self.console.print(Text(line), soft_wrap=True)
         return code
 
     def _crashed(self, exc: Exception) -> int:
@@ -364,10 +457,15 @@ class Session:
         except EOFError:
             raise Quit from None
 
-    def _print_new(self, seat: int, heading: str) -> None:
+    def _new_lines(self, seat: int) -> list[str]:
+        """The history lines ``seat`` has not been shown yet (marked shown now)."""
         lines = self.match.history(seat)
         new = lines[self.seen.get(seat, 0) :]
         self.seen[seat] = len(lines)
+        return new
+
+    def _print_new(self, seat: int, heading: str) -> None:
+        new = self._new_lines(seat)
         if new:
             self.console.print(Text(heading, style="bold"))
             print_history(self.console, new)
@@ -375,106 +473,103 @@ class Session:
     def _screen(self, seat: int) -> None:
         match = self.match
         console = self.console
-        # What happened comes first, so that the board and the menu are what the
-        # last lines of a small terminal hold when the prompt appears.
-        self._print_new(seat, "Since your last look:")
-        console.print(
-            Rule(Text(f"{match.title.display_name}, step {match.step}, {seat_name(match, seat)}"))
+        width = console.width
+        new = history_rows(self._new_lines(seat), width)
+        rule = Rule(
+            Text(f"{match.title.display_name}, step {match.step}, {seat_name(match, seat)}")
         )
-        drawn = render_view(match, seat, width=console.width)
-        console.print(drawn)
+        drawn = render_view(match, seat, width=width)
         entries = menu(match, seat)
         teach = self._choices_explained(seat, entries)
         if not console.is_terminal:
+            if new:
+                console.print(Text("Since your last look:", style="bold"))
+                for row in new:
+                    console.print(Text(row))
+            console.print(rule)
+            console.print(drawn)
             console.print(Text(f"Your move, {seat_name(match, seat)}. Legal actions:"))
             print_menu(console, entries[:MENU_LIMIT])
             if len(entries) > MENU_LIMIT:
                 more = len(entries) - MENU_LIMIT
                 console.print(Text(f"... and {more} more: type 'menu' to list them all"))
-            for taught_line in teach:
-                console.print(taught_line, soft_wrap=False)
+            for explained in teach:
+                console.print(explained)
             console.print(Text("Type a number, an action, or help.", style="dim"))
             return
-        # A terminal: the board, the menu and the prompt fit its height.
-        used = 1 + len(Text.from_markup(drawn).wrap(console, console.width))
-        rows = max(1, console.size.height - used - 1)  # the prompt takes the last line
-        lines = compact_menu(entries, console.width)
-        # The first turns teach: their lines come before the board's top row
-        # (a newcomer needs them more than the column letters for two turns).
-        taught = sum(len(t.wrap(console, console.width)) for t in teach)
-        room = max(2, rows - taught) if teach else rows
+        # A terminal: what happened, the board, the menu and the prompt fit its
+        # height, so that the board's top rows never scroll away (after --resume
+        # the whole history is new, and the first turn teaches). The board comes
+        # whole; then the menu (two lines at least), the first turns'
+        # explanations, the news (a line at least) and the rest of the menu.
+        board = 1 + len(Text.from_markup(drawn).wrap(console, width))
+        left = max(3, console.size.height - 1 - board)  # the prompt takes the last row
+        lines = compact_menu(entries, width)
+        news_min = 1 if new else 0
+        fits = min(len(teach), max(0, left - news_min - min(len(lines), 2)))
+        if fits < len(teach):
+            # What does not fit is in the rules, one command away.
+            rest = Text("  (what each choice means: rules actions)", style="cyan")
+            teach = [*teach[: max(0, fits - 1)], rest][:fits] if fits > 1 else teach[:fits]
+        room = max(1, left - len(teach) - news_min)
         if len(lines) > room:
             shown = lines[: max(1, room - 1)]
             more = len(entries) - sum(count for _, count in shown)
             lines = [*shown, (f"... and {more} more: type 'menu' to list them all", 0)]
-        elif len(lines) < room:
+        elif len(lines) < room and left - len(teach) - len(lines) - 1 >= len(new) + bool(new):
+            # Room for a line more, the news whole all the same.
             lines = [(f"Your move, {seat_name(match, seat)}:", 0), *lines]
+        for row in news_rows(new, max(news_min, left - len(teach) - len(lines))):
+            console.print(Text(row, style="bold") if row.startswith("Since") else Text(row))
+        console.print(rule)
+        console.print(drawn)
         for line, _ in lines:
             console.print(Text(line))
-        for text in teach:
-            console.print(text, soft_wrap=False)
+        for taught_row in teach:
+            console.print(taught_row)
 
     def _choices_explained(self, seat: int, entries: list[tuple[int, Any, str]]) -> list[Text]:
         """At a seat's first turns, what each kind of choice on offer means (from
-        the ``actions`` topic of the title's rules text), in a few lines."""
+        the ``actions`` topic of the title's rules text), folded to the terminal."""
         turn = self.turns.get(seat, 0)
         self.turns[seat] = turn + 1
         first = not any(self.turns.get(s, 0) for s in self.humans if s != seat) and not turn
-        intro = [Text(line, style="bold") for line in HOW_TO_PLAY] if first else []
+        width = self.console.width
+        rows: list[Text] = []
+        if first:
+            for line in HOW_TO_PLAY:
+                rows.extend(Text(row, style="bold") for row in fold(line, width))
         if turn >= TEACHING_TURNS:
-            return intro
-        meanings = explain_choices(self.match.title, [label for _, _, label in entries])
-        return intro + [Text(f"  {m}", style="cyan") for m in meanings]
+            return rows
+        for meaning in explain_choices(self.match.title, [label for _, _, label in entries]):
+            rows.extend(
+                Text(row, style="cyan") for row in fold(meaning, width, indent="    ", first="  ")
+            )
+        return rows
 
     def _rules(self, topic: str) -> None:
         """``rules`` and ``rules TOPIC``: the title's rules text, paged on a terminal."""
-        title = self.match.title
         try:
-            topics = dict(title.rules_text() or {})
-        except Exception as exc:  # a bug in the title's rules text must not end a game
-            self._refuse(f"{title.name} could not give its rules ({type(exc).__name__}: {exc})")
+            page = rules_page(self.match.title, topic)
+        except RulesFailed as exc:
+            self._refuse(str(exc))
             return
-        if not topics:
-            self.console.print(
-                Text(
-                    f"{title.display_name} has no rules text in the terminal; read its rules in "
-                    f"its documentation (Gameweave's own titles: docs/titles/{title.name}/)"
-                )
-            )
+        except NoRules as exc:
+            self.console.print(Text(str(exc)))
             return
-        names = list(topics)
-        if not topic:
-            chosen = names[0]
-        else:
-            chosen_or_none = find_topic(names, topic)
-            if chosen_or_none is None:
-                self._refuse(f"no rules topic {topic!r}; the topics are: {', '.join(names)}")
-                return
-            chosen = chosen_or_none
-        others = ", ".join(n for n in names if n != chosen)
-        footer = f"Rules topics: {others} (type rules TOPIC, e.g. rules {names[-1]})"
-        self._page(f"{title.display_name}: {chosen}", topics[chosen], footer)
-
-    def _page(self, heading: str, text: str, footer: str) -> None:
-        """Markdown-ish text, a screenful at a time on a terminal."""
-        from rich.markdown import Markdown
-
+        except KeyError as exc:
+            self._refuse(str(exc.args[0]))
+            return
+        lines = page.lines(self.console)
         console = self.console
         if not console.is_terminal:
-            console.print(Rule(Text(heading)))
-            console.print(Markdown(text))
-            console.print(Text(footer, style="dim"), soft_wrap=False)
+            console.file.write("\n".join(lines) + "\n")
             return
-        with console.capture() as captured:
-            console.print(Rule(Text(heading)))
-            console.print(Markdown(text))
-            console.print(Text(footer, style="dim"), soft_wrap=False)
-        lines = captured.get().rstrip("\n").split("\n")
-        page = max(3, console.size.height - 1)  # the last row asks for more
-        for start in range(0, len(lines), page):
-            console.file.write("\n".join(lines[start : start + page]) + "\n")
+        size = max(3, console.size.height - 1)  # the last row asks for more
+        for start in range(0, len(lines), size):
+            console.file.write("\n".join(lines[start : start + size]) + "\n")
             console.file.flush()
-            if start + page < len(lines):
+            if start + size < len(lines):
                 answer = self._ask("-- more: Enter for the next page, q to stop -- ")
                 if answer.strip().lower() in ("q", "quit"):
                     return
@@ -496,7 +591,8 @@ class Session:
             if not text:
                 continue
             if word == "help":
-                self.console.print(Text(HELP))
+                for line in help_lines(self.console.width):
+                    self.console.print(Text(line))
             elif word == "rules" or word.startswith("rules "):
                 self._rules(text[len("rules") :].strip())
             elif word == "hint":
@@ -535,10 +631,12 @@ class Session:
         ``None`` after printing why it cannot be read."""
         legal = self.match.legal_actions(seat)
         if text.isdigit():
+            entries = menu(self.match, seat)
+            first, last = entries[0][0], entries[-1][0]
             number = int(text)
-            if 1 <= number <= len(legal):
-                return legal[number - 1]
-            self._refuse(f"there is no action {number}: the menu runs from 1 to {len(legal)}")
+            if first <= number <= last:
+                return legal[number - first]
+            self._refuse(f"there is no action {number}: the menu runs from {first} to {last}")
             return None
         try:
             return self.match.title.parse_action(text, legal)
@@ -556,39 +654,16 @@ class Session:
         self.console.print(Text(f"Not accepted: {one}", style="red"))
 
 
-def find_topic(names: Sequence[str], wanted: str) -> str | None:
-    """The topic ``wanted`` names: the same word whatever its case, else the one
-    topic it begins (``guard`` for ``guards``), else ``None``."""
-    key = wanted.strip().lower()
-    exact = [n for n in names if n.lower() == key]
-    if exact:
-        return exact[0]
-    starts = [n for n in names if n.lower().startswith(key) or key.startswith(n.lower())]
-    return starts[0] if len(starts) == 1 else None
-
-
-def explain_choices(title: Any, labels: Sequence[str]) -> list[str]:
-    """The lines of the title's ``actions`` rules topic that explain the choices
-    in ``labels``: a list item opening with a typed form in backticks explains the
-    labels that begin with the same word (and, when its form ends in a word such
-    as ``cut``, only those that end with it too)."""
-    try:
-        topics = title.rules_text() or {}
-        guide = topics.get("actions", "")
-    except Exception:
-        return []
-    firsts = {label.split(" ", 1)[0] for label in labels}
-    lasts = {(label.split()[0], label.split()[-1]) for label in labels if " " in label}
-    out: list[str] = []
-    for line in str(guide).splitlines():
-        item = line.strip()
-        if not item.startswith("- `"):
-            continue
-        form, _, meaning = item[3:].partition("`")
-        words = form.split()
-        if not words or words[0] not in firsts:
-            continue
-        if len(words) >= 3 and words[-1].isalpha() and (words[0], words[-1]) not in lasts:
-            continue
-        out.append(f"{form}{meaning}")
-    return out
+__all__ = [
+    "HOW_TO_PLAY",
+    "NoSeatChosen",
+    "SeatPlan",
+    "Session",
+    "ask_seat",
+    "explain_choices",
+    "find_topic",
+    "parse_seats",
+    "plan_from_record",
+    "resume_command",
+    "seats_record",
+]

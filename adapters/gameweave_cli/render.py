@@ -8,9 +8,9 @@ from a seat's view, history and legal actions as the :class:`Match` builds them.
 
 from __future__ import annotations
 
-import inspect
 import json
 import sys
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,9 +25,31 @@ from gameweave_core import Match, Outcome, Title
 COLUMN_MENU = 12
 
 
+#: The width assumed when the output is not a terminal (a pipe, a file, a test)
+#: and COLUMNS does not say otherwise: what a default terminal has.
+DEFAULT_WIDTH = 80
+
+
 def make_console(*, stderr: bool = False) -> Console:
-    """A console that does not guess at syntax colours nor wrap long lines."""
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    """A console that does not guess at syntax colours and folds long lines at
+    word boundaries to its width, so that no line runs past the terminal's edge
+    (where the terminal itself would cut a word in two). Lines that must stay whole
+    to be copied, such as a command with a path in it, are printed with
+    ``soft_wrap=True``."""
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def fold(text: str, width: int, indent: str = "", first: str = "") -> list[str]:
+    """Plain ``text`` folded at word boundaries into lines of at most ``width``
+    columns: the first opens with ``first``, the others with ``indent``. A word
+    longer than a line is cut (nothing is lost: it goes on on the next line)."""
+    return textwrap.wrap(
+        " ".join(text.split()),
+        width=max(len(indent) + 8, width),
+        initial_indent=first,
+        subsequent_indent=indent,
+        break_on_hyphens=False,
+    ) or [first.rstrip()]
 
 
 def error(message: str) -> None:
@@ -86,15 +108,6 @@ def view_lines(view: Mapping[str, Any], indent: int = 0) -> list[str]:
     return lines
 
 
-def _takes_width(title: Title[Any]) -> bool:
-    """Whether the title's ``render_text`` takes a ``width`` keyword (the columns
-    of the terminal), to lay its screen out for it."""
-    try:
-        return "width" in inspect.signature(title.render_text).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 def render_view(
     match: Match,
     seat: int | None,
@@ -102,18 +115,13 @@ def render_view(
     *,
     width: int | None = None,
 ) -> str:
-    """The view of ``seat`` as rich markup: the title's own drawing if it has one.
-
-    With ``width``, a title whose ``render_text`` accepts a ``width`` keyword is
-    given it, to use a wide terminal or fit a narrow one."""
+    """The view of ``seat`` as rich markup: the title's own drawing if it has one,
+    laid out for a terminal ``width`` columns wide (``Title.render_text``'s
+    ``width``; :data:`DEFAULT_WIDTH` when not given)."""
     view = match.view(seat) if view is None else view
     generic = escape("\n".join(view_lines(view)) or "(nothing to show)")
     try:
-        draw: Any = match.title.render_text
-        if width is not None and _takes_width(match.title):
-            drawn = draw(view, seat, width=width)
-        else:
-            drawn = draw(view, seat)
+        drawn = match.title.render_text(view, seat, width=width or DEFAULT_WIDTH)
     except Exception as exc:
         # A drawing bug must not end a game: the generic form shows the same view.
         note = escape(f"({match.title.name} could not draw this view: {type(exc).__name__}: {exc})")
@@ -121,10 +129,25 @@ def render_view(
     return generic if drawn is None else drawn
 
 
+def menu_start(labels: Sequence[str]) -> int:
+    """The number of a menu's first entry: 1, or 0 when the menu is a count from
+    zero (``bid 0``, ``bid 1``, ... each label ending in its place), so that the
+    number typed is the number meant (``5`` bids 5, not 4)."""
+    if len(labels) < 2:
+        return 1
+    ends = [label.rsplit(" ", 1)[-1] for label in labels]
+    return 0 if all(end == str(i) for i, end in enumerate(ends)) else 1
+
+
 def menu(match: Match, seat: int) -> list[tuple[int, Any, str]]:
-    """The numbered menu of ``seat``'s legal actions: (number, action, label)."""
+    """The numbered menu of ``seat``'s legal actions: (number, action, label),
+    numbered from :func:`menu_start`."""
+    legal = match.legal_actions(seat)
+    labels = [describe(match, act) for act in legal]
+    start = menu_start(labels)
     return [
-        (n, act, describe(match, act)) for n, act in enumerate(match.legal_actions(seat), start=1)
+        (n, act, label)
+        for n, (act, label) in enumerate(zip(legal, labels, strict=True), start=start)
     ]
 
 
@@ -180,7 +203,16 @@ def compact_menu(entries: Sequence[tuple[int, Any, str]], width: int) -> list[tu
         while all(len(w) > common + 1 and w[common] == run[0][1][common] for _, w in run):
             common += 1
         word = " ".join(run[0][1][:common])
-        groups.append((word, [f"{n}. {' '.join(w[common:])}" for n, w in run]))
+        # A choice that is its own number (bid 5 as entry 5) needs it only once.
+        groups.append(
+            (
+                word,
+                [
+                    str(n) if w[common:] == [str(n)] else f"{n}. {' '.join(w[common:])}"
+                    for n, w in run
+                ],
+            )
+        )
     indent = min(MENU_WORD, max((len(w) + 1 for w, _ in groups if w), default=0))
     lines: list[tuple[str, int]] = []
     for word, items in groups:
@@ -198,12 +230,21 @@ def compact_menu(entries: Sequence[tuple[int, Any, str]], width: int) -> list[tu
     return lines
 
 
+def history_rows(lines: Sequence[str], width: int) -> list[str]:
+    """History lines as the terminal shows them: indented, a long one folded
+    under itself."""
+    rows: list[str] = []
+    for line in lines:
+        rows.extend(fold(line, width, indent="    ", first="  "))
+    return rows
+
+
 def print_history(console: Console, lines: Sequence[str], *, empty: str = "") -> None:
     """History lines, each as plain text (titles' words are never markup)."""
     if not lines and empty:
         console.print(Text(empty, style="dim"))
-    for line in lines:
-        console.print(Text(f"  {line}"))
+    for row in history_rows(lines, console.width):
+        console.print(Text(row))
 
 
 def outcome_text(outcome: Outcome) -> str:

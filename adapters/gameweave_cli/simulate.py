@@ -14,6 +14,7 @@ plugins installed (:mod:`gameweave_cli.cluster` checks that).
 from __future__ import annotations
 
 import math
+import signal
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from fractions import Fraction
@@ -39,6 +40,22 @@ from .stats import wilson
 class RunStopped(GameweaveError):
     """Raised by a batch to stop the whole run rather than fail its games (for
     instance: the worker has another build of the title)."""
+
+
+class Interrupted(Exception):
+    """The run was interrupted (Ctrl-C): ``result`` holds the games that had
+    finished, whose numbers are as good as any run's of that many games."""
+
+    def __init__(self, result: SimulationResult) -> None:
+        super().__init__(f"interrupted after {result.games} games")
+        self.result = result
+
+
+def ignore_interrupts() -> None:
+    """A worker process's start: Ctrl-C is for the run, which stops its workers
+    itself once it has kept what they finished (a worker that died of it would
+    take its batch's games with it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @attrs.frozen
@@ -479,6 +496,48 @@ def simulate(
     pending: dict[Future[BatchReport], range] = {}
     tally = Tally()
     kept: list[GameResult] = []
+    try:
+        _run_batches(
+            executor,
+            pending,
+            starts,
+            size,
+            games,
+            limit,
+            spec,
+            tally,
+            kept,
+            reg,
+            log_sink,
+            on_progress,
+        )
+    except KeyboardInterrupt:
+        # Ctrl-C: the games played so far make a smaller run, not a lost one.
+        for future in pending:
+            future.cancel()
+        kept.sort(key=lambda r: r.index)
+        partial = SimulationResult(title, players, seed, chosen, tally, tuple(kept), full_config)
+        raise Interrupted(partial) from None
+    kept.sort(key=lambda r: r.index)
+    return SimulationResult(title, players, seed, chosen, tally, tuple(kept), full_config)
+
+
+def _run_batches(
+    executor: Executor,
+    pending: dict[Future[BatchReport], range],
+    starts: Any,
+    size: int,
+    games: int,
+    limit: int,
+    spec: Callable[[int], GameSpec],
+    tally: Tally,
+    kept: list[GameResult],
+    reg: Any,
+    log_sink: Callable[[GameResult], None] | None,
+    on_progress: Callable[[int], None] | None,
+) -> None:
+    """Send the batches, at most ``limit`` at a time, and fold each report into
+    ``tally`` and ``kept`` as it arrives."""
     while True:
         for first in starts:
             chunk = range(first, min(first + size, games + 1))
@@ -508,8 +567,6 @@ def simulate(
                     kept.append(result)
             if on_progress is not None:
                 on_progress(len(chunk))
-    kept.sort(key=lambda r: r.index)
-    return SimulationResult(title, players, seed, chosen, tally, tuple(kept), full_config)
 
 
 def run_lost(

@@ -151,6 +151,26 @@ def capped(message: str) -> str:
     return message[: MAX_MESSAGE - 30] + f"... ({len(message)} characters)"
 
 
+def let_go(exc: BaseException) -> None:
+    """Drop the tracebacks of an answered error and of every error behind it (its
+    context, its cause, those it groups). An error caught in a frame and another
+    raised there leave a cycle: the first is a local of the frame its own traceback
+    holds (cattrs keeps each field's error so, too), and the frames of the whole
+    request stay alive with it, the body among their locals, until the collector
+    runs; a server's runs seldom (see :func:`gameweave_http.server.collect_less`).
+    Without the tracebacks, everything is freed once the refusal is answered (the
+    soak test's bad clients: RSS at the end 68 -> 46 MB)."""
+    todo, seen = [exc], set()
+    while todo:
+        error = todo.pop()
+        if id(error) in seen:
+            continue
+        seen.add(id(error))
+        error.__traceback__ = None
+        todo += [e for e in (error.__context__, error.__cause__) if e is not None]
+        todo += getattr(error, "exceptions", ())
+
+
 def described(refusals: tuple[type[BaseException], ...]) -> dict[int, str]:
     """What the OpenAPI document says of each status ``refusals`` are answered with:
     the first lines of their docstrings, joined."""

@@ -84,6 +84,9 @@ class Listeners:
         return self._open
 
 
+#: The last event of a seat's stream whose token was reissued.
+REVOKED = b"event: revoked\ndata: {}\n\n"
+
 #: An event stream's own headers (the pipeline adds the safety headers).
 STREAM_HEADERS = (
     (b"cache-control", b"no-store"),
@@ -147,6 +150,8 @@ class EventStream:
                     first = b""
                     if not await self._send(send, frame):
                         return
+                elif not await self._send(send, b""):
+                    return  # woken by a reissued token (see reissue_token): it is over
                 # A timer instead of asyncio.wait_for, which (Python 3.11) wraps the
                 # wait in a task of its own: three turns of the loop per wake-up
                 # instead of one, on the road of every move (versus benchmark, A/B:
@@ -169,8 +174,12 @@ class EventStream:
         """Send ``chunk`` if the token is still the seat's (else end the response
         there); whether the stream goes on."""
         if self.still_valid is not None and not self.still_valid():
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            # The page learns at once that its link no longer opens the seat (an
+            # event with no data: nothing of the match), then the stream ends.
+            await send({"type": "http.response.body", "body": REVOKED, "more_body": False})
             return False
+        if not chunk:
+            return True
         await send({"type": "http.response.body", "body": chunk, "more_body": True})
         return True
 

@@ -313,6 +313,8 @@ async def reissue_token(scope: Scope, body: Empty) -> bytes:
         raise Unplayable(f"seat {seat} is played by a bot: it has no link")
     token = secrets.token_urlsafe(24)
     await off_loop(store.reissue, match_id, seat, token)
+    # Wake the match's event streams: the old link's ends at once, saying so.
+    state.listeners.notify(match_id)
     base = state.settings.public_url or bound_url(scope)
     return to_json({"seat": seat, "token": token, "url": f"{base}/play/{match_id}#token={token}"})
 

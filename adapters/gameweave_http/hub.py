@@ -48,7 +48,7 @@ from gameweave_core import (
     derive_seed,
     seat_bots,
 )
-from gameweave_core.rng import MAX_SEED, fresh_seed
+from gameweave_core.rng import MAX_SEED
 from gameweave_core.runner import BotSeat
 
 from .refusals import (
@@ -175,10 +175,12 @@ class Hub:
         if bad:
             raise Unplayable(f"there is no seat {bad[0]} for a bot: seats are 1 to {players}")
         try:
+            for name in bots.values():  # an unknown bot is refused before any setup
+                self.registry.bot(title, name)
             match = Match(
                 title,
                 players,
-                fresh_seed() if seed is None else seed,
+                seed,  # None: Match draws a fresh one, once the options are checked
                 config,
                 distribution=entry.distribution,
                 distribution_version=entry.distribution_version,

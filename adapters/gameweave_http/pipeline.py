@@ -14,7 +14,7 @@ one place:
   :func:`~gameweave_http.errors.error_reply` (:class:`Errors`, inside the
   middleware a user adds, so that they see refusals as responses; the gate
   answers what they raise themselves the same way);
-- the cross-site check of a state-changing request (:func:`cross_site_refusal`,
+- the cross-site check of a state-changing request (:func:`refuse_cross_site`,
   made by :class:`Endpoint` for every ``POST`` a route takes).
 
 The API's routes are :class:`Endpoint` apps (routed by Starlette like any other
@@ -42,9 +42,9 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .bodies import structure
-from .errors import error_reply
+from .errors import error_reply, let_go
 from .limits import Limits
-from .refusals import CrossSite, HeadTooLarge, NotJson, Refusal, ServerFull, TooSlow
+from .refusals import CrossSite, HeadTooLarge, NotJson, ServerFull, TooSlow
 from .wire import MAX_BODY, parse_json, read_body, short, too_big
 
 access_log = logging.getLogger("gameweave_http.access")
@@ -103,20 +103,19 @@ class Gate:
         self.handlers = handlers
         self.answering = 0
 
-    def admit(self, scope: Scope) -> Refusal | None:
-        """Why a request is refused before any route sees it, or ``None``: a head
-        over ``max_head`` bytes (however it arrived: a server may bound only a head
-        still arriving), or as many requests being answered as the limit allows."""
+    def admit(self, scope: Scope) -> None:
+        """Refuse a request before any route sees it: a head over ``max_head``
+        bytes (however it arrived: a server may bound only a head still arriving),
+        or as many requests being answered as the limit allows."""
         headers = scope["headers"]
         # The head as sent, but for spaces around header values ("NAME: VALUE\r\n"
         # per header, the request line's method, path, query and version).
         size = sum(map(len, chain.from_iterable(headers))) + 4 * len(headers)
         size += len(scope.get("raw_path") or b"") + len(scope["query_string"]) + 24
         if size > self.limits.max_head:
-            return head_too_large(self.limits.max_head)
+            raise head_too_large(self.limits.max_head)
         if self.answering >= self.limits.connections:
-            return ServerFull(TOO_MANY_REQUESTS, retry_after=1)
-        return None
+            raise ServerFull(TOO_MANY_REQUESTS, retry_after=1)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -142,9 +141,7 @@ class Gate:
             await send(message)
 
         try:
-            refusal = self.admit(scope)
-            if refusal is not None:
-                raise refusal
+            self.admit(scope)
             self.answering += 1
             try:
                 if scope["method"] == "POST":
@@ -224,6 +221,7 @@ async def answer(
         return
     status, content, headers = error_reply(exc, scope["method"], scope["path"])
     await send_json(send, status, content, headers)
+    let_go(exc)  # it is answered (and a crash logged): nothing needs its traceback
 
 
 class BodyClock:
@@ -280,8 +278,8 @@ def printable(text: str) -> str:
 # -- the API's routes --------------------------------------------------------------------------
 
 
-def cross_site_refusal(scope: Scope, public_url: str | None) -> Refusal | None:
-    """Why a state-changing request is refused, or ``None``.
+def refuse_cross_site(scope: Scope, public_url: str | None) -> None:
+    """Refuse a state-changing request a page of another site may have sent.
 
     It must declare a JSON body (which a page of another site cannot send without
     the browser asking first), and an ``Origin`` header, when sent, must be this
@@ -295,16 +293,15 @@ def cross_site_refusal(scope: Scope, public_url: str | None) -> Refusal | None:
         elif name == b"host":
             host = value.decode("latin-1")
     if ctype is None or ctype.split(b";", 1)[0].strip().lower() != b"application/json":
-        return NotJson("send the body as JSON, with the header Content-Type: application/json")
+        raise NotJson("send the body as JSON, with the header Content-Type: application/json")
     if origin is not None:
         allowed = {f"{scope.get('scheme', 'http')}://{host}"} if host else set()
         if public_url:
             allowed.add(origin_of(public_url))
         if origin not in allowed:
-            return CrossSite(
+            raise CrossSite(
                 f"requests from the page of another site are refused (Origin {short(origin)!r})"
             )
-    return None
 
 
 def origin_of(url: str) -> str:
@@ -373,9 +370,7 @@ class Endpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         op = self.ops[scope["method"]]
         if scope["method"] == "POST":  # the one method of the API's that changes state
-            refusal = cross_site_refusal(scope, scope["app"].state.settings.public_url)
-            if refusal is not None:
-                raise refusal
+            refuse_cross_site(scope, scope["app"].state.settings.public_url)
         body: Any = None
         if op.body is not None:
             raw = await read_body(scope, receive, op.limit)

@@ -48,7 +48,7 @@ from typing import Any, Literal
 import attrs
 
 from gameweave_core import Match, Registry, Rng, default_registry, derive_seed
-from gameweave_core.ismcts import IsmctsBot, SearchResult
+from gameweave_core.ismcts import IsmctsBot, SearchOptions, SearchResult
 
 log = logging.getLogger("gameweave_http")
 
@@ -223,7 +223,9 @@ def run_search(
         bot = registry.bot(title, job.bot)(job.seat, job.players)
         action = bot.act(observation, rng)
         return title.codec.to_json(action) if type(action) in title.codec.classes else action
-    result = IsmctsBot(title, job.seat, job.players).search(observation, rng)
+    # A hint weighs every legal action, as at the terminal (gameweave_cli.hint).
+    options = SearchOptions.for_title(title, job.seat, job.players, candidates=None)
+    result = IsmctsBot(title, job.seat, job.players, options).search(observation, rng)
     return hint_json(match, result)
 
 

@@ -21,7 +21,7 @@ import importlib
 import inspect
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -339,15 +339,17 @@ def _cell_code(text: str) -> str:
     return code(text).replace("|", "\\|")
 
 
-def titles_table(registry: Any, distribution: str) -> str:
-    """A Markdown table of the titles ``distribution`` registers: name, players,
-    bots (the default first) and the title's own one-line summary."""
+def titles_table(registry: Any, distribution: str | Sequence[str]) -> str:
+    """A Markdown table of the titles ``distribution`` registers (one name, or a
+    list of them): name, players, bots (the default first) and the title's own
+    one-line summary."""
+    wanted = {distribution} if isinstance(distribution, str) else set(distribution)
     rows = [
         "| Title | Name | Players | Bots | What it is |",
         "| --- | --- | --- | --- | --- |",
     ]
     for entry in registry.entries():
-        if entry.distribution != distribution:
+        if entry.distribution not in wanted:
             continue
         title = entry.title
         bots = sorted(registry.bots(title), key=lambda b: (b != title.default_bot, b))
@@ -514,7 +516,7 @@ def setup(app: Any) -> dict[str, Any]:
     # Every name this package exports must be documented somewhere in the reference.
     app.add_config_value("gameweave_public_api", "", "env")
     # The distribution whose titles the titles page tabulates.
-    app.add_config_value("gameweave_titles_from", "", "env")
+    app.add_config_value("gameweave_titles_from", "", "env", types=[str, list])
     app.add_directive("gameweave-svg", SvgDirective)
     app.add_directive("gameweave-toctree", OptionalGlobTocTree)
     app.connect("builder-inited", _on_builder_inited)

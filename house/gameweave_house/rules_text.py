@@ -34,12 +34,12 @@ Topics: `rules actions`, `rules round`, `rules roles`, `rules levers`,
 _ACTIONS = f"""\
 What each choice in the menu means.
 
-- `draft lookout`: take that role for the whole job (`rules roles` says what each does).
+- `draft ROLE`: take ROLE for the whole job (`rules roles` says what each does).
 - `+10`: push 10 chips from the Take onto your box (`+10 extra`: onto your Extra Box).
 - `+50`: push 50 chips onto your box.
 - `+100`: push 100 chips onto your box; one box holds at most {TABLE_MAX}.
 - `deal`: Deal me in, the end of your betting turn (with at least {MIN_BET} on your box).
-- `mark 2`: as the caller, make box 2 the Mark: it pays 2:1 and loses double.
+- `mark BOX`: as the caller, make box BOX the Mark: it pays 2:1 and loses double.
 - `no mark`: at The Call's pause, leave every box unmarked.
 - `heavy`: as the caller, call the Heavy (once a job): every bet counts double.
 - `hit`: take another card.

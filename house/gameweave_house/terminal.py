@@ -4,8 +4,12 @@ actions read back (``+50``, ``deal``, ``hit``, ``cold feet``, ``play long glass`
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from rich.console import Console
+from rich.text import Text
 
 from gameweave_core import action_tag
 
@@ -230,11 +234,37 @@ def draft_lines(view: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def render_text(view: Mapping[str, Any], seat: int | None) -> str:
+#: Lays text out for :func:`fold` (its own width is never used: each wrap names one).
+_LAYOUT = Console(file=io.StringIO(), width=200, color_system=None, highlight=False)
+
+
+def fold(line: str, width: int) -> list[str]:
+    """A line of rich markup folded at spaces into lines of at most ``width``
+    columns (as shown: markup takes no room), each after the first indented two
+    more than the line itself, its colours kept."""
+    text = Text.from_markup(line)
+    if text.cell_len <= width:
+        return [line]
+    plain = text.plain
+    lead = len(plain) - len(plain.lstrip(" "))
+    indent = " " * (lead + 2)
+    first = text.wrap(_LAYOUT, width)[0]
+    first.rstrip()
+    rest = text[len(first.plain) :]
+    rest = rest[len(rest.plain) - len(rest.plain.lstrip(" ")) :]
+    out = [first.markup]
+    for part in rest.wrap(_LAYOUT, max(20, width - len(indent))):
+        part.rstrip()
+        out.append(indent + part.markup)
+    return out
+
+
+def render_text(view: Mapping[str, Any], seat: int | None, width: int = 80) -> str:
     """The table as rich-markup text: the house, the Take with The Count and The
     Tell, every box, each player card with its abilities lit or greyed with the
-    reason, pending effects. History is not part of a view: adapters print it
-    beside the table, and :func:`render_history` draws it newest first."""
+    reason, pending effects; a line too long for ``width`` columns is folded
+    under itself. History is not part of a view: adapters print it beside the
+    table, and :func:`render_history` draws it newest first."""
     lines: list[str] = []
     dealer = view["dealer"]
     if dealer["cards"]:
@@ -333,7 +363,7 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
         lines.append("Open roles: " + ", ".join(ROLES[r].name for r in view["roles_open"]))
         if seat is not None and view["turn"] == seat:
             lines += draft_lines(view)
-    return "\n".join(lines)
+    return "\n".join(row for line in lines for row in fold(line, width))
 
 
 def render_history(lines: Sequence[str], limit: int = 14) -> str:

@@ -83,5 +83,5 @@ class HouseJob(Title[State]):
     def parse_action(self, text: str, legal: Sequence[Any]) -> Any:
         return terminal.parse_action(text, legal)
 
-    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
-        return terminal.render_text(view, seat)
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
+        return terminal.render_text(view, seat, width)

@@ -10,7 +10,6 @@ module is skipped there, and nowhere else."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +18,15 @@ import pytest
 if os.environ.get("GAMEWEAVE_EXPECT_COMPILED") == "1":
     pytest.importorskip("playwright", reason="the compiled build's environment has no browser")
 
-import httpx
-
 from gameweave_house import plugin
 from gameweave_house.cards import stacked
-from gameweave_http.testing import LoopbackServer, chromium
+from gameweave_http.testing import (
+    LoopbackServer,
+    SeatPages,
+    create_match,
+    page_version,
+    wait_for_new_version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -35,45 +38,26 @@ SHOTS = ROOT / "test-output" / "screenshots"
 DECK = stacked("TS", "TH", "6D", "6S", "9H", "TD", "5C", "4C", "3C", "2C")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
-
-
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[LoopbackServer]:
-    with LoopbackServer.for_plugin(plugin, "house", tmp_path / "house.sqlite3", dev=True) as s:
-        yield s
+def server(serve_title: Any) -> LoopbackServer:
+    server: LoopbackServer = serve_title(plugin, "house")
+    return server
 
 
 def click(page: Any, selector: str) -> None:
-    before = int(page.get_attribute("body", "data-version"))
+    before = page_version(page)
     page.locator(selector).first.click()
-    page.wait_for_function("(v) => Number(document.body.dataset.version) > v", arg=before)
+    wait_for_new_version(page, before)
 
 
 def test_the_draft_legend_targets_and_the_kept_round_on_a_phone(
-    browser: Any, server: LoopbackServer
+    server: LoopbackServer, seat_pages: SeatPages
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    created = httpx.post(
-        server.url + "/api/matches",
-        json={
-            "title": "house",
-            "players": 2,
-            "seed": 3,
-            "bots": [2],
-            "config": {"deck": DECK},
-        },
+    created = create_match(server, "house", 2, seed=3, bots=[2], config={"deck": DECK})
+    page = seat_pages.open(
+        created["seats"][0]["url"], width=390, height=844, has_touch=True, ready=".hj"
     )
-    assert created.status_code == 201, created.text
-    errors: list[str] = []
-    page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(30_000)  # the machine may be busy: be patient
-    page.goto(created.json()["seats"][0]["url"])
-    page.wait_for_selector(".hj")
 
     # The draft: every open role says what it does, beside its button.
     lookout = page.locator(".hj-role[data-role='lookout']")
@@ -117,4 +101,4 @@ def test_the_draft_legend_targets_and_the_kept_round_on_a_phone(
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 400, f"the page scrolls sideways ({width}px)"
     page.screenshot(path=str(SHOTS / "house-settled-kept-phone.png"), full_page=True)
-    assert errors == []
+    assert seat_pages.errors == []

@@ -30,14 +30,15 @@ Topics: `rules actions`, `rules moving`, `rules guards`, `rules cameras`,
 `rules map`."""
 
 _ACTIONS = """\
-What each choice in the menu means.
+What each choice in the menu means (SQUARE is a square such as `K7`, EXIT the
+square of an exit, GUARD a guard's number, SEAT a seat's).
 
 The Thief, once per round:
 
-- `enter A8`: your first move: break in through that exit, which stays open.
-- `walk K7`: move up to 4 steps (only 2 while carrying anything heavy).
-- `walk K7 cut`: walk there, then cut the camera or breaker on that square.
-- `walk K7 escape`: walk onto an open exit and leave (loot worth 4 or more).
+- `enter EXIT`: your first move: break in through the exit on EXIT, which stays open.
+- `walk SQUARE`: move to SQUARE, up to 4 steps away (2 while carrying anything heavy).
+- `walk SQUARE cut`: walk to SQUARE, then cut the camera or breaker there.
+- `walk SQUARE escape`: walk onto the open exit on SQUARE and leave (loot worth 4 or more).
 - `hold`: stay where you are and do nothing.
 - `lift`: take the piece from the case you are standing on.
 - `pick`: open the locked exit you are standing on.
@@ -46,9 +47,10 @@ The Thief, once per round:
 
 Security:
 
-- `post 1 J4 seat 2`: before the heist, put guard 1 on post J4, run by seat 2.
-- `guard 2 D4`: move guard 2 up to 3 steps, to D4 (staying put counts as a move).
-  When a guard is asked for, typing the square alone (`D4`) is enough."""
+- `post GUARD SQUARE seat SEAT`: before the heist, put guard GUARD on the post at
+  SQUARE, run by seat SEAT.
+- `guard GUARD SQUARE`: move guard GUARD to SQUARE, up to 3 steps away (staying put
+  counts as a move). When a guard is asked for, the square alone (`D4`) is enough."""
 
 _MOVING = """\
 Steps are counted square by square, sideways or up and down (never diagonally),

@@ -153,6 +153,7 @@ def web_module() -> str:
     """The text of ``web/symbols.js``: the table as an ES module."""
     data = json.dumps(as_data(), indent=2, ensure_ascii=False)
     return (
+        "// @ts-check\n"
         "// Generated from gameweave_museum/symbols.py: do not edit by hand.\n"
         "// python -m gameweave_museum.symbols museum/gameweave_museum/web/symbols.js\n"
         f"export const SYMBOLS = {data};\n"

@@ -83,9 +83,7 @@ class MuseumJob(Title[State]):
             return super().parse_action(text, legal)
         return terminal.parse_action(text, legal)
 
-    def render_text(
-        self, view: Mapping[str, Any], seat: int | None, width: int = terminal.WIDTH
-    ) -> str | None:
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
         return terminal.render_text(view, seat, width)
 
     def rules_text(self) -> Mapping[str, str]:

@@ -109,12 +109,13 @@ def cd_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 class PlainBid(SealedBid):
-    """Sealed Bids without a renderer, labels or parser: the CLI's generic fallbacks."""
+    """Sealed Bids without a renderer, labels, parser or rules text: the CLI's
+    generic fallbacks."""
 
     name = "plainbid"
     display_name = "Plain Bids"
 
-    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
         return None
 
     def describe_action(self, action: Any) -> str:
@@ -125,6 +126,9 @@ class PlainBid(SealedBid):
 
     def seat_label(self, state: State, seat: int) -> str:
         return Title.seat_label(self, state, seat)
+
+    def rules_text(self) -> Mapping[str, str]:
+        return {}  # no rules text
 
 
 class OpenBid(PlainBid):
@@ -143,7 +147,7 @@ class ClumsyBid(SealedBid):
     name = "clumsybid"
     display_name = "Clumsy Bids"
 
-    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
         raise KeyError("crest")
 
     def describe_action(self, action: Any) -> str:

@@ -32,6 +32,7 @@ from gameweave_cli.simulate import (
     simulate,
 )
 from gameweave_core import Match
+from gameweave_http.testing import loopback_socket
 
 from .conftest import TUTORIAL
 
@@ -41,26 +42,24 @@ pytest.importorskip("distributed")
 LIMIT = 90
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 class Cluster:
     """A scheduler and its workers, each a subprocess stopped by its own pid."""
 
     def __init__(self, env: dict[str, str], log_dir: Path) -> None:
         self.env = env
         self.log_dir = log_dir
-        self.port = free_port()
-        self.address = f"tcp://127.0.0.1:{self.port}"
         self.procs: list[subprocess.Popen[bytes]] = []
+        self.address = ""
+        self.port = 0
+        # Port 0: the scheduler binds a free port itself and writes its address to
+        # the scheduler file (no port chosen here for another process to take).
+        self.scheduler_file = log_dir / "scheduler.json"
         self._start(
             "scheduler",
             [
                 "distributed.cli.dask_scheduler",
-                *("--host", "127.0.0.1", "--port", str(self.port)),
+                *("--host", "127.0.0.1", "--port", "0"),
+                *("--scheduler-file", str(self.scheduler_file)),
                 # Its health routes on loopback too (by default they take 0.0.0.0:8787).
                 *("--dashboard-address", "127.0.0.1:0"),
             ],
@@ -83,11 +82,13 @@ class Cluster:
         deadline = time.monotonic() + LIMIT
         while time.monotonic() < deadline:
             try:
+                self.address = json.loads(self.scheduler_file.read_text())["address"]
+                self.port = int(self.address.rsplit(":", 1)[1])
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
                 return
-            except OSError:
+            except (OSError, ValueError, KeyError):
                 time.sleep(0.1)
-        raise RuntimeError(f"the scheduler did not listen on {self.address}")
+        raise RuntimeError(f"the scheduler did not start (see {self.scheduler_file})")
 
     def add_worker(self, name: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
         """A worker process of one thread, without a nanny: killing it loses it."""
@@ -237,7 +238,16 @@ def test_a_worker_without_the_title_is_refused_in_one_line(
     cluster.add_worker("bare", env=bare)
     (address,) = cluster.wait_for_workers(1)
     done = gameweave(
-        child_env, "simulate", "sealedbid", "-n", "20", "--cluster", cluster.address, cwd=tmp_path
+        child_env,
+        "simulate",
+        "sealedbid",
+        "-n",
+        "20",
+        "--seed",
+        "2",
+        "--cluster",
+        cluster.address,
+        cwd=tmp_path,
     )
     assert done.returncode == 2 and done.stdout == ""
     ours = clustering.TitleStamp.of(default_entry())
@@ -265,7 +275,16 @@ def test_a_worker_with_another_version_is_refused_in_one_line(
     cluster.add_worker("newer", env=newer)
     (address,) = cluster.wait_for_workers(1)
     done = gameweave(
-        child_env, "simulate", "sealedbid", "-n", "20", "--cluster", cluster.address, cwd=tmp_path
+        child_env,
+        "simulate",
+        "sealedbid",
+        "-n",
+        "20",
+        "--seed",
+        "2",
+        "--cluster",
+        cluster.address,
+        cwd=tmp_path,
     )
     assert done.returncode == 2 and done.stdout == ""
     ours = clustering.TitleStamp.of(default_entry())
@@ -305,7 +324,7 @@ def test_a_lost_scheduler_stops_the_run_in_one_line(
     cluster.wait_for_workers(1)
     # The client tries to reconnect for this long before it gives up.
     env = dict(child_env, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="3s")
-    args = ["simulate", "sealedbid", "-n", "500000", "--cluster", cluster.address]
+    args = ["simulate", "sealedbid", "-n", "500000", "--seed", "2", "--cluster", cluster.address]
     run = subprocess.Popen(
         [sys.executable, "-m", "gameweave_cli", *args],
         env=env,
@@ -352,7 +371,9 @@ def test_without_dask_cluster_says_how_to_install_it(
     installed: Any, runner: Any, monkeypatch: Any
 ) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
-    result = runner.invoke(app, ["simulate", "sealedbid", "-n", "3", "--cluster", "local:2"])
+    result = runner.invoke(
+        app, ["simulate", "sealedbid", "-n", "3", "--seed", "1", "--cluster", "local:2"]
+    )
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (
         "error: --cluster needs Dask, which is not installed: pip install 'gameweave[dask]'\n"
@@ -369,16 +390,18 @@ def test_without_dask_cluster_says_how_to_install_it(
     ],
 )
 def test_cluster_errors_are_one_line(installed: Any, runner: Any, args: Any, message: Any) -> None:
-    result = runner.invoke(app, ["simulate", "sealedbid", "-n", "3", *args])
+    result = runner.invoke(app, ["simulate", "sealedbid", "-n", "3", "--seed", "1", *args])
     assert result.exit_code == 2 and result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
 
 
 def test_an_unreachable_scheduler_is_one_error(installed: Any) -> None:
-    address = f"tcp://127.0.0.1:{free_port()}"  # nobody listens there
-    with pytest.raises(clustering.ClusterError) as caught:
-        clustering.open_cluster(address, installed.entry("sealedbid"), timeout=1)
+    # A port bound here and never listened on: connections to it are refused.
+    with loopback_socket() as bound:
+        address = f"tcp://127.0.0.1:{bound.getsockname()[1]}"
+        with pytest.raises(clustering.ClusterError) as caught:
+            clustering.open_cluster(address, installed.entry("sealedbid"), timeout=1)
     assert str(caught.value).startswith(f"cannot reach the Dask scheduler at {address}: ")
     assert "\n" not in str(caught.value)
 

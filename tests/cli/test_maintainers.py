@@ -509,11 +509,13 @@ def test_play_and_simulate_still_take_test_only_options(
     add_titles(installed, StackedBid())
     log = tmp_path / "stacked.toml"
     stack = "--option", "stack=[9, 8, 7, 6, 5]"
-    result = invoke(runner, "play", "stackedbid", *stack, "--seat", "1=bot", "--log", log)
+    result = invoke(
+        runner, "play", "stackedbid", *stack, "--seed", 3, "--seat", "1=bot", "--log", log
+    )
     assert result.exit_code == 0, result.output
     assert MatchLog.load(log).config["stack"] == [9, 8, 7, 6, 5]
     assert "the 9-point lot" in result.stdout
-    sim = invoke(runner, "simulate", "stackedbid", "-n", 2, "-j", 1, "--json", *stack)
+    sim = invoke(runner, "simulate", "stackedbid", "-n", 2, "-j", 1, "--seed", 3, "--json", *stack)
     assert sim.exit_code == 0, sim.output
     assert json.loads(sim.stdout)["config"]["stack"] == [9, 8, 7, 6, 5]
 

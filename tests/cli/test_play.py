@@ -83,15 +83,15 @@ def test_human_turns_by_menu_number_and_typed_action(
     installed: Any, runner: CliRunner, tmp_path: Path
 ) -> None:
     log = tmp_path / "h.toml"
-    # Menu item 4 is "bid 3"; then typed bids; junk and illegal bids are refused.
-    moves = "4\nbid 99\nbogus\n0\n30\nbid 2\nbid 1\nbid 1\nbid 0\n"
+    # The menu counts from 0, as the bids do: item 3 is "bid 3"; then typed bids;
+    # junk and illegal bids are refused.
+    moves = "3\nbid 99\nbogus\n30\nbid 2\nbid 1\nbid 1\nbid 0\n"
     result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input=moves)
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Not accepted: you hold" in out and "cannot bid 99" in out
     assert "Not accepted: cannot read 'bogus'" in out
-    assert "Not accepted: there is no action 0: the menu runs from 1 to" in out
-    assert "Not accepted: there is no action 30" in out
+    assert "Not accepted: there is no action 30: the menu runs from 0 to " in out
     assert "Game over:" in out
     record = MatchLog.load(log)
     mine = [e.action["coins"] for e in record.actions if e.seat == 1]
@@ -110,7 +110,7 @@ def test_help_history_show_and_save(installed: Any, runner: CliRunner, tmp_path:
     assert out.count("You bid 5 on the") >= 2  # once as it happened, once in history
     assert f"Saved to {log}" in out
     assert f"Game saved to {log}" in out
-    assert f"gameweave play --resume {log}" in out
+    assert f"Continue with:\n  gameweave play --resume {log}\n" in out
     assert len(MatchLog.load(log).actions) == 3  # bot, me, bot
 
 
@@ -225,12 +225,12 @@ def test_a_title_whose_setup_raises_is_one_error_line(
     installed: Any, runner: CliRunner, cd_tmp: Any
 ) -> None:
     add_titles(installed, ThreeFails())
-    result = play(runner, "threefails", "-p", "3")
+    result = play(runner, "threefails", "-p", "3", "--seed", "1")
     assert result.exit_code == 1
     assert result.stderr.strip() == (
         "error: threefails raised while setting up the match: IndexError: no third paddle"
     )
-    assert play(runner, "threefails", "--seat", "1=bot").exit_code == 0
+    assert play(runner, "threefails", "--seed", "1", "--seat", "1=bot").exit_code == 0
 
 
 @pytest.mark.parametrize(
@@ -239,11 +239,17 @@ def test_a_title_whose_setup_raises_is_one_error_line(
         (["nosuch"], "no title named 'nosuch' is installed; installed: sealedbid"),
         (["sealedbid", "-p", "7"], "Sealed Bids takes 2 to 4 players, not 7"),
         (["sealedbid", "--seed", "-1"], "--seed must be between 0 and"),
-        (["sealedbid", "--seat", "3=human"], "this game has seats 1 to 2"),
-        (["sealedbid", "--seat", "1=robot"], "a seat is 'human', 'bot' or 'bot:NAME'"),
-        (["sealedbid", "--seat", "human"], "write it as N=human, N=bot or N=bot:NAME"),
+        (["sealedbid", "--seed", "1", "--seat", "3=human"], "this game has seats 1 to 2"),
         (
-            ["sealedbid", "--seat", "2=bot:deep"],
+            ["sealedbid", "--seed", "1", "--seat", "1=robot"],
+            "a seat is 'human', 'bot' or 'bot:NAME'",
+        ),
+        (
+            ["sealedbid", "--seed", "1", "--seat", "human"],
+            "write it as N=human, N=bot or N=bot:NAME",
+        ),
+        (
+            ["sealedbid", "--seed", "1", "--seat", "2=bot:deep"],
             "sealedbid has no bot 'deep'; bots: ismcts, random, thrifty",
         ),
         ([], "name a title to play"),
@@ -285,7 +291,7 @@ def test_parse_seats_defaults_and_overrides() -> None:
 def test_a_log_path_that_cannot_be_written_is_refused_up_front(
     installed: Any, runner: CliRunner, tmp_path: Path
 ) -> None:
-    result = play(runner, "sealedbid", "--log", str(tmp_path))
+    result = play(runner, "sealedbid", "--seed", "1", "--log", str(tmp_path))
     assert result.exit_code == 2
     assert result.stdout == ""
     assert f"error: cannot write the log to {tmp_path}" in result.stderr
@@ -296,13 +302,14 @@ def test_long_menus_are_cut_and_menu_lists_all(
 ) -> None:
     monkeypatch.setattr("gameweave_cli.play.MENU_LIMIT", 5)
     log = tmp_path / "m.toml"
-    result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input="menu\n21\nquit\n")
+    result = play(runner, "sealedbid", "--seed", "3", "--log", str(log), input="menu\n20\nquit\n")
     assert result.exit_code == 0, result.output
     out = result.stdout
     first_screen = out[: out.index("seat 1 (Bidder 1)> ")]
-    assert "5. bid 4" in first_screen and "6. bid 5" not in first_screen
+    # Counted from 0 as the bids are: the fifth entry is 4. bid 4.
+    assert "4. bid 4" in first_screen and "5. bid 5" not in first_screen
     assert "... and 16 more: type 'menu' to list them all" in first_screen
-    assert "21. bid 20" in out[len(first_screen) :]
+    assert "20. bid 20" in out[len(first_screen) :]
     assert [e.action["coins"] for e in MatchLog.load(log).actions if e.seat == 1] == [20]
 
 

@@ -147,11 +147,17 @@ def test_a_setup_that_raises_fails_each_game_with_a_replayable_log(
     ("args", "message"),
     [
         (["nosuch", "--games", "3"], "no title named 'nosuch' is installed; installed: sealedbid"),
-        (["sealedbid", "--games", "3", "-p", "5"], "Sealed Bids takes 2 to 4 players, not 5"),
+        (
+            ["sealedbid", "--games", "3", "--seed", "1", "-p", "5"],
+            "Sealed Bids takes 2 to 4 players, not 5",
+        ),
         (["sealedbid", "--games", "0"], "--games must be at least 1"),
         (["sealedbid", "--games", "3", "--jobs", "0"], "--jobs must be at least 1"),
-        (["sealedbid", "--games", "3", "--seat", "2=deep"], "sealedbid has no bot 'deep'"),
-        (["sealedbid", "--games", "3", "--seat", "4=random"], "there is no seat 4"),
+        (
+            ["sealedbid", "--games", "3", "--seed", "1", "--seat", "2=deep"],
+            "sealedbid has no bot 'deep'",
+        ),
+        (["sealedbid", "--games", "3", "--seed", "1", "--seat", "4=random"], "there is no seat 4"),
         (["sealedbid", "--games", "3", "--seat", "random"], "write it as N=BOTNAME"),
         (["sealedbid", "--games", "3", "--seed", "-5"], "--seed must be between 0 and"),
     ],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import signal
 import sys
 import time
@@ -56,7 +57,7 @@ def test_a_whole_game_typed_at_the_terminal(
     child.sendline("help")
     child.expect("save the log and leave")
     child.expect(PROMPT_1)
-    child.sendline("6")  # menu item 6: bid 5
+    child.sendline("5")  # the menu counts from 0, as the bids do: 5 bids 5
     child.expect("You bid 5 on the")
     child.expect("Bids revealed: seat 1 5, seat 2 \\d+")
     for bid in ("bid 4", "bid 3", "bid 2", "bid 1"):
@@ -127,8 +128,10 @@ def test_an_interrupted_game_still_writes_its_log(
         child.expect(pexpect.EOF)
     if how != "sighup":  # after a hang-up the terminal is gone: nothing is shown
         assert f"Interrupted; game saved to {log}" in child.before
-        # The same resume hint as quit and Ctrl-D give.
-        assert f"Continue with: gameweave play --resume {log}" in child.before
+        # The same resume hint as quit and Ctrl-D give, as a command that works as
+        # printed (this gameweave was started as python -m gameweave_cli).
+        again = f"{shlex.quote(sys.executable)} -m gameweave_cli play --resume {log}"
+        assert f"Continue with:\r\n  {again}\r\n" in child.before
     child.close()
     assert child.exitstatus == 130
     assert [e.seat for e in MatchLog.load(log).actions] == [2, 1, 2]
@@ -187,8 +190,9 @@ def test_a_museum_turn_fits_80_by_24(tmp_path: Path) -> None:
     child.sendline("")
     child.expect(THIEF)
     first = child.before
-    assert "How to play: pick a move by its menu number" in first
-    assert "enter A8: your first move" in first  # the first prompts explain the choices
+    assert "How to play: type a menu number or the move" in first
+    # The first prompts explain the choices, with a square on offer as the example.
+    assert re.search(r"enter [A-T][0-9]+: your first move: break in through the exit on", first)
     child.sendline("enter T4")
     turns = 0
     while turns < 3:  # past the two turns that teach
@@ -203,7 +207,9 @@ def test_a_museum_turn_fits_80_by_24(tmp_path: Path) -> None:
     text = "\n".join(rows)
     assert "    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T" in text
     assert re.search(r"^ 14 ", text, flags=re.MULTILINE)  # the whole map
-    assert " hold" in rows[-2] and rows[-1].startswith("seat 1 (Thief)>")  # and the menu
+    # and the menu, whole or ending in how to see the rest
+    assert " hold" in rows[-2] or "type 'menu' to list them all" in rows[-2]
+    assert rows[-1].startswith("seat 1 (Thief)>")
     for word in ("guard", "last seen", "vault case", "watched now", "Office", "wall"):
         assert re.search(rf"\s{word}(\s|$)", text), word  # the legend, words whole
     assert "You at " in text and "Cases (h heavy):" in text

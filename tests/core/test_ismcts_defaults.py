@@ -219,7 +219,10 @@ def test_each_rollout_gets_fresh_bots() -> None:
     assert len(made) >= 20
 
 
-def test_a_hint_without_a_search_says_why() -> None:
+def test_a_hint_weighs_every_legal_action_where_the_bots_search_prunes() -> None:
+    """A title may narrow its bot's search to the moves its own bot proposes; a
+    hint for a person searches among every legal action, and says why when no
+    search ran."""
     from gameweave_cli.hint import hint_text, search_hint
 
     class Sure(SealedBid):
@@ -233,10 +236,16 @@ def test_a_hint_without_a_search_says_why() -> None:
 
     class SureBot:
         def act(self, observation: Observation, rng: Rng) -> Any:
-            return observation.legal[2]
+            return observation.legal[min(2, len(observation.legal) - 1)]
 
     match = Match(Sure(), 2, seed=3)
-    result = search_hint(match, 1)
-    assert result.iterations == 0 and result.action == match.legal_actions(1)[2]
-    text = hint_text(match, 1, result).plain
-    assert "3. " in text and "the only move worth weighing" in text
+    legal = match.legal_actions(1)
+    pruned = search_hint(match, 1, SearchOptions.for_title(match.title, 1, 2))
+    assert pruned.iterations == 0 and pruned.action == legal[2]
+    text = hint_text(match, 1, pruned).plain
+    # Sealed Bids' menu counts from 0, as its bids do: bid 2 is number 2.
+    assert "2. bid 2" in text
+    assert f"the one move of {len(legal)} that the title's own bot proposes" in text
+    full = search_hint(match, 1)
+    assert full.iterations > 0
+    assert {c.action for c in full.choices} == set(legal)

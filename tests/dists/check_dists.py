@@ -8,7 +8,9 @@ checks what each combination can do:
    and ``serve`` says which extra it needs;
 2. plus one title: that title is listed and plays a whole bot game;
 3. everything, with the ``http`` extra: every title is listed, the server imports;
-4. one title uninstalled again: the others still work, it is gone.
+4. one title uninstalled again: the others still work, it is gone;
+5. one published title with its ``test`` extra in another brand-new environment:
+   its own tests pass there, so the extra names everything they import.
 
 Usage: ``python tests/dists/check_dists.py museum house [titles/...]``
 """
@@ -138,6 +140,32 @@ def main(title_dirs: list[str]) -> None:
         run(venv / "bin" / "python", "-m", "pip", "uninstall", "--quiet", "-y", project_name(first))
         rest = sorted(slug(t) for t in titles[1:])
         check(listed(venv) == rest, f"{slug(first)} is gone, the others remain")
+
+        published = next((t for t in titles if t.parent.name == "titles"), titles[-1])
+        name = project_name(published)
+        print(f"5. {name}[test] alone, and its tests")
+        tested = work / "tested"
+        run(sys.executable, "-m", "venv", tested)
+        run(
+            tested / "bin" / "python",
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--find-links",
+            wheels,
+            f"{wheel(name)}[test]",
+        )
+        # From the title's folder, as its own CI would run them, against the wheel
+        # installed (pytest puts the tests' folder on the path, not the sources').
+        done = run(
+            tested / "bin" / "pytest", "-q", "-p", "no:cacheprovider", ok=False, cwd=published
+        )
+        tail = done.stdout.strip().splitlines()[-1:] or ["(no output)"]
+        if done.returncode != 0:
+            print(done.stdout[-4000:], done.stderr[-2000:])
+        check(done.returncode == 0, f"{name}'s tests pass with only its test extra: {tail[0]}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

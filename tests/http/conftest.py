@@ -1,5 +1,6 @@
 """Fixtures for the HTTP adapter: apps over a temporary SQLite file, a real
-uvicorn server in a thread or in a subprocess, and Playwright's Chromium."""
+uvicorn server in a thread or in a subprocess. The browser, its pages and
+servers for them come from gameweave_http.testing (a pytest plugin)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from http_support import SCREENSHOTS, ProcessServer, ThreadServer
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
-from gameweave_http.testing import chromium
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -53,13 +53,6 @@ def process_server(tmp_path: Path) -> Iterator[Any]:
     yield make
     for server in started:
         server.stop()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    # Skipped without Chromium on a developer's machine, failed under CI.
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

@@ -3,63 +3,30 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from gameweave_http.testing import LoopbackServer, loopback_socket
+
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIAL = ROOT / "docs" / "tutorial" / "sealed-bid"
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class ThreadServer:
-    """A real uvicorn server on a free loopback port, in a thread of this process."""
+class ThreadServer(LoopbackServer):
+    """A real uvicorn server on a loopback socket of its own, in a thread of this
+    process; with ``limits``, set up as ``serve()`` sets uvicorn up (the guarded
+    protocol)."""
 
     def __init__(self, app: Any, limits: Any = None) -> None:
-        import uvicorn
-
         from gameweave_http.server import uvicorn_options
 
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        # With limits, uvicorn is set up as serve() sets it up (the guarded protocol).
-        options = uvicorn_options(limits) if limits is not None else {}
-        config = uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=self.port,
-            access_log=False,
-            log_level="warning",
-            timeout_graceful_shutdown=1,
-            **options,
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> ThreadServer:
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
+        super().__init__(app, **(uvicorn_options(limits) if limits is not None else {}))
 
 
 def sealed_plugin_path(tmp_path: Path) -> str:
@@ -81,7 +48,10 @@ class ProcessServer:
         self.tmp_path = tmp_path
         self.db = db
         self.plugins = plugins
-        self.port = free_port()
+        # Bound here and handed to the server process: no other process can take
+        # the port between its choice and the server's start.
+        self.socket = loopback_socket()
+        self.port = int(self.socket.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = tmp_path / f"server-{self.port}.log"
@@ -93,12 +63,20 @@ class ProcessServer:
         )
         env["GAMEWEAVE_LOAD_PLUGINS"] = self.plugins
         env["GAMEWEAVE_ACCESS_LOG"] = "1"  # the crash test reads it for tokens
-        code = f"from gameweave_http.server import serve; serve(port={self.port}, db={str(self.db)!r}, dev=True)"
+        fd = self.socket.fileno()
+        code = (
+            "from gameweave_http.server import serve; "
+            f"serve(fd={fd}, db={str(self.db)!r}, dev=True)"
+        )
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", code], env=env, stdout=out, stderr=subprocess.STDOUT
+                [sys.executable, "-c", code],
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                pass_fds=(fd,),
             )
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a hang, not a slow machine
         while True:
             try:
                 if httpx.get(f"{self.url}/api/titles", timeout=1).status_code == 200:
@@ -122,6 +100,7 @@ class ProcessServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+        self.socket.close()
 
 
 def new_match(
@@ -140,21 +119,3 @@ def new_match(
         bots={},
         tokens=tokens or {1: "token-one", 2: "token-two"},
     )
-
-
-def wait_for_version(page: Any, at_least: int, timeout: float = 10.0) -> None:
-    """Wait until the page shows version ``at_least`` or later.
-
-    Polled from here with ``page.evaluate`` (Playwright's ``wait_for_function``
-    evaluates its predicate inside the page, which the pages' CSP forbids)."""
-    deadline = time.monotonic() + timeout
-    while page.evaluate("Number(document.body.dataset.version)") < at_least:
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"the page did not reach version {at_least}")
-        time.sleep(0.05)
-
-
-def csp_refusals(message: Any) -> list[str]:
-    """A browser console message, if it reports a Content-Security-Policy refusal."""
-    text = str(message.text)
-    return [text] if "Content Security Policy" in text else []

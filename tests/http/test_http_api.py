@@ -22,8 +22,9 @@ SEED = 1234
 JSON = {"Content-Type": "application/json"}
 
 
-def create(client: Any, players: int = 2, **extra: Any) -> dict[str, Any]:
-    r = client.post("/api/matches", json={"title": "sealedbid", "players": players, **extra})
+def create(client: Any, players: int = 2, *, seed: int = SEED, **extra: Any) -> dict[str, Any]:
+    request = {"title": "sealedbid", "players": players, "seed": seed, **extra}
+    r = client.post("/api/matches", json=request)
     assert r.status_code == 201, r.text
     body: dict[str, Any] = r.json()
     return body
@@ -598,8 +599,10 @@ def test_a_log_that_would_not_replay_is_not_given_out(tmp_path: Path) -> None:
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
-        with TestClient(create_app(tmp_path / "f.sqlite3", reg)) as c:
-            created = c.post("/api/matches", json={"title": "flaky", "players": 2, "bots": [2]})
+        with TestClient(create_app(tmp_path / "f.sqlite3", reg, dev=True)) as c:
+            created = c.post(
+                "/api/matches", json={"title": "flaky", "players": 2, "bots": [2], "seed": SEED}
+            )
             mid, tok = created.json()["id"], token(created.json(), 1)
             while "outcome" not in (now := read(c, mid)):
                 assert (
@@ -627,8 +630,10 @@ def test_a_failing_describe_action_still_gives_buttons(tmp_path: Path) -> None:
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
-        with TestClient(create_app(tmp_path / "m.sqlite3", reg)) as c:
-            created = c.post("/api/matches", json={"title": "mute", "players": 2}).json()
+        with TestClient(create_app(tmp_path / "m.sqlite3", reg, dev=True)) as c:
+            created = c.post(
+                "/api/matches", json={"title": "mute", "players": 2, "seed": SEED}
+            ).json()
             payload = read(c, created["id"], token(created, 1))
             assert payload["labels"][:2] == [
                 '{"coins": 0, "type": "bid"}',

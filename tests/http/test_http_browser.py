@@ -4,22 +4,21 @@ replay page. Screenshots go to test-output/screenshots/."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from http_support import ThreadServer, csp_refusals
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
+from gameweave_http.testing import LoopbackServer, SeatPages, create_match, shifted
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
+def server(tmp_path: Path, loopback_servers: Any) -> LoopbackServer:
     from webfixture.title import RenderedBids
 
     from gameweave_sealedbid import plugin
@@ -27,29 +26,26 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
     reg = Registry()
     reg.add_plugin(plugin, "sealedbid", "gameweave-sealedbid", "1.0.0")
     reg.add_title(RenderedBids(), "tests", "1")
-    with ThreadServer(create_app(tmp_path / "browser.sqlite3", reg)) as s:
-        yield s
+    server: LoopbackServer = loopback_servers(
+        create_app(tmp_path / "browser.sqlite3", reg, dev=True)
+    )
+    return server
 
 
-def page(browser: Any, errors: list[str]) -> Any:
-    p = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
-    p.on("pageerror", lambda exc: errors.append(str(exc)))
-    # A refusal by the pages' Content-Security-Policy is an error too.
-    p.on("console", lambda msg: errors.extend(csp_refusals(msg)))
-    p.set_default_timeout(10_000)
-    return p
+def page(seat_pages: SeatPages) -> Any:
+    return seat_pages.open(width=1100, height=800)
 
 
 def test_lobby_seat_pages_and_replay_with_sealed_bids(
-    browser: Any, server: ThreadServer, shots: Path
+    server: LoopbackServer, seat_pages: SeatPages, shots: Path
 ) -> None:
-    errors: list[str] = []
-    lobby = browser.new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
-    lobby.on("pageerror", lambda exc: errors.append(str(exc)))
-    # A refusal by the pages' Content-Security-Policy is an error too.
-    lobby.on("console", lambda msg: errors.extend(csp_refusals(msg)))
-    lobby.set_default_timeout(10_000)
-    lobby.goto(server.url + "/")
+    lobby = seat_pages.open(
+        server.url + "/", width=1280, height=720, permissions=["clipboard-read", "clipboard-write"]
+    )
+    # The server is in development mode: the lobby takes the match's seed.
+    lobby.wait_for_selector("body[data-dev='true']", state="attached")
+    lobby.click("#dev-options summary")
+    lobby.fill("#seed", str(shifted(4242)))
     lobby.select_option("#title-select", "sealedbid")
     lobby.fill("#players", "3")
     lobby.dispatch_event("#players", "input")
@@ -67,7 +63,7 @@ def test_lobby_seat_pages_and_replay_with_sealed_bids(
     lobby.wait_for_selector(".seat-link[data-seat='2'] .copied:text('copied')")
     assert lobby.evaluate("navigator.clipboard.readText()") == url2
 
-    one, two, watcher = page(browser, errors), page(browser, errors), page(browser, errors)
+    one, two, watcher = page(seat_pages), page(seat_pages), page(seat_pages)
     one.goto(url1)
     two.goto(url2)
     watcher.goto(spectator_url)
@@ -104,7 +100,7 @@ def test_lobby_seat_pages_and_replay_with_sealed_bids(
     watcher.screenshot(path=str(shots / "sealedbid-spectator.png"), full_page=True)
 
     # A stale page: seat 1's second tab acts after the first tab already did.
-    stale = page(browser, errors)
+    stale = page(seat_pages)
     stale.route("**/events*", lambda route: route.abort())  # no live updates: it goes stale
     stale.goto(url1)
     stale.wait_for_selector("body[data-version='4']")
@@ -133,7 +129,7 @@ def test_lobby_seat_pages_and_replay_with_sealed_bids(
             assert r.status_code == 200
     one.wait_for_selector("#banner.over")
     assert one.locator("a:text('Replay it')").count() == 1
-    replay = page(browser, errors)
+    replay = page(seat_pages)
     replay.goto(f"{server.url}/replay?match={match_id}")
     replay.wait_for_selector("body[data-step='15']")
     assert "Over:" in replay.inner_text("#banner")
@@ -144,16 +140,14 @@ def test_lobby_seat_pages_and_replay_with_sealed_bids(
     replay.select_option("#seat", "1")
     replay.wait_for_selector(".history li:has-text('You bid 5')")
     replay.screenshot(path=str(shots / "sealedbid-replay.png"), full_page=True)
-    assert errors == []
+    assert seat_pages.errors == []
 
 
 def test_a_titles_own_renderer_draws_its_pages(
-    browser: Any, server: ThreadServer, shots: Path
+    server: LoopbackServer, seat_pages: SeatPages, shots: Path
 ) -> None:
-    errors: list[str] = []
-    with httpx.Client(base_url=server.url) as http:
-        created = http.post("/api/matches", json={"title": "renderedbids", "players": 2}).json()
-    seat = page(browser, errors)
+    created = create_match(server, "renderedbids", 2, seed=5)
+    seat = page(seat_pages)
     seat.goto(created["seats"][0]["url"])
     seat.wait_for_selector("h2.custom-renderer")
     assert seat.get_attribute("body", "data-renderer") == "renderedbids"
@@ -161,41 +155,43 @@ def test_a_titles_own_renderer_draws_its_pages(
     seat.click("button.custom-bid:text-is('bid 2')")
     seat.wait_for_selector("body[data-version='1']")
     seat.screenshot(path=str(shots / "renderedbids-seat1.png"), full_page=True)
-    assert errors == []
+    assert seat_pages.errors == []
 
 
-def test_bad_links_show_the_apis_message(browser: Any, server: ThreadServer) -> None:
-    errors: list[str] = []
-    p = page(browser, errors)
+def test_bad_links_show_the_apis_message(server: LoopbackServer, seat_pages: SeatPages) -> None:
+    p = page(seat_pages)
     p.goto(server.url + "/play/nope")
     p.wait_for_selector("#error:not([hidden])")
     assert "no match with id 'nope'" in p.inner_text("#error")
-    with httpx.Client(base_url=server.url) as http:
-        created = http.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
+    created = create_match(server, "sealedbid", 2, seed=5)
     p.goto(f"{server.url}/play/{created['id']}#token=forged")
     p.wait_for_selector("#error:not([hidden])")
     assert "belongs to no seat" in p.inner_text("#error")
-    assert errors == []
+    assert seat_pages.errors == []
 
 
 @pytest.mark.parametrize("dev", [False, True], ids=["production", "dev"])
+@pytest.mark.usefixtures("fresh_seeds")  # without development mode, the server seeds it
 def test_the_lobby_offers_a_seed_only_in_development_mode(
-    browser: Any, tmp_path: Path, sealed_registry: Registry, dev: bool
+    loopback_servers: Any,
+    seat_pages: SeatPages,
+    tmp_path: Path,
+    sealed_registry: Registry,
+    dev: bool,
 ) -> None:
     app: Any = create_app(tmp_path / "lobby.sqlite3", sealed_registry, dev=dev)
-    errors: list[str] = []
-    with ThreadServer(app) as s:
-        lobby = page(browser, errors)
-        lobby.goto(s.url + "/")
-        # The lobby marks the page once it has asked the server its mode.
-        lobby.wait_for_selector(f"body[data-dev='{str(dev).lower()}']", state="attached")
-        assert lobby.locator("#dev-options").is_visible() is dev
-        if dev:
-            lobby.click("#dev-options summary")
-            lobby.fill("#seed", "4242")
-        lobby.click("#create-button")
-        lobby.wait_for_selector(".seat-link[data-seat='1']")
-        (summary,) = httpx.get(s.url + "/api/matches").json()
-        stored = app.state.store.load(summary["id"])
-        assert (stored.seed == 4242) is dev
-    assert errors == []
+    s = loopback_servers(app)
+    lobby = page(seat_pages)
+    lobby.goto(s.url + "/")
+    # The lobby marks the page once it has asked the server its mode.
+    lobby.wait_for_selector(f"body[data-dev='{str(dev).lower()}']", state="attached")
+    assert lobby.locator("#dev-options").is_visible() is dev
+    if dev:
+        lobby.click("#dev-options summary")
+        lobby.fill("#seed", "4242")
+    lobby.click("#create-button")
+    lobby.wait_for_selector(".seat-link[data-seat='1']")
+    (summary,) = httpx.get(s.url + "/api/matches").json()
+    stored = app.state.store.load(summary["id"])
+    assert (stored.seed == 4242) is dev
+    assert seat_pages.errors == []

@@ -3,28 +3,21 @@ ability card, on a phone-width screen."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from http_support import ThreadServer, csp_refusals, wait_for_version
 
-from gameweave_core import Registry
-from gameweave_http.app import create_app
+from gameweave_house import plugin
+from gameweave_http.testing import LoopbackServer, SeatPages, create_match, wait_for_version
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    from gameweave_house import plugin
-
-    reg = Registry()
-    reg.add_plugin(plugin, "house", "gameweave", "test")
-    with ThreadServer(create_app(tmp_path / "house.sqlite3", reg, dev=True)) as s:
-        yield s
+def server(serve_title: Any) -> LoopbackServer:
+    server: LoopbackServer = serve_title(plugin, "house")
+    return server
 
 
 def click_and_wait(page: Any, selector: str) -> None:
@@ -34,20 +27,12 @@ def click_and_wait(page: Any, selector: str) -> None:
 
 
 def test_a_house_round_through_chips_and_an_ability(
-    browser: Any, server: ThreadServer, shots: Path
+    server: LoopbackServer, seat_pages: SeatPages, shots: Path
 ) -> None:
-    errors: list[str] = []
-    created = httpx.post(
-        server.url + "/api/matches",
-        json={"title": "house", "players": 2, "seed": 7, "bots": [2]},
-    ).json()
-    page = browser.new_context(viewport={"width": 390, "height": 860}, has_touch=True).new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    # A refusal by the pages' Content-Security-Policy is an error too.
-    page.on("console", lambda msg: errors.extend(csp_refusals(msg)))
-    page.set_default_timeout(10_000)
-    page.goto(created["seats"][0]["url"])
-    page.wait_for_selector(".hj")
+    created = create_match(server, "house", 2, seed=7, bots=[2])
+    page = seat_pages.open(
+        created["seats"][0]["url"], width=390, height=860, has_touch=True, ready=".hj"
+    )
     assert page.get_attribute("body", "data-renderer") == "house"
 
     # Draft the first open role (the Lookout); the bot drafts next, then betting opens.
@@ -87,13 +72,14 @@ def test_a_house_round_through_chips_and_an_ability(
     click_and_wait(page, ".hj-deal-in")
     # Play the hand out: stand whenever asked, until the round is settled.
     for _ in range(20):
-        page.wait_for_timeout(50)
-        banner = page.inner_text(".hj-banner")
-        if "settled" in banner or "over" in page.get_attribute(".hj-banner", "class"):
-            break
+        # Whatever comes once the bot has played: a stand to take, or the round's end.
+        page.wait_for_selector(
+            ".hj-play.stand, .hj-log li:has-text('Round settled'), .hj-banner.over",
+            state="attached",
+        )
         if page.locator(".hj-play.stand").count():
             click_and_wait(page, ".hj-play.stand")
-        elif page.locator(".hj-play.next_round").count():
+        else:
             break
     log = page.inner_text(".hj-log")
     assert "Round settled" in log or "over" in page.get_attribute(".hj-banner", "class")
@@ -106,4 +92,4 @@ def test_a_house_round_through_chips_and_an_ability(
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 400, f"the page scrolls sideways ({width}px)"
     page.screenshot(path=str(shots / "house-settled-phone.png"), full_page=True)
-    assert errors == []
+    assert seat_pages.errors == []

@@ -3,40 +3,35 @@ Thief and by Security in two pages. The Security page never draws the Thief."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from http_support import ThreadServer, csp_refusals, wait_for_version
 
-from gameweave_core import Registry
-from gameweave_http.app import create_app
+from gameweave_http.testing import (
+    LoopbackServer,
+    SeatPages,
+    create_match,
+    page_version,
+    shifted,
+    wait_for_version,
+)
+from gameweave_museum import plugin
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    from gameweave_museum import plugin
-
-    reg = Registry()
-    reg.add_plugin(plugin, "museum", "gameweave", "test")
-    with ThreadServer(create_app(tmp_path / "museum.sqlite3", reg)) as s:
-        yield s
+def server(serve_title: Any) -> LoopbackServer:
+    server: LoopbackServer = serve_title(plugin, "museum")
+    return server
 
 
-def new_page(browser: Any, errors: list[str], width: int = 1280) -> Any:
-    p = browser.new_context(viewport={"width": width, "height": 900}).new_page()
-    p.on("pageerror", lambda exc: errors.append(str(exc)))
-    # A refusal by the pages' Content-Security-Policy is an error too.
-    p.on("console", lambda msg: errors.extend(csp_refusals(msg)))
-    p.set_default_timeout(10_000)
-    return p
+def new_page(seat_pages: SeatPages, width: int = 1280) -> Any:
+    return seat_pages.open(width=width, height=900)
 
 
-def version(page: Any) -> int:
-    return int(page.get_attribute("body", "data-version"))
+version = page_version
 
 
 def act_on_map(page: Any, choose: str = "") -> str:
@@ -70,18 +65,21 @@ def assert_no_thief(page: Any) -> None:
 
 
 def test_thief_and_security_play_in_two_pages(
-    browser: Any, server: ThreadServer, shots: Path
+    server: LoopbackServer, seat_pages: SeatPages, shots: Path
 ) -> None:
-    errors: list[str] = []
-    lobby = new_page(browser, errors)
+    lobby = new_page(seat_pages)
     lobby.goto(server.url + "/")
+    # Development mode: the match's seed is chosen, so the game is the same each run.
+    lobby.wait_for_selector("body[data-dev='true']", state="attached")
+    lobby.click("#dev-options summary")
+    lobby.fill("#seed", str(shifted(31)))
     lobby.select_option("#title-select", "museum")
     lobby.fill("#players", "2")
     lobby.dispatch_event("#players", "input")
     lobby.click("#create-button")
     lobby.wait_for_selector(".seat-link[data-seat='2']")
-    thief = new_page(browser, errors)
-    security = new_page(browser, errors)
+    thief = new_page(seat_pages)
+    security = new_page(seat_pages)
     thief.goto(lobby.input_value(".seat-link[data-seat='1'] .link-url"))
     security.goto(lobby.input_value(".seat-link[data-seat='2'] .link-url"))
     for p in (thief, security):
@@ -146,21 +144,18 @@ def test_thief_and_security_play_in_two_pages(
     thief.screenshot(path=str(shots / "museum-thief.png"), full_page=True)
     security.screenshot(path=str(shots / "museum-security.png"), full_page=True)
     assert turns >= 1
-    assert errors == []
+    assert seat_pages.errors == []
 
 
-def test_museum_on_a_phone_width_screen(browser: Any, server: ThreadServer, shots: Path) -> None:
-    import httpx
-
-    errors: list[str] = []
-    created = httpx.post(
-        server.url + "/api/matches", json={"title": "museum", "players": 3, "bots": [1]}
-    ).json()
-    phone = new_page(browser, errors, width=390)
+def test_museum_on_a_phone_width_screen(
+    server: LoopbackServer, seat_pages: SeatPages, shots: Path
+) -> None:
+    created = create_match(server, "museum", 3, seed=8, bots=[1])
+    phone = new_page(seat_pages, width=390)
     phone.goto(created["seats"][1]["url"])
     phone.wait_for_selector(".mj-map")
     assert_no_thief(phone)
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 400, f"the page scrolls sideways ({width}px)"
     phone.screenshot(path=str(shots / "museum-phone.png"), full_page=True)
-    assert errors == []
+    assert seat_pages.errors == []

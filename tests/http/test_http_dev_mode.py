@@ -39,6 +39,11 @@ def registry() -> Registry:
     return reg
 
 
+# Without a chosen seed the server draws one: from a fixed sequence here (the
+# fresh_seeds fixture), so these tests play the same games on every run.
+pytestmark = pytest.mark.usefixtures("fresh_seeds")
+
+
 @pytest.fixture(params=[False, True], ids=["production", "dev"])
 def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     built = create_app(tmp_path / "m.sqlite3", registry(), dev=request.param)

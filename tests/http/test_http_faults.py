@@ -19,13 +19,18 @@ from typing import Any
 
 import httpx
 import pytest
-from http_support import ROOT, ThreadServer, free_port, new_match, sealed_plugin_path
+from http_support import ROOT, ThreadServer, new_match, sealed_plugin_path
 from hub_calls import run
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
 from gameweave_http.hub import Hub
 from gameweave_http.store import Store, StoreError, quick_check
+from gameweave_http.testing import loopback_socket
+
+# The server here is not in development mode, so it picks each match's seed itself:
+# from a fixed sequence (the fresh_seeds fixture), the same games on every run.
+pytestmark = pytest.mark.usefixtures("fresh_seeds")
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -39,14 +44,17 @@ def serve_fails(tmp_path: Path, db: Path) -> str:
     """Run ``gameweave serve --db db``; check it fails with status 1 and one line."""
     env = dict(os.environ)
     env["PYTHONPATH"] = sealed_plugin_path(tmp_path)
-    done = subprocess.run(
-        [str(GAMEWEAVE), "serve", "--db", str(db), "--port", str(free_port())],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        cwd=tmp_path,
-    )
+    # The port is held here: the server must fail on the database before it binds.
+    with loopback_socket() as held:
+        port = str(held.getsockname()[1])
+        done = subprocess.run(
+            [str(GAMEWEAVE), "serve", "--db", str(db), "--port", port],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+            cwd=tmp_path,
+        )
     assert done.returncode == 1, (done.stdout, done.stderr)
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, done.stderr

@@ -7,16 +7,19 @@ before/after screenshots of the Museum Thief's page on a phone."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from http_support import ThreadServer, csp_refusals, wait_for_version
 
-from gameweave_core import Registry
-from gameweave_http.app import create_app
+from gameweave_http.testing import (
+    LoopbackServer,
+    SeatPages,
+    create_match,
+    shifted,
+    wait_for_version,
+)
 from gameweave_museum import plugin as museum_plugin
 
 pytestmark = pytest.mark.browser
@@ -25,22 +28,16 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    reg = Registry()
-    reg.add_plugin(museum_plugin, "museum", "gameweave", "test")
-    with ThreadServer(create_app(tmp_path / "links.sqlite3", reg)) as s:
-        yield s
-
-
-def phone(context: Any, errors: list[str]) -> Any:
-    page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.extend(csp_refusals(msg)))
-    page.set_default_timeout(10_000)
-    return page
+def server(serve_title: Any) -> LoopbackServer:
+    server: LoopbackServer = serve_title(museum_plugin, "museum")
+    return server
 
 
 def create_in_lobby(lobby: Any, players: int) -> None:
+    # Development mode: the match's seed is chosen, the same game on every run.
+    lobby.wait_for_selector("body[data-dev='true']", state="attached")
+    lobby.tap("#dev-options summary")
+    lobby.fill("#seed", str(shifted(12)))
     lobby.select_option("#title-select", "museum")
     lobby.fill("#players", str(players))
     lobby.dispatch_event("#players", "input")
@@ -49,11 +46,9 @@ def create_in_lobby(lobby: Any, players: int) -> None:
 
 
 def test_the_lobby_names_seats_by_role_not_as_a_second_player(
-    browser: Any, server: ThreadServer
+    server: LoopbackServer, seat_pages: SeatPages
 ) -> None:
-    errors: list[str] = []
-    lobby = phone(browser.new_context(**PHONE), errors)
-    lobby.goto(server.url + "/")
+    lobby = seat_pages.page(seat_pages.new_context(**PHONE), server.url + "/")
     lobby.select_option("#title-select", "museum")
     lobby.fill("#players", "2")
     lobby.dispatch_event("#players", "input")
@@ -65,16 +60,14 @@ def test_the_lobby_names_seats_by_role_not_as_a_second_player(
     # After: the seat's side and its number, never "Security 2" as if a second player.
     assert lobby.inner_text(".seat-link[data-seat='2'] .link-label") == "Security seat 2"
     assert "Security 2" not in lobby.inner_text("#links")
-    assert errors == []
+    assert seat_pages.errors == []
 
 
 def test_links_survive_a_reload_and_a_lost_link_is_reissued(
-    browser: Any, server: ThreadServer
+    server: LoopbackServer, seat_pages: SeatPages
 ) -> None:
-    errors: list[str] = []
-    context = browser.new_context(**PHONE)
-    lobby = phone(context, errors)
-    lobby.goto(server.url + "/")
+    context = seat_pages.new_context(**PHONE)
+    lobby = seat_pages.page(context, server.url + "/")
     create_in_lobby(lobby, 2)
     thief_url = lobby.input_value(".seat-link[data-seat='1'] .link-url")
     security_url = lobby.input_value(".seat-link[data-seat='2'] .link-url")
@@ -100,17 +93,19 @@ def test_links_survive_a_reload_and_a_lost_link_is_reissued(
     lobby.wait_for_selector(f"{kept} .kept-status:has-text('step 0')")
 
     # Each seat's page shows its own link, to copy.
-    old_page = phone(context, errors)
+    old_page = seat_pages.page(context)
     old_page.goto(security_url)
     old_page.wait_for_selector(".mj-map")
     old_page.tap("#seat-link summary")
     assert old_page.input_value("#seat-link .link-url") == security_url
-    spectator = phone(context, errors)
+    spectator = seat_pages.page(context)
     spectator.goto(f"{server.url}/play/{match_id}")
     spectator.wait_for_selector(".mj-map")
     assert spectator.locator("#seat-link").is_hidden()  # a spectator has no seat to keep
 
-    # Security's link was lost: the lobby gives the seat a new one.
+    # Security's link was lost: the lobby gives the seat a new one (on a phone, a
+    # second tap confirms it).
+    lobby.tap(f"{kept} .kept-seat[data-seat='2'] .new-link")
     lobby.tap(f"{kept} .kept-seat[data-seat='2'] .new-link")
     lobby.wait_for_selector(f"{kept} .kept-seat[data-seat='2'] .copied:has-text('new link made')")
     new_url = lobby.input_value(f"{kept} .kept-seat[data-seat='2'] .link-url")
@@ -120,11 +115,11 @@ def test_links_survive_a_reload_and_a_lost_link_is_reissued(
     api = f"{server.url}/api/matches/{match_id}"
     assert httpx.get(api, headers={"X-Seat-Token": old_token}).status_code == 403
     assert httpx.get(api, headers={"X-Seat-Token": new_token}).json()["seat"] == 2
-    # The old page can no longer open the seat; the new link plays it.
+    # The old page can no longer open the seat, and says so; the new link plays it.
     old_page.reload()
-    old_page.wait_for_selector("#error:not([hidden])")
+    old_page.wait_for_selector("#banner[data-revoked]")
     assert "Cannot open this match" in old_page.inner_text("#title")
-    new_page = phone(context, errors)
+    new_page = seat_pages.page(context)
     new_page.goto(new_url)
     new_page.wait_for_selector("#banner.yours")
     new_page.locator(".mj-square.target").first.tap()
@@ -141,19 +136,16 @@ def test_links_survive_a_reload_and_a_lost_link_is_reissued(
     lobby.tap(f"{kept} .forget")
     assert lobby.locator(kept).count() == 0
     assert json.loads(lobby.evaluate("localStorage.getItem('gameweave.matches')")) == []
-    assert errors == []
+    assert seat_pages.errors == []
 
 
 def test_screenshot_of_the_museum_thief_on_a_phone(
-    browser: Any, server: ThreadServer, shots: Path
+    server: LoopbackServer, seat_pages: SeatPages, shots: Path
 ) -> None:
     """The Thief's page on a phone (as the "before" picture was taken), then with the
     legend and the rules open: test-output/screenshots/museum-thief-browser-phone-*."""
-    errors: list[str] = []
-    created = httpx.post(
-        server.url + "/api/matches", json={"title": "museum", "players": 2, "bots": [2]}
-    ).json()
-    page = phone(browser.new_context(**PHONE, device_scale_factor=2), errors)
+    created = create_match(server, "museum", 2, seed=12, bots=[2])
+    page = seat_pages.page(seat_pages.new_context(**PHONE, device_scale_factor=2))
     page.goto(created["seats"][0]["url"])
     page.wait_for_selector("#banner.yours")
     page.wait_for_selector("body[data-rules='ready']", state="attached")
@@ -164,4 +156,4 @@ def test_screenshot_of_the_museum_thief_on_a_phone(
     page.tap("#rules-button")
     page.wait_for_selector(".rules-body")
     page.screenshot(path=str(shots / "museum-thief-browser-phone-after-rules.png"))
-    assert errors == []
+    assert seat_pages.errors == []

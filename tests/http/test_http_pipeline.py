@@ -26,6 +26,10 @@ from gameweave_http.app import create_app
 from gameweave_http.refusals import BadBody
 from gameweave_http.wire import parse_json, read_token
 
+# The servers here are not all in development mode: those pick each match's seed
+# themselves, from a fixed sequence (the fresh_seeds fixture), the same on every run.
+pytestmark = pytest.mark.usefixtures("fresh_seeds")
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient

@@ -9,12 +9,11 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from http_support import ThreadServer, csp_refusals, wait_for_version
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
+from gameweave_http.testing import LoopbackServer, SeatPages, create_match, wait_for_version
 from gameweave_museum import plugin as museum_plugin
 from gameweave_museum import symbols
 from gameweave_museum.rules_text import TOPICS
@@ -44,12 +43,23 @@ class RuledBid(SealedBid):
         }
 
 
+class PlainBids(SealedBid):
+    """Sealed Bids without rules text (its own has some)."""
+
+    name = "plainbids"
+    display_name = "Plain Bids"
+
+    def rules_text(self) -> Mapping[str, str]:
+        return {}  # no rules text
+
+
 @pytest.fixture
 def registry() -> Registry:
     reg = Registry()
     reg.add_plugin(museum_plugin, "museum", "gameweave", "test")
     reg.add_plugin(sealed_plugin, "sealedbid", "gameweave-sealedbid", "1.0.0")
     reg.add_title(RuledBid(), "gameweave-tests", "0")
+    reg.add_title(PlainBids(), "gameweave-tests", "0")
     return reg
 
 
@@ -62,9 +72,12 @@ def client(tmp_path: Path, registry: Registry) -> Iterator[TestClient]:
 
 
 @pytest.fixture
-def server(tmp_path: Path, registry: Registry) -> Iterator[ThreadServer]:
-    with ThreadServer(create_app(tmp_path / "rules.sqlite3", registry)) as s:
-        yield s
+def server(tmp_path: Path, registry: Registry, loopback_servers: Any) -> LoopbackServer:
+    # Development mode: the tests choose each match's seed.
+    server: LoopbackServer = loopback_servers(
+        create_app(tmp_path / "rules.sqlite3", registry, dev=True)
+    )
+    return server
 
 
 # -- the route ------------------------------------------------------------------------------
@@ -81,7 +94,7 @@ def test_the_rules_route_serves_the_titles_topics_in_order(client: TestClient) -
 
 @pytest.mark.parametrize(
     ("name", "words"),
-    [("nothing", "no title named 'nothing' is installed"), ("sealedbid", "no rules text")],
+    [("nothing", "no title named 'nothing' is installed"), ("plainbids", "no rules text")],
 )
 def test_no_rules_is_a_one_line_404(client: TestClient, name: str, words: str) -> None:
     got = client.get(f"/api/titles/{name}/rules")
@@ -107,20 +120,14 @@ def test_the_browser_is_served_the_symbols_table(client: TestClient) -> None:
 # -- on a phone ------------------------------------------------------------------------------
 
 
-def phone(browser: Any, errors: list[str]) -> Any:
-    page = browser.new_context(**PHONE).new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.extend(csp_refusals(msg)))
-    page.set_default_timeout(10_000)
-    return page
+def phone(seat_pages: SeatPages) -> Any:
+    return seat_pages.page(seat_pages.new_context(**PHONE))
 
 
-def thief_page(browser: Any, server: ThreadServer, errors: list[str]) -> Any:
+def thief_page(seat_pages: SeatPages, server: LoopbackServer) -> Any:
     """The Thief's page of a new match against a Security bot, on a phone."""
-    created = httpx.post(
-        server.url + "/api/matches", json={"title": "museum", "players": 2, "bots": [2]}
-    ).json()
-    page = phone(browser, errors)
+    created = create_match(server, "museum", 2, seed=21, bots=[2])
+    page = phone(seat_pages)
     page.goto(created["seats"][0]["url"])
     page.wait_for_selector(".mj-map")
     page.wait_for_selector("#banner.yours")
@@ -128,9 +135,10 @@ def thief_page(browser: Any, server: ThreadServer, errors: list[str]) -> Any:
 
 
 @pytest.mark.browser
-def test_the_rules_panel_opens_by_tap_on_a_phone(browser: Any, server: ThreadServer) -> None:
-    errors: list[str] = []
-    page = thief_page(browser, server, errors)
+def test_the_rules_panel_opens_by_tap_on_a_phone(
+    seat_pages: SeatPages, server: LoopbackServer
+) -> None:
+    page = thief_page(seat_pages, server)
     page.wait_for_selector("body[data-rules='ready']", state="attached")
     assert page.locator("#rules").is_hidden()
     page.tap("#rules-button")
@@ -148,18 +156,17 @@ def test_the_rules_panel_opens_by_tap_on_a_phone(browser: Any, server: ThreadSer
     page.wait_for_selector(".rules-body[data-topic='cuts']")
     assert page.get_attribute(".rules-topic.on", "data-topic") == "cuts"
     page.tap(".rules-topic[data-topic='actions']")
-    assert "walk K7 cut" in page.locator(".rules-body code").all_inner_texts()
+    assert "walk SQUARE cut" in page.locator(".rules-body code").all_inner_texts()
     page.tap(".rules-close")
     assert page.locator("#rules").is_hidden()
-    assert errors == []
+    assert seat_pages.errors == []
 
 
 @pytest.mark.browser
 def test_the_legend_opens_by_tap_and_is_the_symbols_table(
-    browser: Any, server: ThreadServer
+    seat_pages: SeatPages, server: LoopbackServer
 ) -> None:
-    errors: list[str] = []
-    page = thief_page(browser, server, errors)
+    page = thief_page(seat_pages, server)
     assert page.locator(".mj-legend-squares").is_hidden()
     page.tap(".mj-legend summary")
     page.wait_for_selector(".mj-legend-squares")
@@ -207,7 +214,7 @@ def test_the_legend_opens_by_tap_and_is_the_symbols_table(
     page.wait_for_selector(".mj-simple-row .mj-help")
     assert page.inner_text(".mj-simple-row .mj-help") == "stay where you are and do nothing."
     assert page.locator(".mj-legend-squares").is_visible()
-    assert errors == []
+    assert seat_pages.errors == []
 
 
 def rgb(colour: str) -> str:
@@ -216,9 +223,10 @@ def rgb(colour: str) -> str:
 
 
 @pytest.mark.browser
-def test_the_lobby_shows_a_titles_rules_by_tap(browser: Any, server: ThreadServer) -> None:
-    errors: list[str] = []
-    page = phone(browser, errors)
+def test_the_lobby_shows_a_titles_rules_by_tap(
+    seat_pages: SeatPages, server: LoopbackServer
+) -> None:
+    page = phone(seat_pages)
     page.goto(server.url + "/")
     page.select_option("#title-select", "museum")
     page.tap("#rules-button")
@@ -226,19 +234,18 @@ def test_the_lobby_shows_a_titles_rules_by_tap(browser: Any, server: ThreadServe
     assert "How to play The Museum Job" in page.inner_text("#rules")
     page.tap("#rules-button")  # the same button closes it
     assert page.locator("#rules").is_hidden()
-    page.select_option("#title-select", "sealedbid")
+    page.select_option("#title-select", "plainbids")
     page.tap("#rules-button")
     page.wait_for_selector("#rules :text('ships no rules text')")
-    assert errors == []
+    assert seat_pages.errors == []
 
 
 @pytest.mark.browser
-def test_the_generic_renderer_explains_each_choice(browser: Any, server: ThreadServer) -> None:
-    errors: list[str] = []
-    created = httpx.post(
-        server.url + "/api/matches", json={"title": "ruledbid", "players": 2, "bots": [2]}
-    ).json()
-    page = phone(browser, errors)
+def test_the_generic_renderer_explains_each_choice(
+    seat_pages: SeatPages, server: LoopbackServer
+) -> None:
+    created = create_match(server, "ruledbid", 2, seed=21, bots=[2])
+    page = phone(seat_pages)
     page.goto(created["seats"][0]["url"])
     page.wait_for_selector("button.action .action-help")
     assert page.get_attribute("body", "data-renderer") == "generic"
@@ -248,4 +255,4 @@ def test_the_generic_renderer_explains_each_choice(browser: Any, server: ThreadS
         button = buttons.nth(i)
         assert button.inner_text().startswith("bid ")
         assert button.locator(".action-help").inner_text() == f"{BID_HELP}."
-    assert errors == []
+    assert seat_pages.errors == []

@@ -16,12 +16,17 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
 from gameweave_http.limits import Limits
+
+# The server here is not in development mode, so it picks each match's seed itself:
+# from a fixed sequence (the fresh_seeds fixture), the same games on every run.
+pytestmark = pytest.mark.usefixtures("fresh_seeds")
 
 
 def _registry() -> Registry:

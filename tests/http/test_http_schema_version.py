@@ -15,6 +15,10 @@ from gameweave_core import Match, Registry
 from gameweave_http.hub import Hub
 from gameweave_http.store import SCHEMA_VERSION, Store, StoreError, hash_token
 
+# The server here is not in development mode, so it picks each match's seed itself:
+# from a fixed sequence (the fresh_seeds fixture), the same games on every run.
+pytestmark = pytest.mark.usefixtures("fresh_seeds")
+
 #: The schema as the server before schema versions wrote it (commit e46e81a).
 PREVIOUS_SCHEMA = """
 CREATE TABLE matches (

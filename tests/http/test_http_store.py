@@ -28,7 +28,9 @@ from gameweave_http.store import Store
 BID = {"type": "bid", "coins": 1}
 
 # A regression here blocks rather than fails: let it fail.
-pytestmark = pytest.mark.timeout(60)
+# The server here is not in development mode, so it picks each match's seed itself:
+# from a fixed sequence (the fresh_seeds fixture), the same games on every run.
+pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fresh_seeds")]
 
 
 def rows_in_main_file(db: Path, tmp: Path) -> int:

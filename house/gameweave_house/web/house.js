@@ -1,3 +1,4 @@
+// @ts-check
 // The House Job in the browser: the table drawn from one seat's view.
 //
 // The crew shares its table, so every seat's payload shows the same boxes; the

@@ -1,3 +1,4 @@
+// @ts-check
 // The Museum Job in the browser: the Quayside Palace drawn from one seat's view.
 //
 // Everything here comes from the payload the server built for this seat: Security
@@ -38,7 +39,6 @@ const SIMPLE_ACTIONS = {
 };
 
 let hovered = null; // the square whose details are shown, kept across redraws
-let menuFor = null; // the square whose action menu is open
 let legendOpen = false; // the legend stays open (or shut) across redraws
 let scrolled = null; // how far a phone's map is scrolled sideways, kept across redraws
 
@@ -351,7 +351,6 @@ function drawMap(payload, ctx, root) {
 // -- the action menu of a square ----------------------------------------------------------
 
 function openMenu(payload, ctx, root, square, options, event) {
-  menuFor = square;
   const old = root.querySelector(".mj-menu");
   if (old) old.remove();
   const box = root.querySelector(".mj-map-box");
@@ -367,13 +366,12 @@ function openMenu(payload, ctx, root, square, options, event) {
           "data-action": JSON.stringify(action),
           onclick: (e) => {
             e.stopPropagation();
-            menuFor = null;
             ctx.act(action);
           },
         }, optionLabel(action, payload)),
       ),
     ),
-    el("button", { type: "button", class: "mj-cancel", onclick: (e) => { e.stopPropagation(); menuFor = null; menu.remove(); } }, "Cancel"),
+    el("button", { type: "button", class: "mj-cancel", onclick: (e) => { e.stopPropagation(); menu.remove(); } }, "Cancel"),
   );
   const x = Math.min(Math.max(0, event.clientX - rect.left + 8), Math.max(0, rect.width - 200));
   const y = Math.max(0, event.clientY - rect.top + 8);
@@ -575,9 +573,9 @@ export function render(root, payload, ctx) {
     if (!scroller.isConnected || scroller.scrollWidth <= scroller.clientWidth) return;
     if (scrolled === null) {
       // First drawn on a narrow screen: show the part of the map where this seat acts.
-      const you = (view.thief && view.thief.at) || [...actionsBySquare(payload).keys()][0];
-      if (!you) return;
-      const [c] = xy(view.board, you);
+      const here = (view.thief && view.thief.at) || [...actionsBySquare(payload).keys()][0];
+      if (!here) return;
+      const [c] = xy(view.board, here);
       scrolled = Math.max(0, ((c + 0.5) / view.board.width) * scroller.scrollWidth - scroller.clientWidth / 2);
     }
     scroller.scrollLeft = scrolled;
@@ -585,5 +583,4 @@ export function render(root, payload, ctx) {
   place();
   styled.then(place); // the first time, the map takes its size once the stylesheet applies
   if (hovered) showInfo(view, hovered, frame);
-  menuFor = null;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Generated from gameweave_museum/symbols.py: do not edit by hand.
 // python -m gameweave_museum.symbols museum/gameweave_museum/web/symbols.js
 export const SYMBOLS = {

@@ -306,19 +306,19 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
         case Vote(abandon=abandon):
             events = do_vote(state, seat, abandon, rng)
         case EndTurn():
-            events = do_end_turn(state, seat)
+            events = do_end_turn(state, seat, rng)
         case Discard(card=card):
-            events = do_discard(state, seat, card)
+            events = do_discard(state, seat, card, rng)
         case Drop(item=item):
             events = do_drop(state, seat, item, rng)
         case Stay():
-            events = do_stay(state, seat)
+            events = do_stay(state, seat, rng)
         case Escape():
-            events = do_escape(state, seat)
+            events = do_escape(state, seat, rng)
         case _:
             raise TypeError(f"not a Master Thief action: {action!r}")
     if not state.ended and len(state.strikes) >= charms.strikes_to_end(state):
-        events += end_game(state, "strikes")
+        events += abandon_heist(state, rng) if state.turns == 0 else end_game(state, "strikes", rng)
     return events
 
 
@@ -362,7 +362,7 @@ def do_steal(state: State, seat: int, rng: Rng) -> list[Event]:
 def steal_one(state: State, seat: int, rng: Rng) -> list[Event]:
     """Steal the top of the Museum, draw what it shows; Security ends the turn."""
     if not state.museum:
-        return [Event.public("The Museum is bare"), *end_game(state, "time")]
+        return [Event.public("The Museum is bare"), *end_game(state, "time", rng)]
     card = state.museum.pop()
     events = [Event.public(f"{label(seat)} steals {describe_item(card)}", "steal", card=card)]
     if charms.is_security(card):
@@ -373,7 +373,7 @@ def steal_one(state: State, seat: int, rng: Rng) -> list[Event]:
     state.carried[seat - 1].append(card)
     if need > len(state.deck):
         events.append(Event.public(f"The Thief deck cannot cover {need} cards: time runs out"))
-        return events + end_game(state, "time")
+        return events + end_game(state, "time", rng)
     events += draw_thief(state, seat, need)
     if need and not state.deck:
         state.last_turn = True
@@ -416,7 +416,9 @@ def avert_order(state: State, puller: int, security: str) -> list[int]:
 
 
 def next_alarm(state: State, rng: Rng) -> list[Event]:
-    """Open the window to avert the next pulled Security, or carry on."""
+    """Open the window to avert the next pulled Security, or carry on. Every Strike
+    on the way is told, however many Securities nobody can avert come in a row."""
+    events: list[Event] = []
     while state.alarms:
         puller, security = state.alarms[0]
         asked = avert_order(state, puller, security)
@@ -425,15 +427,12 @@ def next_alarm(state: State, rng: Rng) -> list[Event]:
                 "security", puller, asked, sequential=True, context={"security": security}
             )
             state.phase = AVERT
-            return []
+            return events
         state.alarms.pop(0)
-        events = strike(state, security)
+        events += strike(state, security)
         if state.phase == OVER or len(state.strikes) >= charms.strikes_to_end(state):
             return events
-        if state.alarms:
-            continue
-        return events + after_alarms(state, rng)
-    return after_alarms(state, rng)
+    return events + after_alarms(state, rng)
 
 
 def strike(state: State, security: str) -> list[Event]:
@@ -451,7 +450,7 @@ def after_alarms(state: State, rng: Rng) -> list[Event]:
             state.votes = {}
             return [Event.public("Security is alerted: the Jury of Thieves votes on the Heist")]
         return start_turn(state, state.first)
-    return cleanup(state)
+    return cleanup(state, rng)
 
 
 def do_surrender(state: State, seat: int, item: str, rng: Rng) -> list[Event]:
@@ -508,10 +507,22 @@ def do_vote(state: State, seat: int, abandon: bool, rng: Rng) -> list[Event]:
     return [*events, Event.public(state.jury_result, "jury"), *start_turn(state, state.first)]
 
 
-def restart(state: State, rng: Rng) -> list[Event]:
-    """Start over: everything is shuffled and dealt again."""
+def abandon_heist(state: State, rng: Rng) -> list[Event]:
+    """The opening Heist left the Strikes that end the game: start over at once.
+
+    Ruling ("decide as a group to abandon the heist and start over"): every thief
+    would be caught with nothing before a single turn, so no table would go on and
+    no vote is needed. It does not use up one of the Jury's restarts: a fresh deal
+    sets off three Strikes seldom, so the game still gets going."""
+    state.jury_result = "Three Strikes in the Heist: the heist is abandoned and started over"
+    event = Event.public(state.jury_result, "jury")
+    return [event, *restart(state, rng, counted=False)]
+
+
+def restart(state: State, rng: Rng, counted: bool = True) -> list[Event]:
+    """Start over: everything is shuffled and dealt again (``counted``: by the Jury)."""
     fresh = setup(state.players, {}, rng)
-    fresh.restarts = state.restarts + 1
+    fresh.restarts = state.restarts + (1 if counted else 0)
     fresh.jury_result = state.jury_result
     for field in State.__attrs_attrs__:
         setattr(state, field.name, getattr(fresh, field.name))
@@ -665,15 +676,15 @@ def close_react(state: State, rng: Rng) -> list[Event]:
         state.hands[s - 1].remove(card)
         state.discard.append(card)
     if window.trigger == "escape":
-        return resolve_escape(state)
+        return resolve_escape(state, rng)
     return resolve_targeted(state, rng)
 
 
-def do_end_turn(state: State, seat: int) -> list[Event]:
-    return [Event.public(f"{label(seat)} ends the turn"), *cleanup(state)]
+def do_end_turn(state: State, seat: int, rng: Rng) -> list[Event]:
+    return [Event.public(f"{label(seat)} ends the turn"), *cleanup(state, rng)]
 
 
-def cleanup(state: State) -> list[Event]:
+def cleanup(state: State, rng: Rng) -> list[Event]:
     """Down to the limits; then stay or escape (not after Security, unless final)."""
     seat = state.turn
     state.phase = CLEANUP
@@ -682,15 +693,15 @@ def cleanup(state: State) -> list[Event]:
     if len(state.carried[seat - 1]) > charms.carry_limit(state, seat):
         return []
     if state.alarmed and not state.final_turn:
-        return next_turn(state)
+        return next_turn(state, rng)
     state.phase = LEAVE
     return []
 
 
-def do_discard(state: State, seat: int, card: str) -> list[Event]:
+def do_discard(state: State, seat: int, card: str, rng: Rng) -> list[Event]:
     state.hands[seat - 1].remove(card)
     state.discard.append(card)
-    return [Event.public(f"{label(seat)} discards {card}", "discard"), *cleanup(state)]
+    return [Event.public(f"{label(seat)} discards {card}", "discard"), *cleanup(state, rng)]
 
 
 def do_drop(state: State, seat: int, item: str, rng: Rng) -> list[Event]:
@@ -703,14 +714,14 @@ def do_drop(state: State, seat: int, item: str, rng: Rng) -> list[Event]:
             if not state.overflow:
                 state.phase = PLAY
         return events
-    return events + cleanup(state)
+    return events + cleanup(state, rng)
 
 
-def do_stay(state: State, seat: int) -> list[Event]:
-    return [Event.public(f"{label(seat)} stays in the Museum"), *next_turn(state)]
+def do_stay(state: State, seat: int, rng: Rng) -> list[Event]:
+    return [Event.public(f"{label(seat)} stays in the Museum"), *next_turn(state, rng)]
 
 
-def do_escape(state: State, seat: int) -> list[Event]:
+def do_escape(state: State, seat: int, rng: Rng) -> list[Event]:
     """Reveal the Calling Card; opponents holding cards may answer with Latch."""
     state.revealed[seat - 1] = True
     card = state.calling[seat - 1]
@@ -729,11 +740,11 @@ def do_escape(state: State, seat: int) -> list[Event]:
     state.window = open_window("escape", seat, asked)
     state.phase = REACT
     if not asked:
-        return events + resolve_escape(state)
+        return events + resolve_escape(state, rng)
     return events
 
 
-def resolve_escape(state: State) -> list[Event]:
+def resolve_escape(state: State, rng: Rng) -> list[Event]:
     window = state.window
     assert window is not None
     state.window = None
@@ -742,21 +753,24 @@ def resolve_escape(state: State) -> list[Event]:
     if latched:
         who = ", ".join(label(s) for s, _ in latched)
         events = [Event.public(f"Latch! {who} stops {label(seat)}'s escape", "latch")]
-        return events + next_turn(state)
+        return events + next_turn(state, rng)
     state.status[seat - 1] = ESCAPED
     state.escapes.append(seat)
     state.discard += state.hands[seat - 1] + state.utilities[seat - 1]
     state.hands[seat - 1], state.utilities[seat - 1] = [], []
-    return [Event.public(f"{label(seat)} escapes from the Museum", "escaped"), *next_turn(state)]
+    return [
+        Event.public(f"{label(seat)} escapes from the Museum", "escaped"),
+        *next_turn(state, rng),
+    ]
 
 
-def next_turn(state: State) -> list[Event]:
+def next_turn(state: State, rng: Rng) -> list[Event]:
     """The next thief clockwise still inside takes a turn, unless the game is over."""
     if state.last_turn:
-        return end_game(state, "time")
+        return end_game(state, "time", rng)
     inside = in_play(state)
     if not inside:
-        return end_game(state, "escapes")
+        return end_game(state, "escapes", rng)
     for s in [*seats_from(state.turn, state.players)[1:], state.turn]:
         if s in inside:
             return start_turn(state, s)
@@ -766,7 +780,7 @@ def next_turn(state: State) -> list[Event]:
 # -- the end -------------------------------------------------------------------------
 
 
-def end_game(state: State, reason: str) -> list[Event]:
+def end_game(state: State, reason: str, rng: Rng) -> list[Event]:
     """Strikes or time: thieves still inside drop their Carried items and are caught."""
     state.ended = reason
     state.window = None
@@ -777,7 +791,10 @@ def end_game(state: State, reason: str) -> list[Event]:
     for s in in_play(state):
         state.status[s - 1] = CAUGHT
         state.revealed[s - 1] = True
-        state.museum += state.carried[s - 1]
+        # Dropped into the disorderly pile like any card going back: each at a random
+        # place, so a tie-break steal cannot hand out what everyone just saw dropped.
+        for item in state.carried[s - 1]:
+            into_museum(state, item, rng)
         state.carried[s - 1] = []
         events.append(
             Event.public(f"{label(s)} is caught ({state.calling[s - 1]}); only the stash counts")

@@ -24,24 +24,26 @@ Topics: `rules actions`, `rules cards`, `rules answers`, `rules security`,
 `rules ending`."""
 
 _ACTIONS = """\
-Type an action as the menu writes it, or its start (`swipe 2 ruby`):
+Type an action as the menu writes it, or its start (`swipe 2 ruby`). In the list,
+SEAT is a seat number, ITEM an item's name and CARD a Thief Card's name:
 
 - `steal`: take the top Museum card (the Heist, each turn's start, a tie-break).
-- `swipe` 2 Ruby Sceptre: play Swipe, take that Carried item from seat 2.
-- `stash` Dodo Egg: play Stash, turn your Carried item face down.
-- `raid` 2: play Raid, take a random Stashed item from seat 2.
-- `trip` 2 Ruby Sceptre: play Trip, seat 2 drops that item into the Museum.
-- `snoop` 2: play Snoop, see seat 2's Calling Card (only you see it).
+- `swipe SEAT ITEM`: play Swipe, take that Carried item from Seat SEAT.
+- `stash ITEM`: play Stash, turn your Carried item face down.
+- `raid SEAT`: play Raid, take a random Stashed item from Seat SEAT.
+- `trip SEAT ITEM`: play Trip, Seat SEAT drops that item into the Museum.
+- `snoop SEAT`: play Snoop, see Seat SEAT's Calling Card (only you see it).
 - `lift`: play Lift, steal one more Museum card.
-- `play` Smoke Pellet: put a Utility face up until your next turn.
+- `play CARD`: put a Utility face up until your next turn.
 - `grip`: stop the Swipe, Raid or Trip aimed at you.
 - `latch`: stop the escape under way.
 - `pass`: let it go (no Reaction, no item surrendered).
-- `surrender` Opal Brooch: give up a Carried item to avert the Security.
-- `vote` abandon or continue: the Jury of Thieves on a Heist that rang an alarm.
+- `surrender ITEM`: give up a Carried item to avert the Security.
+- `vote abandon`: the Jury of Thieves: abandon the Heist that rang an alarm.
+- `vote continue`: the Jury of Thieves: go on with the Heist.
 - `end turn`: stop playing cards.
-- `discard` Lift: come down to the hand limit.
-- `drop` Astrolabe: come down to the carrying limit.
+- `discard CARD`: come down to the hand limit.
+- `drop ITEM`: come down to the carrying limit.
 - `stay`: the turn is over; you stay inside.
 - `escape`: show your Calling Card and leave with everything."""
 
@@ -65,7 +67,7 @@ _SECURITY = """\
 Stealing Security ends your turn. Starting with you and going the other way round
 the table, thieves carrying an item of its category may `surrender` one: item and
 Security go back into the Museum. Otherwise it is a **Strike**. The third Strike
-ends the game at once."""
+ends the game at once; in the opening Heist it starts the deal over instead."""
 
 _ENDING = """\
 The game ends when everyone is out, at the third Strike, or when a steal needs more

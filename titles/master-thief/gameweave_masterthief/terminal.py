@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.text import Text
+
 from .actions import (
     Discard,
     Drop,
@@ -110,12 +112,23 @@ def _seats(values: Sequence[Any]) -> str:
     return ", ".join(str(v) for v in values) or "none"
 
 
-def _fit(text: str) -> str:
-    return text if len(text) <= WIDTH else text[: WIDTH - 1] + "…"
+def _fitter(width: int) -> Any:
+    """Cuts a line of rich markup to ``width`` columns (as shown: markup takes no
+    room), with an ellipsis where it was cut."""
+
+    def fit(line: str) -> str:
+        text = Text.from_markup(line)
+        if text.cell_len <= width:
+            return line
+        text.truncate(width, overflow="ellipsis")
+        return text.markup
+
+    return fit
 
 
-def render_text(view: Mapping[str, Any], seat: int | None) -> str:
-    """The seat's view drawn with rich markup, at most 24 lines of 80 columns."""
+def render_text(view: Mapping[str, Any], seat: int | None, width: int = WIDTH) -> str:
+    """The seat's view drawn with rich markup, at most 24 lines of ``width`` columns."""
+    _fit = _fitter(width)
     strikes = len(view["strikes"])
     head = (
         f"MASTER THIEF  {view['phase'].upper()}  turn: Seat {view['turn']}  "

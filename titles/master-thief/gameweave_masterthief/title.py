@@ -23,7 +23,7 @@ class MasterThief(Title[State]):
     summary = "Steal from the Museum, foil your rivals out of turn, and escape with the most BMC."
     min_players = 2
     max_players = 6
-    version = "1"
+    version = "2"
     actions = ACTIONS
     default_bot = "heuristic"
     web_renderer = "web/masterthief.js"
@@ -80,8 +80,8 @@ class MasterThief(Title[State]):
             else terminal.parse_action(text, legal)
         )
 
-    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
-        return terminal.render_text(view, seat)
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
+        return terminal.render_text(view, seat, width)
 
     def rules_text(self) -> Mapping[str, str]:
         return rules_text.TOPICS

@@ -5,15 +5,19 @@ phone. Screenshots go to test-output/screenshots/ at the repository root."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from gameweave_masterthief import plugin
 
-from gameweave_http.testing import LoopbackServer, chromium
+from gameweave_http.testing import (
+    LoopbackServer,
+    SeatPages,
+    create_match,
+    page_version,
+    wait_for_new_version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -21,18 +25,10 @@ ROOT = Path(__file__).resolve().parents[3]
 SHOTS = ROOT / "test-output" / "screenshots"
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
-
-
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[LoopbackServer]:
-    with LoopbackServer.for_plugin(
-        plugin, "masterthief", tmp_path / "thief.sqlite3", dev=True
-    ) as s:
-        yield s
+def server(serve_title: Any) -> LoopbackServer:
+    server: LoopbackServer = serve_title(plugin, "masterthief")
+    return server
 
 
 @pytest.fixture
@@ -41,42 +37,31 @@ def shots() -> Path:
     return SHOTS
 
 
-def create(server: LoopbackServer, players: int, bots: list[int], **config: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"title": "masterthief", "players": players, "bots": bots}
-    if config:
-        body["config"] = config
-    reply = httpx.post(server.url + "/api/matches", json=body)
-    assert reply.status_code == 201, reply.text
-    return dict(reply.json())
-
-
-def open_seat(browser: Any, url: str, errors: list[str], width: int = 1280) -> Any:
-    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(10_000)
-    page.goto(url)
-    page.wait_for_selector(".mt-table")
+def open_seat(seat_pages: SeatPages, url: str, width: int = 1280) -> Any:
+    page = seat_pages.open(url, width=width, height=900, ready=".mt-table")
     assert page.get_attribute("body", "data-renderer") == "masterthief"
     return page
 
 
-def version(page: Any) -> int:
-    return int(page.get_attribute("body", "data-version"))
-
-
 def click(page: Any, selector: str) -> None:
     """Click and wait for the page to redraw with the next version."""
-    before = version(page)
+    before = page_version(page)
     page.click(selector)
-    page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
+    wait_for_new_version(page, before)
+
+
+def history_says(page: Any, words: str) -> None:
+    """Wait until the page's history shows ``words``."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(".mt-history")).to_contain_text(words)
 
 
 def test_a_heist_and_a_turn_against_a_bot_by_clicking(
-    browser: Any, server: LoopbackServer, shots: Path
+    server: LoopbackServer, seat_pages: SeatPages, shots: Path
 ) -> None:
-    errors: list[str] = []
-    made = create(server, 2, [2])
-    page = open_seat(browser, made["seats"][0]["url"], errors)
+    made = create_match(server, "masterthief", 2, seed=6, bots=[2])
+    page = open_seat(seat_pages, made["seats"][0]["url"])
     # Four cards in hand, face up for this seat; the bot's hand is four backs.
     assert page.locator(".mt-hand .mt-thief").count() == 4
     assert page.locator(".mt-seat[data-seat='2'] .mt-back").count() == 4
@@ -84,34 +69,35 @@ def test_a_heist_and_a_turn_against_a_bot_by_clicking(
     page.screenshot(path=str(shots / "masterthief-heist.png"), full_page=True)
     click(page, ".mt-museum.target")  # the Heist
     # Everyone has a card face up (or Security was dealt with); wait for a choice.
-    page.wait_for_function(
-        "() => document.querySelectorAll('.mt-museum.target, .mt-act, .mt-thief.playable').length > 0"
-        " || document.querySelector('.mt').dataset.phase === 'over'"
+    page.wait_for_selector(
+        ".mt-museum.target, .mt-act, .mt-thief.playable, .mt[data-phase='over']", state="attached"
     )
     carried = page.locator(".mt-seat .mt-item").count()
     assert carried >= 1
     page.screenshot(path=str(shots / "masterthief-table.png"), full_page=True)
-    assert errors == []
+    assert seat_pages.errors == []
 
 
 def stacked_match(server: LoopbackServer) -> dict[str, Any]:
-    return create(
+    return create_match(
         server,
+        "masterthief",
         2,
-        [],
-        museum=["Astrolabe", "Ruby Sceptre", "T-Rex Skull"],
-        deck=["Swipe", "Stash", "Lift", "Raid", "Grip", "Trip", "Deep Pockets", "Latch"],
-        calling=["The Looter", "The Cat Burglar"],
+        seed=6,
+        config=dict(
+            museum=["Astrolabe", "Ruby Sceptre", "T-Rex Skull"],
+            deck=["Swipe", "Stash", "Lift", "Raid", "Grip", "Trip", "Deep Pockets", "Latch"],
+            calling=["The Looter", "The Cat Burglar"],
+        ),
     )
 
 
 def test_a_swipe_prompts_the_target_alone_and_a_grip_stops_it(
-    browser: Any, server: LoopbackServer, shots: Path
+    server: LoopbackServer, seat_pages: SeatPages, shots: Path
 ) -> None:
-    errors: list[str] = []
     made = stacked_match(server)
-    one = open_seat(browser, made["seats"][0]["url"], errors)
-    two = open_seat(browser, made["seats"][1]["url"], errors, width=390)
+    one = open_seat(seat_pages, made["seats"][0]["url"])
+    two = open_seat(seat_pages, made["seats"][1]["url"], width=390)
     assert "The Looter" in one.inner_text(".mt-hand") and "The Looter" not in two.inner_text(".mt")
     click(one, ".mt-museum.target")
     click(two, ".mt-museum.target")
@@ -133,9 +119,7 @@ def test_a_swipe_prompts_the_target_alone_and_a_grip_stops_it(
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"
     two.screenshot(path=str(shots / "masterthief-grip-phone.png"), full_page=True)
     click(two, ".mt-prompt .mt-grip")
-    one.wait_for_function(
-        "() => document.querySelector('.mt-history').innerText.includes('the Swipe is stopped')"
-    )
+    history_says(one, "the Swipe is stopped")
     assert "Ruby Sceptre" in two.inner_text(".mt-seat[data-seat='2'] .mt-carried")
     # Back to seat 1: end the turn and escape, seat 2 is asked about Latch.
     one.wait_for_selector(".mt-act.mt-end")
@@ -143,8 +127,6 @@ def test_a_swipe_prompts_the_target_alone_and_a_grip_stops_it(
     click(one, ".mt-act.mt-escape")
     two.wait_for_selector(".mt-prompt .mt-latch")
     click(two, ".mt-prompt .mt-latch")
-    one.wait_for_function(
-        "() => document.querySelector('.mt-history').innerText.includes(\"stops Seat 1's escape\")"
-    )
+    history_says(one, "stops Seat 1's escape")
     one.screenshot(path=str(shots / "masterthief-latched.png"), full_page=True)
-    assert errors == []
+    assert seat_pages.errors == []

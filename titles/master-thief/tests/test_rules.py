@@ -132,6 +132,34 @@ def test_heist_security_requires_immediate_action_then_the_jury_may_abandon() ->
     assert all(not s["carried"] for s in view["seats"]) and view["museum"] == 36
 
 
+def test_a_heist_that_sets_off_the_game_ending_strikes_is_started_over() -> None:
+    """[Beginning the Game] "beginning the game with 1 or multiple Securities alerted
+    ... decide as a group to abandon the heist and start over"; [Averting Security]
+    "3 Security Strikes will end the game immediately". Ruling: a Heist that leaves
+    the Strikes that end the game is started over at once, from the match's
+    generator, even when the Jury's two restarts are used up."""
+    museum = ["Laser Snare", "Guard Dog", "Motion Sensor"]
+    match = stacked(3, museum=museum, seed=4)
+    state(match).restarts = 2  # the Jury may abandon no more Heists
+    heist(match)
+    view = match.view(None)
+    assert "ended" not in view and match.outcome() is None
+    assert view["phase"] == "heist" and view["strikes"] == [] and view["museum"] == 36
+    assert awaited(match) == (1, 2, 3) and view["restarts"] == 2
+    assert all(not s["carried"] and s["hand"] == 4 for s in view["seats"])
+    history = match.history(None)
+    assert "Three Strikes in the Heist: the heist is abandoned and started over" in history
+    # Each Strike is told, though the three came at once.
+    for n, card in enumerate(museum, start=1):
+        assert f"{card} is a Security Strike ({n} of 3)" in history
+    # The new deal comes from the match's generator: the same seed, the same deal.
+    again = stacked(3, museum=museum, seed=4)
+    state(again).restarts = 2
+    heist(again)
+    assert state(again).museum == state(match).museum
+    assert state(again).hands == state(match).hands
+
+
 def test_jury_passes_only_by_majority_vote() -> None:
     """[Calling a Jury of Thieves] "This passes only by majority vote"."""
     match = stacked(2, museum=["Laser Snare", "Dodo Egg"])
@@ -629,6 +657,36 @@ def test_a_tie_is_broken_by_one_last_simultaneous_steal() -> None:
     result = match.outcome()
     assert result is not None and result.winners == (1,)
     assert match.view(None)["tie_steals"] == {"1": "Star of the Nile", "2": "Opal Brooch"}
+
+
+def test_the_tie_break_steal_is_not_the_items_the_caught_thieves_dropped() -> None:
+    """[Ending the Game] "anyone still in play drops ALL Carried items back into the
+    Museum"; [Setup] the Museum is "a disorderly pile"; the tie-break is "one last
+    Steal simultaneously". Ruling: a card going back into the Museum is put in at a
+    random place, so the tie-break does not hand out what was just dropped."""
+    dropped = {"Astrolabe", "Dodo Egg"}
+    handed_out: list[frozenset[str]] = []
+    depths: list[tuple[int, ...]] = []
+    for seed in range(20):
+        match = stacked(
+            2,
+            museum=["Astrolabe", "Dodo Egg", "Laser Snare", "Motion Sensor", "Night Watchman"],
+            seed=seed,
+        )
+        heist(match)  # seat 1 carries the Astrolabe, seat 2 the Dodo Egg
+        act(match, 1, "steal")  # Laser Snare: no Gem anywhere, a Strike
+        act(match, 2, "steal")  # Motion Sensor: no Statue, a Strike
+        act(match, 1, "steal")  # Night Watchman: the third Strike, both caught with 0
+        assert match.view(None)["phase"] == "tiebreak"
+        pile = state(match).museum  # drawn from its end
+        depths.append(tuple(len(pile) - 1 - pile.index(item) for item in sorted(dropped)))
+        act(match, 1, "steal")
+        act(match, 2, "steal")
+        handed_out.append(frozenset(state(match).tie_steals.values()))
+    # Dropped on top, the two items would be the tie-break's cards in every game.
+    assert len(set(depths)) > 15
+    assert handed_out.count(frozenset(dropped)) <= 1  # once in twenty, by chance
+    assert len(set(handed_out)) > 15
 
 
 # -- the project's cards (see the rulings page) ---------------------------------------

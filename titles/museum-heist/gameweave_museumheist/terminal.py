@@ -3,13 +3,18 @@
 ``render_text`` draws only from the view it is given (rich markup). ``parse_action``
 reads what a person types: ``place D5``, ``choose artist``, ``move guard E5``
 (or just ``guard E5``), ``challenge 2 artist``, ``swap artist guard``. Characters
-may be given by key, by a word of their name, or by their board letter.
+may be given by key, by a word of their name, or by their board letter. As in
+the other titles, a single word stands for the one legal action it names: a
+square (``E5``: the only piece that may move there, or the Artwork placed
+there) or a piece (``guard``: its only move).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from rich.text import Text
 
 from .actions import Challenge, Choose, Move, Place, Swap
 from .board import CHARACTERS, LETTERS, NAMES, parse_character, parse_coord
@@ -71,6 +76,8 @@ def parse_action(text: str, legal: Sequence[Any]) -> Any:
         if len(args) < 2:
             raise ValueError("move needs a character and a square: move guard E5")
         return Move(parse_character(" ".join(args[:-1])), _square(args[-1]))
+    if len(words) == 1:
+        return _one_word(words[0], legal)
     # "guard e5": a character then a square.
     if len(words) >= 2:
         try:
@@ -82,8 +89,51 @@ def parse_action(text: str, legal: Sequence[Any]) -> Any:
     raise ValueError(f"cannot read {text!r}; now you can: {_kinds(legal)}")
 
 
+def _one_word(word: str, legal: Sequence[Any]) -> Any:
+    """The legal action a single typed word names: a square (where one piece may
+    move, or the Artwork may go) or a piece (that has one move); ``ValueError``
+    saying what the word could mean when it names none or several."""
+    try:
+        at = _square(word)
+    except ValueError:
+        at = ""
+    if at:
+        found = [a for a in legal if isinstance(a, Move | Place) and _target(a) == at]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            options = " or ".join(describe_action(a) for a in found)
+            raise ValueError(f"several pieces may move to {at}: type {options}")
+        raise ValueError(f"nothing you may do now goes to {at}; now you can: {_kinds(legal)}")
+    try:
+        piece = parse_character(word)
+    except ValueError:
+        raise ValueError(f"cannot read {word!r}; now you can: {_kinds(legal)}") from None
+    moves = [a for a in legal if isinstance(a, Move) and a.piece == piece]
+    if len(moves) == 1:
+        return moves[0]
+    if moves:
+        squares = ", ".join(m.to for m in moves)
+        raise ValueError(f"{_name(piece)} may move to {squares}: type {piece} and the square")
+    raise ValueError(f"{_name(piece)} has no move now; now you can: {_kinds(legal)}")
+
+
+def _target(action: Move | Place) -> str:
+    return action.to if isinstance(action, Move) else action.at
+
+
 def _name(c: str) -> str:
     return NAMES.get(c, c)
+
+
+def _fit(line: str, width: int) -> str:
+    """A line of markup cut to ``width`` columns with an ellipsis (a board row's
+    fixed parts always fit; a list of facts can run long)."""
+    text = Text.from_markup(line)
+    if text.cell_len <= width:
+        return line
+    text.truncate(width, overflow="ellipsis")
+    return text.markup
 
 
 def render_board(view: Mapping[str, Any]) -> list[str]:
@@ -116,9 +166,9 @@ def render_board(view: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def render_text(view: Mapping[str, Any], seat: int | None) -> str:
+def render_text(view: Mapping[str, Any], seat: int | None, width: int = 80) -> str:
     """The whole screen for one seat, from that seat's view alone (at most 17 lines,
-    so a menu fits below it in 24)."""
+    so a menu fits below it in 24), no line wider than ``width`` columns."""
     you = view.get("you", {})
     who = f"Seat {you['seat']}" if you else "spectator"
     card = f"your card: [bold]{_name(you['card'])}[/]" if you.get("card") else "no card yet"
@@ -148,7 +198,7 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
     if view["phase"] == "choose":
         facts.append("chosen: " + (", ".join(f"Seat {s}" for s in view["chosen"]) or "nobody"))
     if facts:
-        out.append(" · ".join(facts)[:79])
+        out.append(" · ".join(facts))
     if view["moves"]:
         recent = view["moves"][-2:]
         out.append(
@@ -166,4 +216,4 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
             + (f": {shown}" if shown else "")
             + (f"; shown to you: {seen}" if seen else "")
         )
-    return "\n".join(line if len(line) < 200 else line[:200] for line in out)
+    return "\n".join(_fit(line, width) for line in out)

@@ -10,7 +10,7 @@ from typing import Any
 from gameweave_core import Event, Outcome, Rng, Title
 from gameweave_core.bots import BotFactory
 
-from . import bots, resample, rules, terminal, views
+from . import bots, resample, rules, rules_text, terminal, views
 from .actions import ACTIONS
 from .state import State
 
@@ -80,5 +80,8 @@ class MuseumHeist(Title[State]):
             else terminal.parse_action(text, legal)
         )
 
-    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
-        return terminal.render_text(view, seat)
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
+        return terminal.render_text(view, seat, width)
+
+    def rules_text(self) -> Mapping[str, str]:
+        return rules_text.TOPICS

@@ -5,15 +5,20 @@ test-output/screenshots/ at the repository root."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from gameweave_museumheist import plugin
 
-from gameweave_http.testing import LoopbackServer, chromium
+from gameweave_http.testing import (
+    LoopbackServer,
+    SeatPages,
+    create_match,
+    page_version,
+    wait_for_new_version,
+    wait_for_version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -21,16 +26,10 @@ ROOT = Path(__file__).resolve().parents[3]
 SHOTS = ROOT / "test-output" / "screenshots"
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
-
-
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[LoopbackServer]:
-    with LoopbackServer.for_plugin(plugin, "museumheist", tmp_path / "heist.sqlite3") as s:
-        yield s
+def server(serve_title: Any) -> LoopbackServer:
+    server: LoopbackServer = serve_title(plugin, "museumheist")
+    return server
 
 
 @pytest.fixture
@@ -39,47 +38,25 @@ def shots() -> Path:
     return SHOTS
 
 
-def create(server: LoopbackServer, players: int, bots: list[int]) -> dict[str, Any]:
-    reply = httpx.post(
-        server.url + "/api/matches",
-        json={"title": "museumheist", "players": players, "bots": bots},
-    )
-    assert reply.status_code == 201, reply.text
-    return dict(reply.json())
-
-
-def open_seat(browser: Any, url: str, errors: list[str], width: int = 1280) -> Any:
-    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(30_000)  # the machine may be busy: be patient
-    page.goto(url)
-    page.wait_for_selector(".mh-board")
+def open_seat(seat_pages: SeatPages, url: str, width: int = 1280) -> Any:
+    page = seat_pages.open(url, width=width, height=900, ready=".mh-board")
     assert page.get_attribute("body", "data-renderer") == "museumheist"
     return page
 
 
-def version(page: Any) -> int:
-    return int(page.get_attribute("body", "data-version"))
-
-
-def after(page: Any, before: int) -> None:
-    page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
-
-
 def test_a_round_played_by_clicking_cards_pieces_and_squares(
-    browser: Any, server: LoopbackServer, shots: Path
+    server: LoopbackServer, seat_pages: SeatPages, shots: Path
 ) -> None:
-    errors: list[str] = []
-    made = create(server, 2, [2])
-    page = open_seat(browser, made["seats"][0]["url"], errors)
+    made = create_match(server, "museumheist", 2, seed=5, bots=[2])
+    page = open_seat(seat_pages, made["seats"][0]["url"])
     # Seven pieces and the Artwork on the board, seven cards to choose from.
     assert page.locator(".mh-piece").count() == 7
     assert page.locator(".mh-artwork").count() == 1
     assert page.locator(".mh-choose .mh-card").count() == 7
     page.screenshot(path=str(shots / "museumheist-choose.png"), full_page=True)
-    before = version(page)
+    before = page_version(page)
     page.click(".mh-choose .mh-card[data-character='artist']")
-    after(page, before)
+    wait_for_new_version(page, before)
     page.wait_for_selector(".mh-piece.movable")  # the bot chose too; seat 1 starts
     assert "The Artist" in page.inner_text(".mh-you")
     assert page.locator(".mh-known").count() == 0  # nobody's card is shown to seat 1
@@ -100,12 +77,12 @@ def test_a_round_played_by_clicking_cards_pieces_and_squares(
     assert outlined == ends
     page.screenshot(path=str(shots / "museumheist-move.png"), full_page=True)
     square = targets.first.get_attribute("data-square")
-    before = version(page)
+    before = page_version(page)
     targets.first.click()
-    after(page, before)
+    wait_for_new_version(page, before)
     assert f"moves {name_of(name)}" in page.inner_text(".mh-history")
     assert square in page.inner_text(".mh-history")
-    assert errors == []
+    assert seat_pages.errors == []
 
 
 def name_of(character: str | None) -> str:
@@ -121,41 +98,40 @@ def name_of(character: str | None) -> str:
 
 
 def test_a_wrong_challenge_shows_the_card_to_the_challenger_only(
-    browser: Any, server: LoopbackServer, shots: Path
+    server: LoopbackServer, seat_pages: SeatPages, shots: Path
 ) -> None:
-    errors: list[str] = []
-    made = create(server, 3, [])
-    pages = [open_seat(browser, seat["url"], errors) for seat in made["seats"]]
+    made = create_match(server, "museumheist", 3, seed=2)
+    pages = [open_seat(seat_pages, seat["url"]) for seat in made["seats"]]
     for step, (page, character) in enumerate(
         zip(pages, ("artist", "duchess", "guard"), strict=True)
     ):
         # A page posts with the step it has drawn; the server refuses a stale one (409),
         # so each page waits until it has seen the choices made before its own.
-        page.wait_for_function(f"() => Number(document.body.dataset.version) >= {step}")
+        wait_for_version(page, step)
         page.click(f".mh-choose .mh-card[data-character='{character}']")
     pages[0].wait_for_selector(".mh-challenges")
-    before = version(pages[0])
+    before = page_version(pages[0])
     pages[0].click(".mh-challenge[data-seat='2'][data-character='boy']")  # seat 2 is the Duchess
-    after(pages[0], before)
+    wait_for_new_version(pages[0], before)
     pages[0].wait_for_selector(".mh-known[data-seat='2']")
     assert "The Duchess" in pages[0].inner_text(".mh-known[data-seat='2']")
     assert "Seat 2 shows you The Duchess" in pages[0].inner_text(".mh-history")
     for page in pages[1:]:
-        page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
+        wait_for_version(page, before + 1)
         assert page.locator(".mh-known").count() == 0
         assert "shows you" not in page.inner_text(".mh-history")
         assert "not B" in page.inner_text(".mh-seat[data-seat='2']")  # the public deduction
-    assert "Duchess" not in pages[2].inner_text(".mh")
+    # Seat 3 learns only the public deduction: its view of seat 2 names no card.
+    assert "Duchess" not in pages[2].inner_text(".mh-seat[data-seat='2']")
     pages[0].screenshot(path=str(shots / "museumheist-private-reveal.png"), full_page=True)
-    assert errors == []
+    assert seat_pages.errors == []
 
 
 def test_museum_heist_on_a_phone_width_screen(
-    browser: Any, server: LoopbackServer, shots: Path
+    server: LoopbackServer, seat_pages: SeatPages, shots: Path
 ) -> None:
-    errors: list[str] = []
-    made = create(server, 3, [2, 3])
-    phone = open_seat(browser, made["seats"][0]["url"], errors, width=390)
+    made = create_match(server, "museumheist", 3, seed=9, bots=[2, 3])
+    phone = open_seat(seat_pages, made["seats"][0]["url"], width=390)
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 400, f"the page scrolls sideways ({width}px)"
     box = phone.locator(".mh-board").bounding_box()
@@ -164,4 +140,4 @@ def test_museum_heist_on_a_phone_width_screen(
     phone.wait_for_selector(".mh-piece.movable")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 400
     phone.screenshot(path=str(shots / "museumheist-phone.png"), full_page=True)
-    assert errors == []
+    assert seat_pages.errors == []

@@ -5,8 +5,8 @@
 from __future__ import annotations
 
 from gameweave_museumheist import rules
-from gameweave_museumheist.actions import Move, Swap
-from gameweave_museumheist.board import CHARACTERS, parse_coord
+from gameweave_museumheist.actions import Challenge, Choose, Move, Place, Swap
+from gameweave_museumheist.board import CHARACTERS, DISTANCE2, parse_coord
 from helpers import act, ends, position
 
 
@@ -132,10 +132,18 @@ def test_a_piece_on_the_artwork_cannot_move() -> None:
 
 
 def test_a_piece_stops_on_reaching_the_artwork() -> None:
-    # Ruling: a jump chain ends on the Artwork; it cannot jump on from there.
-    state = position({"guard": "E2", "schoolgirl": "E3", "granny": "E5"}, "E4")
+    """Direct move: "Several such jumps may be made in succession ... provided that the
+    Character piece ends up closer to the coveted Artwork token". Ruling: a jump chain
+    ends on the Artwork; it cannot jump on from there. C2 jumps over D3 onto the
+    Artwork on E4; going on over E5 would land on E6, which is closer to the Artwork
+    (squared distance 4) than C2 (8), so only the ruling keeps it out. No other way
+    leads to E6."""
+    state = position({"guard": "C2", "schoolgirl": "D3", "granny": "E5"}, "E4")
+    art = parse_coord("E4")
+    assert DISTANCE2[art][parse_coord("E6")] < DISTANCE2[art][parse_coord("C2")]
     got = ends(state, "guard")
     assert "E4" in got and "E6" not in got
+    assert rules.explain_illegal(state, 1, Move("guard", "E6")) is not None
 
 
 def test_any_player_may_move_any_piece() -> None:
@@ -150,3 +158,31 @@ def test_any_player_may_move_any_piece() -> None:
     )
     moved = {a.piece for a in rules.legal_actions(state, 1) if isinstance(a, Move)}
     assert moved == set(CHARACTERS)
+
+
+def test_the_start_of_round_passage_move_in_later_rounds() -> None:
+    """Moving through Secret Passages: "If a Character piece begins a round on a Secret
+    Passage, it may use the Secret Passage as a move for their turn". Ruling: every
+    round has its own beginning (once everyone has chosen), so in round 2 the right
+    belongs to the pieces standing on a passage then, not to those of round 1, and not
+    to a piece that steps onto a passage later in round 2."""
+    state = position({"guard": "C1", "boy": "G2"}, "F7", chosen=["artist", "duchess"])
+    assert "G7" in ends(state, "boy")  # the Boy began round 1 on a passage
+    act(state, 1, Move("guard", "B2"))  # stops on a passage mid-round: no hop yet
+    assert not {"G2", "G7", "B7"} & ends(state, "guard")
+    act(state, 2, Move("boy", "G3"))  # the Boy leaves its passage
+    act(state, 1, Challenge(2, "duchess"))  # right: seat 1 takes round 1
+    assert state.round == 2 and rules.awaiting(state) == (2,)
+    act(state, 2, Place("G5"))
+    act(state, 1, Choose("tourist"))
+    act(state, 2, Choose("granny"))
+    assert rules.awaiting(state) == (1,)
+    # The Guard begins round 2 on B2: it may hop to any vacant passage that is closer.
+    assert {"G7", "B7"} <= ends(state, "guard")
+    # The Artist steps onto the passage B7 during round 2: it gains no hop this round.
+    act(state, 1, Move("artist", "B7"))
+    act(state, 2, Move("boy", "G4"))
+    assert not {"G2", "G7"} & ends(state, "artist")
+    # The Guard has not moved, so it keeps its right until it uses it.
+    act(state, 1, Move("guard", "G7"))
+    assert state.pieces[CHARACTERS.index("guard")] == parse_coord("G7")

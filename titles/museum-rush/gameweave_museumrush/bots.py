@@ -99,9 +99,19 @@ class HeuristicBot:
         if Choose in by_type:
             return max(by_type[Choose], key=lambda a: ITEM_KEEP.get(CARDS[a.card].kind, 2.0))
         if Go in by_type:
+            # Slip away from Cameras first: one would call the Guard straight back (with
+            # nothing to lose on the roll, The Snake could go round that loop for ever).
+            cameras = {
+                parse_coord(t["at"])
+                for t in view["grid"]
+                if t.get("top", {}).get("kind") == "camera"
+            }
             return max(
                 by_type[Go],
-                key=lambda a: min((distance(parse_coord(a.to), g) for g in guards), default=9),
+                key=lambda a: (
+                    parse_coord(a.to) not in cameras,
+                    min((distance(parse_coord(a.to), g) for g in guards), default=9),
+                ),
             )
         if Route in by_type:
             return self.route(view, seat, by_type[Route])

@@ -90,6 +90,7 @@ from .museum import (
     has_kind,
     is_way_out,
     item_value,
+    right_of,
     room_kind,
     room_name,
     security_tile,
@@ -177,9 +178,14 @@ def setup(players: int, config: Any, rng: Rng) -> State:
 
 
 def decider(state: State, task: Task) -> int:
-    """Who settles ``task``: the Guard mover for a Guard's route or a new Guard,
-    else the thief it concerns."""
-    return guard_mover(state) if task.kind in ("alert", "newguard") else task.seat
+    """Who settles ``task``: the Guard mover for a Guard's route, the player to the
+    right for a new Guard (the Joker moves Guards, he does not place them), else the
+    thief it concerns."""
+    if task.kind == "alert":
+        return guard_mover(state)
+    if task.kind == "newguard":
+        return right_of(state, state.turn)
+    return task.seat
 
 
 def awaiting(state: State) -> Sequence[int]:
@@ -242,9 +248,8 @@ def turn_actions(state: State, seat: int) -> list[Any]:
             out.append(StealLoot())
         if can_crack(state, seat) is None:
             out.append(Crack())
-        for other in thieves_on(state, here):
-            if other != seat and state.hands[other - 1]:
-                out.append(Rob(other))
+        # An empty hand is no shelter: the victim may win the roll and take instead.
+        out.extend(Rob(other) for other in thieves_on(state, here) if other != seat)
         if can_raid(state, seat) is None:
             out.append(Raid())
         if has_kind(hand, TRAP) >= 0:
@@ -266,8 +271,11 @@ def turn_actions(state: State, seat: int) -> list[Any]:
                 out.extend(Security(g, coord(t)) for t in neighbours(p))
     if not state.used_shop and tile_of(state, SHOP) in state.visited and state.deck:
         out.append(Shop())
+    # Ruling: the Stash is part of the movement ("Carry on with your movement"),
+    # which the Steal Action ends.
     if (
         not state.first_game
+        and not state.stolen
         and not state.stash_shown[seat - 1]
         and room_name(state, here) == state.stash[seat - 1]
     ):
@@ -344,6 +352,8 @@ def task_actions(state: State, task: Task) -> list[Any]:
         case "camera":
             disable = has_kind(hand, DISABLE) >= 0
             return [Disable(coord(task.room)), Pass()] if disable else [Pass()]
+        case "react":
+            return [*lure_moves(state, seat, state.pos[seat - 1]), Pass()]
         case "newguard":
             return [Place(coord(t)) for t in new_guard_spots(state, task.room)]
         case "drop":
@@ -393,6 +403,8 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
     here = state.pos[seat - 1]
     if state.stolen and isinstance(action, (StealLoot, Crack, Rob, Raid, Trap)):
         return "one Steal Action a turn, and no Booby Trap after it"
+    if state.stolen and isinstance(action, Stash):
+        return "the Stash is used during your movement, before your Steal Action"
     match action:
         case BreakIn(at=at):
             if state.phase == TURN and here >= 0:
@@ -411,7 +423,7 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
         case Crack():
             return can_crack(state, seat) if here >= 0 else "break in first"
         case Rob(seat=other):
-            return f"{label(other)} is not on your tile with cards in hand"
+            return f"{label(other)} is not on your tile"
         case Raid():
             return can_raid(state, seat) if here >= 0 else "break in first"
         case End(escape=True):
@@ -426,6 +438,7 @@ TASK_WORDS = {
     "slip": "a thief slipped away and picks an adjacent room",
     "bust": "a busted thief keeps one card",
     "camera": "a Camera has seen a thief (Disable or not)",
+    "react": "a Guard is close: the thief may play Items before the next card is turned",
     "newguard": "a new Guard is being placed",
     "drop": "a thief drops cards",
     "pick": "a thief takes cards from a pile",
@@ -657,9 +670,10 @@ def enter(state: State, seat: int, tile: int, rng: Rng, events: list[Event]) -> 
     pick_up_keys(state, seat, tile, events)
     queued: list[Task] = []
     here = state.grid[tile]
-    guards = guards_on(state, tile)
-    if guards and not cannot_be_caught(state, tile):
-        queued.append(Task("caught", seat, room=tile, guard=guards[0]))
+    # Every Guard on the tile finds the thief, one after another: taking one down or
+    # luring it away leaves the others ("If the Guard is still on the tile, carry on").
+    if not cannot_be_caught(state, tile):
+        queued.extend(Task("caught", seat, room=tile, guard=g) for g in guards_on(state, tile))
     if top_camera(state, tile):
         queued.append(Task("camera", seat, room=tile))
     if here.trap >= 0:
@@ -691,7 +705,11 @@ def do_steal_loot(state: State, seat: int, events: list[Event]) -> None:
     take_public(state, seat, card)
     state.stolen = True
     events.append(Event.public(f"{label(seat)} steals {name(card)}", "steal", card=card))
-    state.tasks[0:0] = [Task("alert", seat), Task("turnover", room=tile)]
+    state.tasks[0:0] = [
+        Task("alert", seat),
+        Task("react", seat, room=tile),
+        Task("turnover", room=tile),
+    ]
     check_limit(state, seat)
 
 
@@ -756,7 +774,11 @@ def cracked(state: State, seat: int, tile: int, events: list[Event]) -> None:
         t.up = False
         take_public(state, seat, card)
         events.append(Event.public(f"{label(seat)} steals {name(card)}", "steal", card=card))
-    state.tasks[0:0] = [Task("alert", seat), Task("turnover", room=tile)]
+    state.tasks[0:0] = [
+        Task("alert", seat),
+        Task("react", seat, room=tile),
+        Task("turnover", room=tile),
+    ]
     check_limit(state, seat)
 
 
@@ -1075,6 +1097,8 @@ def needs_choice(state: State, task: Task) -> bool:
             return state.phase == TURN and len(guard_options(state, seat)) > 1
         case "turnover":
             return False
+        case "react":
+            return reaction_due(state, task)
         case "caught":
             # Always asked, even with nothing to play: a pause for thought must not
             # tell the table what is in the hand.
@@ -1102,6 +1126,22 @@ def needs_choice(state: State, task: Task) -> bool:
         case "wayout":
             return len(wayout_spots(state, seat)) > 1
     return False
+
+
+def reaction_due(state: State, task: Task) -> bool:
+    """Turn Over Next Card: after the Guard's move and before the next card, the
+    thief may play Items. Asked whenever a Guard stands on or next to the thief and a
+    card waits face down, whatever the hand holds, so the pause tells nobody what is
+    in it; otherwise the card is turned at once."""
+    here = state.pos[task.seat - 1]
+    t = state.grid[task.room]
+    return (
+        state.phase == TURN
+        and here >= 0
+        and not t.up
+        and bool(t.cards)
+        and any(p >= 0 and distance(p, here) <= 1 for p in state.guards)
+    )
 
 
 def still_caught(state: State, task: Task) -> bool:

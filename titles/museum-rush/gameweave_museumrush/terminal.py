@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
+from rich.text import Text
 
 from gameweave_core.actions import action_tag
 
@@ -111,8 +112,25 @@ ABBREVIATIONS = {
 }
 
 
+#: What the marks in the grid's cells mean (the legend under the grid).
+LEGEND = "L3=Loot $3M R=Rare C=Camera #2=locked *=open G=Guard T=trap W=Way Out @2=Seat 2"
+
+
+def _fit(line: str, width: int) -> str:
+    """``line`` (rich markup) cut to ``width`` columns, with an ellipsis where it
+    was cut."""
+    text = Text.from_markup(line)
+    if text.cell_len <= width:
+        return line
+    text.truncate(width, overflow="ellipsis")
+    return text.markup
+
+
 def _cell(tile: Mapping[str, Any], guards: int, thieves: str) -> str:
-    """Ten characters: the room's letters, what lies face up, Guards, thieves."""
+    """Ten characters: the room's letters and what lies face up, then who is
+    there after a space: Guards (``G``), a trap, a Way Out, and the seats of the
+    thieves after ``@`` (``ASIL1 @2``: Loot worth $1M, Seat 2's thief), so that a
+    value never runs into a seat number."""
     room = ABBREVIATIONS.get(tile["room"], tile["room"][:3])
     top = tile.get("top")
     mark = "-"
@@ -122,12 +140,16 @@ def _cell(tile: Mapping[str, Any], guards: int, thieves: str) -> str:
             mark += str(top["value"])
     if tile.get("code"):
         mark += "*" if all(tile["covered"]) else f"#{tile['covered'].count(False)}"
-    extra = ("G" * guards) + ("T" if tile["trap"] else "") + ("W" if tile["wayout"] else "")
-    return f"{room}{mark}{extra}{thieves}"[:10].ljust(10)
+    people = ("G" * guards) + ("T" if tile["trap"] else "") + ("W" if tile["wayout"] else "")
+    if thieves:
+        people += f"@{thieves}"
+    cell = f"{room}{mark} {people}" if people else f"{room}{mark}"
+    return cell if len(cell) <= 10 else cell[:9] + "…"
 
 
-def render_text(view: Mapping[str, Any], seat: int | None) -> str:
-    """The museum and the table in at most 24 lines of at most 80 characters."""
+def render_text(view: Mapping[str, Any], seat: int | None, width: int = 80) -> str:
+    """The museum and the table in at most 24 lines of at most ``width`` columns
+    (the grid takes 80; a line too long for the terminal ends in an ellipsis)."""
     guards: dict[str, int] = {}
     for g in view["guards"]:
         guards[g["at"]] = guards.get(g["at"], 0) + 1
@@ -138,25 +160,23 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
     for r in range(ROWS):
         row = [view["grid"][r * COLUMNS + c] for c in range(COLUMNS)]
         cells = [_cell(t, guards.get(t["at"], 0), thieves.get(t["at"], "")) for t in row]
-        lines.append((f" {r + 1}  " + " ".join(cells)).rstrip())
-    lines.append("L3=Loot $3M R=Rare C=Camera #n=digits locked *=open G=Guard T=trap W=Way Out")
+        lines.append((f" {r + 1}  " + " ".join(f"{c:<10}" for c in cells)).rstrip())
+    lines.extend(_legend(width))
     lines.append(
         f"Clocks {view['clocks']}/{view['clocks_to_end']}  deck {view['deck']}  "
         f"Vault {view['vault']['count']}  Lost&Found {view['lost']['count']}  "
         f"tokens {view['supply']}  turn: Seat {view['turn']}"
     )
     for t in view["thieves"]:
-        known = ", ".join(_card(c["id"]) for c in t["known"])[:34]
-        who = f"Seat {t['seat']} {t['thief']}".strip()[:24]
+        known = ", ".join(_card(c["id"]) for c in t["known"])
+        who = f"Seat {t['seat']} {t['thief']}".strip()
         lines.append(
-            f"{who:<24} {t['at']:<8} keys {t['keys']} cards {t['valuables']}+{t['items']} {known}"[
-                :80
-            ]
+            f"{who:<24} {t['at']:<3} keys {t['keys']} cards {t['valuables']}+{t['items']} {known}".rstrip()
         )
     you = view.get("you")
     if you is not None:
         hand = ", ".join(_card(c["id"]) for c in you["hand"]) or "nothing"
-        lines.append(f"Your hand: {hand}"[:80])
+        lines.append(f"Your hand: {hand}")
         extra = []
         if "stash" in you:
             extra.append(f"Stash: {you['stash']}")
@@ -164,16 +184,24 @@ def render_text(view: Mapping[str, Any], seat: int | None) -> str:
             wants = " & ".join(w["name"] for w in you["buyer"]["wants"])
             extra.append(f"Buyer {you['buyer']['name']} wants {wants}")
         if extra:
-            lines.append("; ".join(extra)[:80])
+            lines.append("; ".join(extra))
         if "drawn" in you:
             lines.append("You drew: " + ", ".join(_card(c["id"]) for c in you["drawn"]))
     if "pending" in view:
         p = view["pending"]
-        lines.append(f"Waiting for Seat {p['by']}: {p['what']}"[:80])
+        lines.append(f"Waiting for Seat {p['by']}: {p['what']}")
     if view["rolls"]:
         r = view["rolls"][-1]
         lines.append(f"Last roll: Seat {r['seat']} ({r['for']}): {' '.join(map(str, r['dice']))}")
     if view["phase"] == "over":
         takes = ", ".join(f"Seat {s} ${t}M" for s, t in enumerate(view["takes"], start=1))
-        lines.append(f"Game over ({view['ended']}): {takes}"[:80])
-    return "\n".join(lines[:24])
+        lines.append(f"Game over ({view['ended']}): {takes}")
+    return "\n".join(_fit(line, width) for line in lines[:24])
+
+
+def _legend(width: int) -> list[str]:
+    """The grid's legend in one line, or two on a terminal too narrow for it."""
+    if len(LEGEND) <= width:
+        return [LEGEND]
+    cut = LEGEND.rindex(" ", 0, width)
+    return [LEGEND[:cut], LEGEND[cut + 1 :]]

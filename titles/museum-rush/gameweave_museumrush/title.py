@@ -27,7 +27,7 @@ class MuseumRush(Title[State]):
     summary = "Break into a shuffled museum, steal, and get out before the last Clock."
     min_players = 2
     max_players = 4
-    version = "1"
+    version = "2"
     actions = ACTIONS
     default_config: ClassVar[Mapping[str, Any]] = {"first_game": False}
     default_bot = "heuristic"
@@ -80,8 +80,8 @@ class MuseumRush(Title[State]):
             else terminal.parse_action(text, legal)
         )
 
-    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
-        return terminal.render_text(view, seat)
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
+        return terminal.render_text(view, seat, width)
 
     def rules_text(self) -> Mapping[str, str]:
         return rules_text.TOPICS

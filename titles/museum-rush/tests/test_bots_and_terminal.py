@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from gameweave_museumrush import MuseumRush
+from gameweave_museumrush import MuseumRush, rules, views
+from gameweave_museumrush.actions import Go
+from gameweave_museumrush.bots import HeuristicBot
+from gameweave_museumrush.cards import parse_coord
+from gameweave_museumrush.state import Task
+from helpers import card_of, table
 
-from gameweave_core import Match, Rng, play_out
+from gameweave_core import Match, Observation, Rng, play_out
 
 TITLE = MuseumRush()
 
@@ -69,3 +74,22 @@ def test_rules_topics_name_real_actions() -> None:
     assert len(typed) >= 10
     for form in typed:
         assert form.split()[0] in tags, form
+
+
+def test_the_heuristic_bot_slips_away_from_cameras() -> None:
+    """Slipping Away "can trigger other effects as normal when you move into a room":
+    a Camera there calls the Guard straight back. The bot slips to a tile without a
+    Camera (with an empty hand The Snake always slips, so the old choice could loop)."""
+    state = table(at=("B2", "G4"), guards=["B2"])
+    cams = [card_of("camera", i) for i in range(3)]
+    for tile in state.grid:
+        tile.cards = [c for c in tile.cards if c not in cams]
+    for cam, at in zip(cams, ("B1", "A2", "C2"), strict=True):
+        t = state.grid[parse_coord(at)]
+        t.cards, t.up = [cam], True
+        state.knows[cam] = (1 << 3) - 1
+    state.tasks = [Task("slip", 1)]
+    legal = rules.legal_actions(state, 1)
+    assert {a.to for a in legal} == {"B1", "A2", "C2", "B3"}
+    obs = Observation(1, legal, lambda s: views.view(state, s), lambda s: [])
+    assert HeuristicBot().act(obs, Rng(0)) == Go("B3")

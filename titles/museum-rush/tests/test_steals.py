@@ -500,3 +500,74 @@ def test_the_vault_raid_alerts_the_nearest_guard() -> None:
     act(state, 1, Raid())
     act(state, 1, Pick(card_of("loot", 0)))
     assert state.guards == [parse_coord("E2")]
+
+
+def test_you_may_try_to_rob_a_thief_with_an_empty_hand() -> None:
+    """Steal from Another Thief: "If you've moved onto the same tile as another
+    Thief, you can attempt to steal from them"; "The player that rolls highest is
+    successful – take a card at random from your opponent's hand". An empty hand is
+    no shelter: the victim who rolls higher takes a card from the thief."""
+    state = table(at=("B2", "B2"), guards=["G1"])
+    loot = card_of("loot", 3)
+    give(state, 1, loot)
+    assert state.hands[1] == [] and Rob(2) in rules.legal_actions(state, 1)
+
+    def victim_wins(seed: int) -> bool:
+        s = copy.deepcopy(state)
+        rules.apply(s, 1, Rob(2), Rng(0))
+        rules.apply(s, 2, Pass(), Rng(seed))
+        a, b = s.rolls[-1][2]
+        return b > a
+
+    act(state, 1, Rob(2))
+    act(state, 2, Pass(), seed_where(victim_wins))
+    assert state.hands == [[], [loot]]
+
+
+def test_the_player_to_the_right_places_a_new_guard_even_in_the_jokers_turn() -> None:
+    """Turn Over Next Card (Guard): "The player to the right places a new Guard";
+    The Joker: "During his own turn the Joker's player moves Guards instead of the
+    player to the right" — he moves them, but a new Guard is placed as usual."""
+    state = table(3, at=("B2", "G4", "A4"), guards=["G1"], first_game=False)
+    state.thief = ["The Joker", "The Owl", "The Cat"]
+    t = room_at(state, EXHIBITS[0], "B2")
+    loot, guard_card, below = card_of("loot", 5), card_of("guard", 7), card_of("loot", 6)
+    for tile in state.grid:
+        tile.cards = [c for c in tile.cards if c not in (loot, guard_card, below)]
+    state.grid[t].cards = [loot, guard_card, below]
+    state.grid[t].up = True
+    act(state, 1, StealLoot())
+    while state.tasks and state.tasks[0].kind == "alert":
+        assert rules.awaiting(state) == (1,)  # the Joker routes the walking Guard
+        act(state, 1, rules.legal_actions(state, 1)[0])
+    assert state.tasks[0].kind == "newguard" and rules.awaiting(state) == (3,)
+
+
+def test_the_stash_is_used_during_movement_not_after_the_steal_action() -> None:
+    """Using Your Stash: "if you have moved into your Stash location, you can stash
+    ... 5. Carry on with your movement if you have any left." Ruling: stashing is
+    part of the movement, which the Steal Action ends (as for Booby Traps): a card
+    stolen there cannot be stashed in the same turn."""
+    state = table(at=("A1", "A1"), guards=["G4"], first_game=False)
+    state.stash = ["Cafe", "Library"]
+    room_at(state, "Cafe", "A1")
+    mine, theirs = card_of("loot", 0), card_of("loot", 1)
+    give(state, 1, mine)
+    give(state, 2, theirs)
+    assert Stash(mine) in rules.legal_actions(state, 1)  # before the Steal Action
+
+    def thief_wins(seed: int) -> bool:
+        s = copy.deepcopy(state)
+        rules.apply(s, 1, Rob(2), Rng(0))
+        rules.apply(s, 2, Pass(), Rng(seed))
+        a, b = s.rolls[-1][2]
+        return a >= b
+
+    act(state, 1, Rob(2))
+    act(state, 2, Pass(), seed_where(thief_wins))
+    while state.tasks:  # the Guard's route, chosen by the player to the right
+        seat = rules.awaiting(state)[0]
+        act(state, seat, rules.legal_actions(state, seat)[0])
+    assert sorted(state.hands[0]) == sorted([mine, theirs]) and state.turn == 1
+    assert not [a for a in rules.legal_actions(state, 1) if isinstance(a, Stash)]
+    assert "Stash" in (rules.explain_illegal(state, 1, Stash(mine)) or "")

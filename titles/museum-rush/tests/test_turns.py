@@ -20,6 +20,7 @@ from gameweave_museumrush.cards import (
     ARCHIVE_A,
     ARCHIVE_B,
     CARDS,
+    EDGE,
     EXHIBITS,
     GENTS,
     coord,
@@ -340,3 +341,86 @@ def test_take_down_when_you_move_onto_a_guard() -> None:
     assert rules.legal_actions(state, 1)[0] == TakeDown()
     act(state, 1, TakeDown())
     assert state.guards == [-1] and state.keys[0] == 1 and state.pos[0] == parse_coord("C2")
+
+
+def test_a_second_guard_on_your_tile_finds_you_too() -> None:
+    """Getting Caught!: "If a Guard moves onto your tile (or for some reason you move
+    onto his) then a Lure or a Take Down card will keep you safe"; Two Thieves at
+    Once: "If the Guard is still on the tile, carry on". Moving onto a tile with two
+    Guards, a thief who takes one down still faces the other."""
+    state = table(at=("B2", "G4"), guards=["C2", "C2"])
+    give(state, 1, card_of("takedown"))
+    act(state, 1, Move("C2"))
+    act(state, 1, TakeDown())
+    assert state.guards == [-1, parse_coord("C2")]
+    task = state.tasks[0]
+    assert (task.kind, task.seat, task.guard) == ("caught", 1, 1)
+    assert rules.legal_actions(state, 1) == [Pass()]  # no card left: roll or be busted
+    # A Lure sends one Guard away; the one left behind finds the thief as well.
+    state = table(at=("B2", "G4"), guards=["C2", "C2"])
+    give(state, 1, card_of("lure"))
+    act(state, 1, Move("C2"))
+    act(state, 1, Lure(0, 0, "D2"))
+    task = state.tasks[0]
+    assert (task.kind, task.seat, task.guard) == ("caught", 1, 1)
+
+
+def test_items_may_be_played_before_the_next_card_is_turned_over() -> None:
+    """Turn Over Next Card: "complete the movement of the closest Guard, play any
+    Item cards as a reaction and work out their effect, then last of all turn over
+    the next card". The Guard stops next to the thief, who may Lure it away before a
+    Camera comes up."""
+    state = table(3, at=("B2", "G4", "A4"), guards=["E2"])
+    t = room_at(state, EXHIBITS[0], "B2")
+    loot, cam = card_of("loot", 5), card_of("camera", 0)
+    for tile in state.grid:
+        tile.cards = [c for c in tile.cards if c not in (loot, cam)]
+    state.grid[t].cards = [loot, cam]
+    state.grid[t].up = True
+    give(state, 1, card_of("lure"))
+    act(state, 1, StealLoot())
+    assert state.guards == [parse_coord("C2")]  # next door, not on the tile
+    # The next card is still face down while the thief may answer.
+    assert not state.grid[t].up and state.grid[t].cards == [cam]
+    assert rules.awaiting(state) == (1,) and state.tasks[0].kind == "react"
+    assert Lure(0, 0, "D2") in rules.legal_actions(state, 1)
+    act(state, 1, Lure(0, 0, "D2"))
+    # Then the Camera comes up and calls the Guard back.
+    assert state.grid[t].up and state.tasks[0].kind == "camera"
+    act(state, 1, Pass())
+    assert state.guards == [parse_coord("B2")] and state.tasks[0].kind == "caught"
+
+
+def test_the_reaction_pause_is_offered_whatever_the_hand_holds() -> None:
+    """Turn Over Next Card: the pause for Items comes whenever a Guard stands on or
+    next to the thief, with or without an Item in hand, so it tells the table
+    nothing; with no Guard near, the next card is turned over at once."""
+    state = table(3, at=("B2", "G4", "A4"), guards=["E2"])
+    loot_room(state, "B2")
+    act(state, 1, StealLoot())
+    assert state.tasks[0].kind == "react" and rules.legal_actions(state, 1) == [Pass()]
+    act(state, 1, Pass())
+    assert state.grid[parse_coord("B2")].up
+    far = table(3, at=("B2", "G4", "A4"), guards=["G2"])
+    loot_room(far, "B2")
+    act(far, 1, StealLoot())
+    assert far.grid[parse_coord("B2")].up and not far.tasks
+
+
+def test_a_busted_thief_breaks_in_again_when_a_room_is_free() -> None:
+    """Re-Entering the Museum: "In your next turn you can break in again – choose any
+    room around the edge of the museum, as long as there isn't a Guard or another
+    player". Ruling: "can" gives leave to come back in, it is not a choice to sit
+    out; a busted thief breaks in whenever an edge room is free, and only when none
+    is does the turn pass."""
+    state = table(turn=2)
+    state.pos[0] = OUTSIDE
+    act(state, 2, End(False))
+    legal = rules.legal_actions(state, 1)
+    assert legal and all(isinstance(a, BreakIn) for a in legal)
+    # Every edge room taken by a Guard or a thief: the turn passes.
+    state = table(turn=2)
+    state.pos[0] = OUTSIDE
+    state.guards = list(EDGE)
+    act(state, 2, End(False))
+    assert rules.legal_actions(state, 1) == [End(False)]

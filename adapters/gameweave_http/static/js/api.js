@@ -1,14 +1,29 @@
+// @ts-check
 // Calls to the JSON API. Every refusal arrives as {"error": "..."}; it is thrown
 // as an ApiError carrying that one line and the HTTP status.
 
+import { messageOf } from "./dom.js";
+
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status (0: the server could not be reached)
+   * @param {string} message
+   */
   constructor(status, message) {
     super(message);
     this.status = status;
   }
 }
 
+/**
+ * One call of the API: its JSON answer, or an ApiError with the server's one line.
+ * @param {string} method
+ * @param {string} url
+ * @param {{ body?: unknown, token?: string | null, host?: string | null }} [options]
+ * @returns {Promise<any>}
+ */
 async function call(method, url, { body, token, host } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Seat-Token"] = token;
@@ -22,7 +37,7 @@ async function call(method, url, { body, token, host } = {}) {
       cache: "no-store",
     });
   } catch (err) {
-    throw new ApiError(0, `cannot reach the server (${err.message})`);
+    throw new ApiError(0, `cannot reach the server (${messageOf(err)})`);
   }
   const text = await response.text();
   let data = null;

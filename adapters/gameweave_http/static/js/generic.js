@@ -1,3 +1,4 @@
+// @ts-check
 // The generic renderer: draws any title from its seat's payload as readable data,
 // with one button per legal action. Titles that ship no renderer of their own use it.
 //
@@ -35,6 +36,30 @@ export function drawValue(value) {
     "dl",
     { class: "value-map" },
     entries.map(([k, v]) => [el("dt", {}, words(k)), el("dd", {}, drawValue(v))]),
+  );
+}
+
+/**
+ * A view's entries, as drawValue draws them, except one convention of the titles'
+ * views: a list of plain values as long as the table has seats (two or more) holds
+ * one value per seat, in seat order (coins, points, tokens), and is drawn with
+ * each seat's name beside its value.
+ * @param {Record<string, any>} view
+ * @param {{ seat: number, label: string }[]} seats
+ */
+export function drawView(view, seats) {
+  const perSeat = (value) => Array.isArray(value) && seats.length >= 2 && value.length === seats.length && value.every(isScalar);
+  const entries = Object.entries(view);
+  if (entries.length === 0) return el("span", { class: "value empty" }, "nothing");
+  return el(
+    "dl",
+    { class: "value-map" },
+    entries.map(([k, v]) => [
+      el("dt", {}, words(k)),
+      el("dd", {}, perSeat(v)
+        ? el("ul", { class: "value-seats" }, v.map((item, i) => el("li", { "data-seat": i + 1 }, `${seats[i].label}: ${item}`)))
+        : drawValue(v)),
+    ]),
   );
 }
 
@@ -132,7 +157,7 @@ export function render(root, payload, ctx) {
     el(
       "div",
       { class: "generic" },
-      el("section", { class: "view", "aria-label": "view" }, el("h2", {}, who), drawValue(payload.view)),
+      el("section", { class: "view", "aria-label": "view" }, el("h2", {}, who), drawView(payload.view, payload.seats || [])),
       drawActions(payload, ctx),
       drawHistory(payload.history),
     ),

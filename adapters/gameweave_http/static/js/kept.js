@@ -1,3 +1,4 @@
+// @ts-check
 // The matches created in this browser, kept in localStorage so that a reload (or a
 // closed tab) never loses a seat's link. One entry per match, newest first:
 //   {id, title, created, host_token, seats: [{seat, label, url}]}

@@ -1,24 +1,38 @@
+// @ts-check
 // The lobby: pick a title and the players, mark bot seats, create the match and
 // hand out one secret link per seat. The matches created in this browser are kept
 // in localStorage with their links (and the host token that can reissue them), so
 // a reload or a closed tab never loses a seat.
 
 import { api } from "./api.js";
-import { el, clear, copyText } from "./dom.js";
+import { byId, el, clear, confirmTap, copyText, messageOf } from "./dom.js";
 import { mountRules } from "./rules.js";
 import { forget, keep, kept, replaceLink } from "./kept.js";
 
-const select = document.getElementById("title-select");
-const players = document.getElementById("players");
-const seatsBox = document.getElementById("seats");
-const errorBox = document.getElementById("error");
+const select = byId("title-select", HTMLSelectElement);
+const players = byId("players", HTMLInputElement);
+const seatsBox = byId("seats");
+const errorBox = byId("error");
+/** @type {any[]} */
 let titles = [];
+/** @type {string | null} */
 let currentMatch = null; // the match whose links the Links card shows
+
+/**
+ * A seat row's bot box and bot name.
+ * @param {Element} row
+ */
+function botChoice(row) {
+  const check = /** @type {HTMLInputElement} */ (row.querySelector(".bot-check"));
+  const name = /** @type {HTMLSelectElement} */ (row.querySelector(".bot-name"));
+  return { check, name };
+}
 
 function current() {
   return titles.find((t) => t.name === select.value);
 }
 
+/** @param {string} message */
 function showError(message) {
   errorBox.textContent = message;
   errorBox.hidden = !message;
@@ -43,10 +57,10 @@ function drawSeats() {
   if (!title) return;
   const count = Math.max(title.min_players, Math.min(title.max_players, Number(players.value) || title.min_players));
   const previous = new Map(
-    [...seatsBox.querySelectorAll(".seat-row")].map((row) => [
-      row.dataset.seat,
-      { bot: row.querySelector(".bot-check").checked, name: row.querySelector(".bot-name").value },
-    ]),
+    [...seatsBox.querySelectorAll(".seat-row")].map((row) => {
+      const { check, name } = botChoice(row);
+      return [/** @type {HTMLElement} */ (row).dataset.seat, { bot: check.checked, name: name.value }];
+    }),
   );
   clear(seatsBox);
   // The title names its seats for this many players (when they do not depend on the seed).
@@ -74,11 +88,11 @@ function drawSeats() {
 function chooseTitle() {
   const title = current();
   if (!title) return;
-  document.getElementById("title-summary").textContent = title.summary;
-  players.min = title.min_players;
-  players.max = title.max_players;
-  if (Number(players.value) < title.min_players) players.value = title.min_players;
-  if (Number(players.value) > title.max_players) players.value = title.max_players;
+  byId("title-summary").textContent = title.summary;
+  players.min = String(title.min_players);
+  players.max = String(title.max_players);
+  if (Number(players.value) < title.min_players) players.value = String(title.min_players);
+  if (Number(players.value) > title.max_players) players.value = String(title.max_players);
   drawSeats();
 }
 
@@ -102,7 +116,7 @@ function linkRow(label, url, cls, seat) {
 }
 
 function drawLinks(created) {
-  const list = clear(document.getElementById("link-list"));
+  const list = clear(byId("link-list"));
   for (const seat of created.seats) {
     if (seat.bot) {
       list.append(el("li", { class: "bot-seat", dataset: { seat: String(seat.seat) } },
@@ -112,7 +126,7 @@ function drawLinks(created) {
     }
   }
   list.append(linkRow("Spectator", created.spectator_url, "spectator-link").item);
-  document.getElementById("links").hidden = false;
+  byId("links").hidden = false;
 }
 
 // -- the matches created in this browser --------------------------------------------------
@@ -123,20 +137,22 @@ async function reissue(match, seat, row) {
     const fresh = await api.reissue(match.id, seat.seat, match.host_token);
     replaceLink(match.id, seat.seat, fresh.url);
     row.input.value = fresh.url;
-    row.item.querySelector(".open").href = fresh.url;
+    /** @type {HTMLAnchorElement} */ (row.item.querySelector(".open")).href = fresh.url;
     row.status.textContent = "new link made: the old one no longer works";
     // The links shown for the match just created, if it is this one.
-    const shown = document.querySelector(`#link-list .seat-link[data-seat="${seat.seat}"] .link-url`);
+    const shown = /** @type {HTMLInputElement | null} */ (
+      document.querySelector(`#link-list .seat-link[data-seat="${seat.seat}"] .link-url`)
+    );
     if (shown && currentMatch === match.id) shown.value = fresh.url;
   } catch (err) {
-    row.status.textContent = err.message;
+    row.status.textContent = messageOf(err);
   }
 }
 
 function drawKept() {
   const matches = kept();
-  const list = clear(document.getElementById("mine"));
-  document.getElementById("mine-card").hidden = matches.length === 0;
+  const list = clear(byId("mine"));
+  byId("mine-card").hidden = matches.length === 0;
   const names = new Map(titles.map((t) => [t.name, t.display_name]));
   for (const match of matches) {
     const when = new Date(match.created);
@@ -149,10 +165,9 @@ function drawKept() {
       }
       const row = linkRow(seat.label, seat.url, "kept-seat", seat.seat);
       if (match.host_token) {
-        row.item.insertBefore(
-          el("button", { type: "button", class: "new-link", onclick: () => reissue(match, seat, row) }, "New link"),
-          row.status,
-        );
+        // The old link stops working at once: on a phone, a second tap confirms it.
+        const button = el("button", { type: "button", class: "new-link" }, "New link");
+        row.item.insertBefore(confirmTap(button, "Tap again: the old link stops working", () => reissue(match, seat, row)), row.status);
       }
       seats.append(row.item);
     }
@@ -182,18 +197,18 @@ let recent = []; // the server's recent matches, as last fetched
 
 function markKept(found = recent) {
   recent = found;
-  const byId = new Map(found.map((m) => [m.id, m]));
+  const byMatch = new Map(found.map((m) => [m.id, m]));
   for (const item of document.querySelectorAll("#mine .kept-match")) {
-    const m = byId.get(item.dataset.match);
+    const m = byMatch.get(/** @type {HTMLElement} */ (item).dataset.match);
     if (!m) continue;
-    const status = item.querySelector(".kept-status");
+    const status = /** @type {HTMLElement} */ (item.querySelector(".kept-status"));
     status.replaceChildren(`step ${m.version}${m.over ? " · over · " : ""}`);
     if (m.over) status.append(el("a", { href: `/replay?match=${encodeURIComponent(m.id)}` }, "replay"));
   }
 }
 
 async function drawRecent() {
-  const list = clear(document.getElementById("recent"));
+  const list = clear(byId("recent"));
   let found = [];
   try {
     found = await api.matches();
@@ -215,21 +230,24 @@ async function drawRecent() {
 async function create(event) {
   event.preventDefault();
   showError("");
+  /** @type {{ title: string, players: number, bots?: Record<string, string>, seed?: number }} */
   const body = { title: select.value, players: Number(players.value) };
+  /** @type {Record<string, string>} */
   const bots = {};
   for (const row of seatsBox.querySelectorAll(".seat-row")) {
-    if (row.querySelector(".bot-check").checked) bots[row.dataset.seat] = row.querySelector(".bot-name").value;
+    const { check, name } = botChoice(row);
+    if (check.checked) bots[String(/** @type {HTMLElement} */ (row).dataset.seat)] = name.value;
   }
   body.bots = bots;
   // Only a server in development mode takes a seed (it shows the field then).
-  const seed = document.getElementById("dev-options").hidden ? "" : document.getElementById("seed").value.trim();
+  const seed = byId("dev-options").hidden ? "" : byId("seed", HTMLInputElement).value.trim();
   if (seed) {
     if (!/^[0-9]+$/.test(seed) || !Number.isSafeInteger(Number(seed))) {
       return showError(`the seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
     }
     body.seed = Number(seed);
   }
-  const button = document.getElementById("create-button");
+  const button = byId("create-button", HTMLButtonElement);
   button.disabled = true;
   try {
     const created = await api.create(body);
@@ -239,7 +257,7 @@ async function create(event) {
     drawKept();
     drawRecent();
   } catch (err) {
-    showError(err.message);
+    showError(messageOf(err));
   } finally {
     button.disabled = false;
   }
@@ -249,7 +267,7 @@ async function start() {
   try {
     titles = await api.titles();
   } catch (err) {
-    showError(err.message);
+    showError(messageOf(err));
     return;
   }
   if (!titles.length) showError("no titles are installed");
@@ -258,18 +276,18 @@ async function start() {
   if (wanted && titles.some((t) => t.name === wanted)) select.value = wanted;
   select.addEventListener("change", chooseTitle);
   players.addEventListener("input", drawSeats);
-  document.getElementById("create").addEventListener("submit", create);
+  byId("create").addEventListener("submit", create);
   chooseTitle();
   drawKept();
   drawRecent();
-  mountRules(document.getElementById("rules-button"), document.getElementById("rules"), current);
+  mountRules(byId("rules-button"), byId("rules"), current);
   let dev = false;
   try {
     dev = (await api.server()).dev === true;
   } catch {
     /* not in development mode, as far as the lobby can tell */
   }
-  document.getElementById("dev-options").hidden = !dev;
+  byId("dev-options").hidden = !dev;
   document.body.dataset.dev = String(dev);
 }
 

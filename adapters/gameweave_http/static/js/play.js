@@ -1,33 +1,89 @@
+// @ts-check
 // The seat page: /play/<match>#token=<seat token>. The token stays in the URL
 // fragment, which the browser never sends to the server; it goes out only in the
 // X-Seat-Token header (and in the event stream's query, which the server never logs).
+//
+// A link pasted over this one (the fragment changes, the page does not reload by
+// itself) opens that seat at once; a link whose seat was given a new one says so
+// in plain words, with the way back to the lobby and to the spectators' view.
 
-import { api, loadRenderer } from "./api.js";
-import { el, clear } from "./dom.js";
+import { api, ApiError, loadRenderer } from "./api.js";
+import { byId, el, clear, messageOf } from "./dom.js";
 
-const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || null;
 
-const board = document.getElementById("board");
-const errorBox = document.getElementById("error");
+const board = byId("board");
+const errorBox = byId("error");
+/** @type {any} */
 let payload = null;
+/** @type {any} */
 let renderer = null;
 let busy = false;
 // Whether the title can be searched (it offers the ismcts bot): then a seat may ask for a hint.
 let searchable = false;
 let hinting = false;
+// Set once this page's token stops opening its seat: nothing more is drawn over that.
+let revoked = false;
+/** @type {EventSource | null} */
+let source = null;
 // The version the hint shown was asked at: a hint is for that position only.
 let hintVersion = null;
 
 // Made here rather than in play.html: the hint and the thinking line belong to this script.
 const thinkingLine = el("p", { id: "thinking", class: "muted", role: "status", hidden: true });
+// Shown while the live updates are lost: the dot alone is easy to miss.
+const connectionLine = el("p", { id: "connection", class: "connection", role: "status", hidden: true },
+  "Lost touch with the server: trying again. This page catches up once it is back.");
 const hintButton = el("button", { id: "hint-button", type: "button", hidden: true }, "Hint");
 const hintText = el("p", { id: "hint", class: "hint", role: "status", hidden: true });
-document.getElementById("banner").after(thinkingLine, el("div", { class: "hint-box" }, hintButton, hintText));
+byId("banner").after(connectionLine, thinkingLine, el("div", { class: "hint-box" }, hintButton, hintText));
 
+/** @param {string} message */
 function showError(message) {
   errorBox.textContent = message;
   errorBox.hidden = !message;
+}
+
+// The fragment is the seat: another one pasted into this tab is another page.
+window.addEventListener("hashchange", () => location.reload());
+
+/** The spectators' view of this match (no token). */
+const spectatorUrl = `/play/${encodeURIComponent(matchId)}`;
+
+/**
+ * This page's link no longer opens a seat (whoever created the match gave the seat
+ * a new link, or the link was mistyped): say so in plain words, stop the live
+ * updates and the buttons, and offer the ways on.
+ * @param {string} [detail] the server's own words, kept for whoever reports it
+ */
+function linkRevoked(detail) {
+  revoked = true;
+  if (source) source.close();
+  setLive("off", "no live updates: this link no longer opens a seat");
+  const seat = payload && payload.seat ? seatName(payload, payload.seat) : "a seat";
+  const banner = byId("banner");
+  banner.className = "banner stuck";
+  banner.textContent = "";
+  banner.dataset.revoked = "true";
+  banner.append(
+    `This link no longer opens ${seat} of this match: whoever created the match gave that seat a new link. ` +
+      "Ask them for it, or: ",
+    el("a", { href: spectatorUrl, class: "watch" }, "watch as a spectator"),
+    " · ",
+    el("a", { href: "/", class: "lobby" }, "back to the lobby"),
+  );
+  // The server's own words stay below, small, for whoever reports a problem.
+  showError(detail ? `Details: ${detail}` : "");
+  board.classList.add("revoked");
+  byId("seat-link").hidden = true; // the link it offers to keep is the dead one
+  for (const b of board.querySelectorAll("button")) /** @type {HTMLButtonElement} */ (b).disabled = true;
+  hintButton.hidden = true;
+}
+
+/** Whether a refusal means the token is not this match's (403 with no Origin at fault). */
+function isRevocation(err) {
+  return err instanceof ApiError && err.status === 403 && /token/.test(err.message);
 }
 
 function seatLabel(p, seat) {
@@ -61,7 +117,11 @@ function drawHint(p) {
 const percent = (share) => `${Math.round(share * 100)}%`;
 
 function hintWords(h) {
-  if (!h.iterations) return `Hint: ${h.text} (the only legal action)`;
+  if (!h.iterations) {
+    const many = payload ? payload.legal.length : 1;
+    const why = many > 1 ? `the one move of ${many} that the title's own bot proposes; no search ran` : "the only legal action";
+    return `Hint: ${h.text} (${why})`;
+  }
   let words =
     `Hint: ${h.text}, chosen in ${percent(h.share)} of ${h.iterations} searches of worlds ` +
     `your seat cannot tell apart`;
@@ -82,7 +142,7 @@ async function askHint() {
     hintText.textContent = hintWords(found);
     hintText.dataset.action = JSON.stringify(found.action);
   } catch (err) {
-    hintText.textContent = `No hint: ${err.message}`;
+    hintText.textContent = `No hint: ${messageOf(err)}`;
   } finally {
     hinting = false;
     if (payload) drawHint(payload);
@@ -93,10 +153,10 @@ hintButton.addEventListener("click", askHint);
 
 function drawHeader(p) {
   document.title = `${p.display_name} — Gameweave`;
-  document.getElementById("title").textContent = p.display_name;
-  document.getElementById("whoami").textContent = p.seat ? seatLabel(p, p.seat) : "Spectator";
-  document.getElementById("step").textContent = `step ${p.version}`;
-  const banner = document.getElementById("banner");
+  byId("title").textContent = p.display_name;
+  byId("whoami").textContent = p.seat ? seatLabel(p, p.seat) : "Spectator";
+  byId("step").textContent = `step ${p.version}`;
+  const banner = byId("banner");
   banner.className = "banner";
   if (p.outcome) {
     banner.textContent = `Over: ${p.outcome.summary}`;
@@ -113,7 +173,7 @@ function drawHeader(p) {
   }
   drawThinking(p);
   drawHint(p);
-  const after = clear(document.getElementById("after"));
+  const after = clear(byId("after"));
   if (p.outcome) {
     after.append(
       el("a", { href: `/api/matches/${encodeURIComponent(matchId)}/log`, download: "" }, "Download the log"),
@@ -124,13 +184,14 @@ function drawHeader(p) {
 }
 
 function draw() {
+  if (revoked) return;
   drawHeader(payload);
   document.body.dataset.version = String(payload.version);
   try {
     renderer.module.render(board, payload, ctx);
   } catch (err) {
     console.error(err);
-    showError(`the renderer failed: ${err.message}`);
+    showError(`the renderer failed: ${messageOf(err)}`);
   }
 }
 
@@ -163,8 +224,12 @@ const ctx = {
       accept(next);
       return true;
     } catch (err) {
-      showError(err.message);
-      if (err.status === 409) {
+      if (isRevocation(err)) {
+        linkRevoked(messageOf(err));
+        return false;
+      }
+      showError(messageOf(err));
+      if (err instanceof ApiError && err.status === 409) {
         try {
           accept(await api.read(matchId, token));
         } catch {
@@ -179,24 +244,55 @@ const ctx = {
   },
 };
 
+/**
+ * The live-updates sign in the header: a dot and a word, both saying the same.
+ * @param {"on" | "lost" | "off"} state
+ * @param {string} words what the sign's tooltip and screen readers say
+ */
+function setLive(state, words) {
+  const live = byId("live");
+  live.classList.toggle("on", state === "on");
+  live.classList.toggle("lost", state === "lost");
+  live.title = words;
+  live.setAttribute("aria-label", words);
+  live.textContent = state === "lost" ? "● reconnecting…" : state === "off" ? "● offline" : "●";
+  byId("connection").hidden = state !== "lost";
+}
+
 function listen() {
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  const source = new EventSource(`/api/matches/${encodeURIComponent(matchId)}/events${query}`);
-  const live = document.getElementById("live");
+  source = new EventSource(`/api/matches/${encodeURIComponent(matchId)}/events${query}`);
   source.addEventListener("payload", (event) => {
-    live.classList.add("on");
-    accept(JSON.parse(event.data));
+    setLive("on", "live updates: connected");
+    accept(JSON.parse(/** @type {MessageEvent} */ (event).data));
   });
-  source.addEventListener("error", () => live.classList.remove("on"));
-  source.addEventListener("open", () => live.classList.add("on"));
+  // The server ends a seat's stream this way when the seat is given a new link.
+  source.addEventListener("revoked", () => linkRevoked());
+  source.addEventListener("open", () => setLive("on", "live updates: connected"));
+  source.addEventListener("error", async () => {
+    if (revoked || !source) return;
+    if (source.readyState === EventSource.CLOSED) {
+      // The server refused the stream outright: ask why, in words.
+      try {
+        await api.read(matchId, token);
+      } catch (err) {
+        if (isRevocation(err)) return linkRevoked(messageOf(err));
+      }
+    }
+    setLive("lost", "not connected to the server: trying again; moves show once it is back");
+  });
 }
 
 async function start() {
   try {
     payload = await api.read(matchId, token);
   } catch (err) {
-    document.getElementById("title").textContent = "Cannot open this match";
-    showError(err.message);
+    byId("title").textContent = "Cannot open this match";
+    if (isRevocation(err)) {
+      linkRevoked(messageOf(err));
+      return;
+    }
+    showError(messageOf(err));
     return;
   }
   try {

@@ -1,26 +1,32 @@
+// @ts-check
 // The replay page: open a log (a file, or ?match=<id> for a finished match), step
 // through it with the slider and view any step as any seat or as a spectator.
 // The server replays the log to the step and sends that seat's payload, so what is
 // shown is exactly what the seat saw then.
 
 import { api, loadRenderer } from "./api.js";
-import { el } from "./dom.js";
+import { byId, el, messageOf } from "./dom.js";
 
-const slider = document.getElementById("slider");
-const seatSelect = document.getElementById("seat");
-const board = document.getElementById("board");
-const errorBox = document.getElementById("error");
+const slider = byId("slider", HTMLInputElement);
+const seatSelect = byId("seat", HTMLSelectElement);
+const board = byId("board");
+const errorBox = byId("error");
+/** @type {string | null} */
 let logText = null;
+/** @type {any} */
 let renderer = null;
+/** @type {string | null} */
 let rendererTitle = null;
 let pending = 0;
 
+/** @param {string} message */
 function showError(message) {
   errorBox.textContent = message;
   errorBox.hidden = !message;
 }
 
 const ctx = {
+  /** @type {number | null} */
   seat: null,
   readonly: true,
   async act() {
@@ -37,7 +43,7 @@ async function show() {
   try {
     result = await api.replay(logText, Number(slider.value), seat);
   } catch (err) {
-    if (ticket === pending) showError(err.message);
+    if (ticket === pending) showError(messageOf(err));
     return;
   }
   if (ticket !== pending) return; // a newer request superseded this one
@@ -49,19 +55,12 @@ async function show() {
   }
   slider.max = String(result.steps);
   slider.disabled = false;
-  if (seatSelect.options.length !== p.seats.length + 1) {
-    const chosen = seatSelect.value;
-    seatSelect.replaceChildren(
-      el("option", { value: "" }, "Spectator"),
-      ...p.seats.map((s) => el("option", { value: String(s.seat) }, `${s.label}`)),
-    );
-    seatSelect.value = chosen;
-  }
+  drawSeatChoice(p.seats);
   const acted = result.step > 0 ? result.actions[result.step - 1] : null;
-  document.getElementById("title").textContent = `Replay: ${p.display_name}`;
-  document.getElementById("step-label").textContent =
+  byId("title").textContent = `Replay: ${p.display_name}`;
+  byId("step-label").textContent =
     `step ${result.step} of ${result.steps}` + (acted ? ` (seat ${acted.seat} acted)` : " (the start)");
-  document.getElementById("banner").textContent = p.outcome
+  byId("banner").textContent = p.outcome
     ? `Over: ${p.outcome.summary}`
     : `Waiting for ${p.awaiting.map((s) => p.seats[s - 1].label).join(", ")}`;
   document.body.dataset.step = String(result.step);
@@ -69,6 +68,28 @@ async function show() {
   renderer.module.render(board, p, ctx);
 }
 
+/**
+ * The "View as" choices: the spectator and this log's seats by their labels now
+ * (a new log, or a step at which a seat's label changed, redraws them); the seat
+ * chosen stays chosen while the log has it.
+ * @param {{ seat: number, label: string }[]} seats
+ */
+function drawSeatChoice(seats) {
+  const wanted = ["Spectator", ...seats.map((s) => s.label)];
+  const shown = [...seatSelect.options].map((o) => o.textContent);
+  if (String(wanted) === String(shown)) return;
+  const chosen = seatSelect.value;
+  seatSelect.replaceChildren(
+    el("option", { value: "" }, "Spectator"),
+    ...seats.map((s) => el("option", { value: String(s.seat) }, s.label)),
+  );
+  seatSelect.value = seats.some((s) => String(s.seat) === chosen) ? chosen : "";
+}
+
+/**
+ * @param {string} text the log
+ * @param {boolean} toEnd open it at its last step (else at the start)
+ */
 async function open(text, toEnd) {
   logText = text;
   slider.value = "0";
@@ -79,29 +100,30 @@ async function open(text, toEnd) {
       slider.max = String(all.steps);
       slider.value = String(all.steps);
     } catch (err) {
-      showError(err.message);
+      showError(messageOf(err));
       return;
     }
   }
   await show();
 }
 
-document.getElementById("file").addEventListener("change", async (event) => {
-  const file = event.target.files[0];
+const fileInput = byId("file", HTMLInputElement);
+fileInput.addEventListener("change", async () => {
+  const file = fileInput.files ? fileInput.files[0] : null;
   if (file) await open(await file.text(), false);
 });
 slider.addEventListener("input", show);
 seatSelect.addEventListener("change", show);
-document.getElementById("prev").addEventListener("click", () => {
+byId("prev").addEventListener("click", () => {
   slider.value = String(Math.max(0, Number(slider.value) - 1));
   show();
 });
-document.getElementById("next").addEventListener("click", () => {
+byId("next").addEventListener("click", () => {
   slider.value = String(Math.min(Number(slider.max), Number(slider.value) + 1));
   show();
 });
 
 const fromMatch = new URLSearchParams(location.search).get("match");
 if (fromMatch) {
-  api.log(fromMatch).then((text) => open(text, true), (err) => showError(err.message));
+  api.log(fromMatch).then((text) => open(text, true), (err) => showError(messageOf(err)));
 }

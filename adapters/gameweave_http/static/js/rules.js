@@ -1,3 +1,4 @@
+// @ts-check
 // A title's rules in the browser: the topics `rules` shows in a terminal, from
 // GET /api/titles/{name}/rules, in a panel opened by a tap (no hover needed).
 //
@@ -38,8 +39,15 @@ export function rulesIfLoaded(title) {
 
 // -- light Markdown: paragraphs, "- " lists, **bold**, `typed` ---------------------------
 
+/** @typedef {(topic: string) => Node | null} TopicLink */
+
 // `rules crown` (what a terminal types) becomes a button to that topic, when
 // `link` makes one for it.
+/**
+ * @param {string} text
+ * @param {TopicLink | null} link
+ * @returns {(string | Node)[]}
+ */
 function inline(text, link) {
   const out = [];
   const pattern = /(\*\*[^*]+\*\*|`[^`]+`)/g;
@@ -56,11 +64,19 @@ function inline(text, link) {
   return out;
 }
 
-/** Light Markdown as DOM nodes (built with textContent: the text is data, never markup).
- *  `link(topic)` may return a node to stand for `rules topic`. */
+/**
+ * Light Markdown as DOM nodes (built with textContent: the text is data, never markup).
+ * `link(topic)` may return a node to stand for `rules topic`.
+ * @param {string} text
+ * @param {TopicLink | null} [link]
+ * @returns {HTMLElement[]}
+ */
 export function drawMarkdown(text, link = null) {
+  /** @type {(HTMLElement | { items: string[] })[]} */
   const blocks = [];
+  /** @type {{ items: string[] } | null} */
   let list = null;
+  /** @type {string[] | null} */
   let para = null;
   const flush = () => {
     if (para) blocks.push(el("p", {}, inline(para.join(" "), link)));
@@ -88,33 +104,99 @@ export function drawMarkdown(text, link = null) {
     }
   }
   flush();
-  return blocks.map((b) => (b instanceof Node ? b : el("ul", {}, b.items.map((item) => el("li", {}, inline(item, link))))));
+  return blocks.map((b) => ("items" in b ? el("ul", {}, b.items.map((item) => el("li", {}, inline(item, link)))) : b));
 }
 
 // -- what each offered choice means -----------------------------------------------------
 
-/** The explanation of an action label, from the title's `actions` topic: a list item
- *  opening with a typed form in backticks (- `walk K7`: ...) explains the labels that
- *  begin with the same word (and, when the form has three words or more and ends in
- *  a word, only those that end with it too), as the terminal's first prompts do. */
+/** A word of a typed form that stands for a value: a word in capitals (`N`,
+ *  `SQUARE`), where an example such as `K7` has a digit. */
+function isPlaceholder(word) {
+  return /^[A-Z]+$/.test(word);
+}
+
+/**
+ * The list items of an `actions` topic that open with a typed form in backticks:
+ * [form's words, what it means], an item's next lines joined to it.
+ * @param {string} text
+ * @returns {[string[], string][]}
+ */
+export function actionItems(text) {
+  /** @type {[string[], string][]} */
+  const items = [];
+  /** @type {string[] | null} */
+  let item = null;
+  const close = () => {
+    if (!item) return;
+    const m = /^`([^`]+)`:?\s*(.*)$/.exec(item.join(" "));
+    if (m) items.push([m[1].trim().split(/\s+/), m[2]]);
+  };
+  for (const line of String(text).split("\n")) {
+    const stripped = line.trim();
+    if (/^- `/.test(stripped)) {
+      close();
+      item = [stripped.slice(2)];
+    } else if (item && stripped && /^\s/.test(line)) {
+      item.push(stripped);
+    } else {
+      close();
+      item = null;
+    }
+  }
+  close();
+  return items;
+}
+
+/** Whether `words` is written as `form`: as many words, each the form's own or in place of a placeholder. */
+function exact(form, words) {
+  return form.length === words.length && form.every((f, i) => isPlaceholder(f) || f.toLowerCase() === words[i].toLowerCase());
+}
+
+/** How well `form` explains the choice `words`, as the terminal weighs it: 3 written
+ *  as the form; 2 the same first and last word, where the form has three words or
+ *  more and ends in a literal word; 1 the same first word; 0 not at all. */
+function fit(form, words) {
+  if (!form.length || !words.length || form[0].toLowerCase() !== words[0].toLowerCase()) return 0;
+  if (exact(form, words)) return 3;
+  const last = form[form.length - 1];
+  if (form.length >= 3 && /^[a-z]+$/i.test(last) && !isPlaceholder(last)) {
+    return words.length > 1 && words[words.length - 1].toLowerCase() === last.toLowerCase() ? 2 : 0;
+  }
+  return 1;
+}
+
+/** Light Markdown's marks left out of a one-line explanation. */
+const plain = (text) => text.replace(/\*\*|`/g, "");
+
+/**
+ * The explanation of an action label, from the title's `actions` topic: the item
+ * that fits it best (one written as the label first: - `guard N SQUARE`: ...), with
+ * the label's own values in place of the form's placeholders (words in capitals),
+ * as the terminal's first prompts explain the choices.
+ * @param {{ name: string, text: string }[] | null} topics
+ * @param {string} label
+ * @returns {string | null}
+ */
 export function explainChoice(topics, label) {
   const guide = (topics || []).find((t) => t.name === "actions");
   if (!guide || !label) return null;
   const words = String(label).trim().split(/\s+/);
-  let loose = null;
-  for (const line of guide.text.split("\n")) {
-    const m = /^\s*- `([^`]+)`:?\s*(.*)$/.exec(line);
-    if (!m) continue;
-    const form = m[1].trim().split(/\s+/);
-    if (form[0].toLowerCase() !== words[0].toLowerCase()) continue;
-    const last = form[form.length - 1];
-    if (form.length >= 3 && /^[a-z]+$/i.test(last)) {
-      if (words.length > 1 && words[words.length - 1].toLowerCase() === last.toLowerCase()) return m[2];
-      continue;
-    }
-    if (loose === null) loose = m[2];
+  let best = 0;
+  /** @type {[string[], string] | null} */
+  let found = null;
+  for (const item of actionItems(guide.text)) {
+    const score = fit(item[0], words);
+    if (score > best) [best, found] = [score, item];
   }
-  return loose;
+  if (!found) return null;
+  const [form, meaning] = found;
+  let said = meaning;
+  if (best === 3) {
+    form.forEach((f, i) => {
+      if (isPlaceholder(f)) said = said.replace(new RegExp(`\\b${f}\\b`, "g"), words[i]);
+    });
+  }
+  return plain(said);
 }
 
 // -- the panel ----------------------------------------------------------------------------
@@ -139,7 +221,7 @@ export async function drawRules(host, title, displayName, onClose) {
   const tabs = el("div", { class: "rules-topics", role: "tablist", "aria-label": "rules topics" });
   const show = (name) => {
     const topic = topics.find((t) => t.name === name) || topics[0];
-    for (const b of tabs.children) {
+    for (const b of tabs.querySelectorAll("button")) {
       const on = b.dataset.topic === topic.name;
       b.classList.toggle("on", on);
       b.setAttribute("aria-selected", String(on));
@@ -182,7 +264,7 @@ async function mountOnPlayPage() {
   const button = document.getElementById("rules-button");
   const panel = document.getElementById("rules");
   if (!button || !panel || !location.pathname.startsWith("/play/")) return;
-  const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+  const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
   let title = null;
   try {
     const response = await fetch(`/api/matches/${encodeURIComponent(matchId)}`, { headers: { Accept: "application/json" }, cache: "no-store" });

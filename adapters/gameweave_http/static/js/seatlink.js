@@ -1,3 +1,4 @@
+// @ts-check
 // The seat page's own link, to copy: it holds the seat's secret token (in the URL
 // fragment, which the browser never sends to the server), and it is the only way
 // back to this seat from another device or after the tab is closed.

@@ -21,8 +21,9 @@ def parse_action(text: str) -> Bid | None:
     return None
 
 
-def render_text(view: Mapping[str, Any], seat: int | None) -> str:
-    """The seat's view drawn with rich markup: built from the view, never the state."""
+def render_text(view: Mapping[str, Any], seat: int | None, width: int = 80) -> str:
+    """The seat's view drawn with rich markup: built from the view, never the state.
+    Its lines are short (under 50 columns), so every ``width`` of a terminal fits."""
     lines = [f"[bold]Lot for sale: {view['lot']} points[/bold] ({view['lots_left']} left)"]
     for s, (coins, points) in enumerate(zip(view["coins"], view["points"], strict=True), 1):
         mark = "  (bid sealed)" if s in view["sealed"] else ""

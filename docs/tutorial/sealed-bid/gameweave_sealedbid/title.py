@@ -2,7 +2,7 @@
 
 Each method hands the state to the module that knows about it: ``rules`` (the
 game), ``views`` (what each seat may know), ``resample`` (what a seat cannot tell
-apart), ``bots`` and ``terminal``.
+apart), ``bots``, ``terminal`` and ``rules_text`` (the rules for players).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from gameweave_core import Event, Outcome, Rng, Title
 from gameweave_core.bots import BotFactory
 
-from . import resample, rules, terminal, views
+from . import resample, rules, rules_text, terminal, views
 from .actions import ACTIONS, Bid
 from .bots import BOTS
 from .state import LOTS, START_COINS, State
@@ -76,5 +76,8 @@ class SealedBid(Title[State]):
     def parse_action(self, text: str, legal: Sequence[Any]) -> Any:
         return terminal.parse_action(text) or super().parse_action(text, legal)
 
-    def render_text(self, view: Mapping[str, Any], seat: int | None) -> str | None:
-        return terminal.render_text(view, seat)
+    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
+        return terminal.render_text(view, seat, width)
+
+    def rules_text(self) -> Mapping[str, str]:
+        return rules_text.TOPICS

@@ -157,3 +157,16 @@ def test_the_terminal_shows_a_bid_only_to_its_bidder() -> None:
     assert "Your sealed bid: 6" in title.render_text(match.view(2), 2)
     assert "Your sealed bid" not in title.render_text(match.view(1), 1)
     assert "Bidder 2: 20 coins, 0 points  (bid sealed)" in title.render_text(match.view(1), 1)
+
+
+def test_the_rules_text_explains_every_choice_and_names_its_topics() -> None:
+    import re
+
+    from gameweave_sealedbid.rules_text import TOPICS
+
+    title = SealedBid()
+    assert title.rules_text() is TOPICS and next(iter(TOPICS)) == "overview"
+    named = set(re.findall(r"`rules (\w+)`", TOPICS["overview"]))
+    assert named == set(TOPICS) - {"overview"}
+    forms = re.findall(r"^- `(\w+)", TOPICS["actions"], flags=re.MULTILINE)
+    assert forms == [title.describe_action(Bid(3)).split()[0]]

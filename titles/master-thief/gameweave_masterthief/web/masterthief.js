@@ -1,3 +1,4 @@
+// @ts-check
 // Master Thief in the browser: the table drawn as cards from one seat's payload.
 // Other thieves' hands and unseen Calling Cards are not in that payload (only
 // their sizes, and the cards this seat has seen), so this file cannot draw them.
@@ -79,6 +80,14 @@ export function describe(a) {
   }
 }
 
+// An item's coloured band, its colour set through the style object: the page's CSP
+// refuses style attributes.
+function band(colour, ...children) {
+  const made = el("div", { class: "mt-band" }, ...children);
+  made.style.background = colour;
+  return made;
+}
+
 function itemCard(item, opts = {}) {
   const colour = COLOURS[item.category] || "#555";
   const security = item.kind === "Security";
@@ -91,7 +100,7 @@ function itemCard(item, opts = {}) {
       role: opts.onclick ? "button" : undefined,
       tabindex: opts.onclick ? "0" : undefined,
     },
-    el("div", { class: "mt-band", style: `background:${colour}` },
+    band(colour,
       el("span", {}, security ? "Security" : item.category),
       el("span", {}, security ? "!" : `${item.bmc}`),
     ),
@@ -133,6 +142,7 @@ function backs(n) {
 
 // The legal actions as a lookup: which click does what.
 function index(legal) {
+  /** @type {{ item: Map<string, any>, raid: Map<number, any>, snoop: Map<number, any>, hand: Map<string, any>, other: any[] }} */
   const by = { item: new Map(), raid: new Map(), snoop: new Map(), hand: new Map(), other: [] };
   for (const a of legal) {
     if (["swipe", "trip"].includes(a.type)) by.item.set(`${a.type}:${a.target}:${a.item}`, a);
@@ -234,7 +244,7 @@ function prompt(payload, by, ctx) {
     text ? el("p", {}, text) : null, el("div", { class: "mt-buttons" }, buttons));
 }
 
-function hint(payload, by) {
+function hint(payload) {
   const view = payload.view;
   if (payload.outcome) return payload.outcome.summary;
   if (!payload.legal.length) return payload.seat ? "Waiting for the others." : "You are watching.";
@@ -263,7 +273,7 @@ function header(payload, by, ctx) {
     el("div", { class: "mt-facts" },
       el("div", { class: "mt-phase" }, PHASES[view.phase] || view.phase),
       el("div", { class: "mt-strikes", "aria-label": `${view.strikes.length} of ${view.strikes_to_end} Strikes` }, "Strikes ", strikes),
-      el("div", { class: "mt-hint" }, hint(payload, by)),
+      el("div", { class: "mt-hint" }, hint(payload)),
     ),
   );
 }
@@ -281,7 +291,8 @@ export function render(root, payload, ctx) {
   const by = index(payload.legal || []);
   if (selected && !(view.hand || []).includes(selected)) selected = null;
   const rerender = () => render(root, payload, ctx);
-  const order = [...view.seats].sort((a, b) => (b.seat === payload.seat) - (a.seat === payload.seat) || a.seat - b.seat);
+  // This seat's own panel first, then the others in seat order.
+  const order = [...view.seats].sort((a, b) => Number(b.seat === payload.seat) - Number(a.seat === payload.seat) || a.seat - b.seat);
   const frame = el("div", { class: "mt", "data-phase": view.phase },
     header(payload, by, ctx),
     prompt(payload, by, ctx),

@@ -1,10 +1,11 @@
+// @ts-check
 // Museum Heist in the browser: the board, the pieces and the cards, drawn from one
 // seat's payload. Other seats' cards are not in that payload (only the seat's own
 // card and the cards shown to it), so this file could not draw them if it tried.
 //
 // Exports render(root, payload, ctx), the Gameweave renderer contract.
 
-import { el } from "/static/js/dom.js";
+import { confirmTap, el, touchScreen } from "/static/js/dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 44;
@@ -62,7 +63,11 @@ function ink(character) {
 }
 
 function dot(character) {
-  return el("span", { class: "mh-dot", style: `background:${COLOURS[character]};color:${ink(character)}` }, LETTERS[character]);
+  const made = el("span", { class: "mh-dot" }, LETTERS[character]);
+  // Set through the style object: the page's CSP refuses style attributes.
+  made.style.background = COLOURS[character];
+  made.style.color = ink(character);
+  return made;
 }
 
 function card(character, attrs = {}, extra = null) {
@@ -198,12 +203,20 @@ function challengePanel(payload, ctx) {
     if (!bySeat.has(a.seat)) bySeat.set(a.seat, []);
     bySeat.get(a.seat).push(a);
   }
+  // A wrong challenge puts you out of the round: each button names the character
+  // in full, and on a touch screen a second tap confirms it.
+  const button = (seat, a) => confirmTap(
+    el("button", { type: "button", class: "mh-challenge", "data-seat": seat, "data-character": a.character, title: `Challenge seat ${seat}: ${NAMES[a.character]}` },
+      dot(a.character), NAMES[a.character].replace(/^The /, "")),
+    `Tap again: Seat ${seat} is ${NAMES[a.character]}?`,
+    () => ctx.act(a),
+  );
   return el("div", { class: "mh-panel mh-challenges" },
-    el("h3", {}, "Challenge"),
+    el("h3", {}, "Challenge (a wrong guess puts you out of the round)"),
     [...bySeat.entries()].map(([seat, acts]) =>
       el("div", { class: "mh-challenge-row", "data-seat": seat },
-        el("span", {}, `Seat ${seat} is`),
-        acts.map((a) => el("button", { type: "button", class: "mh-challenge", "data-seat": seat, "data-character": a.character, title: `Challenge seat ${seat}: ${NAMES[a.character]}`, onclick: () => ctx.act(a) }, LETTERS[a.character])),
+        el("span", { class: "mh-challenge-who" }, `Seat ${seat} is`),
+        acts.map((a) => button(seat, a)),
       ),
     ),
   );
@@ -247,10 +260,11 @@ function factsPanel(view) {
 
 function hint(payload) {
   const legal = payload.legal;
+  const tap = touchScreen() ? "Tap" : "Click";
   if (!legal.length) return payload.outcome ? "The game is over." : payload.seat ? "Waiting for the others." : "You are watching.";
-  if (legal[0].type === "place") return "Click an outlined square to place the Artwork.";
+  if (legal[0].type === "place") return `${tap} an outlined square to place the Artwork.`;
   if (legal[0].type === "choose") return "Pick a card: nobody else sees which.";
-  return selected ? `Click an outlined square to move ${NAMES[selected]}, or another piece.` : "Click a piece to see where it may go, or challenge, or swap.";
+  return selected ? `${tap} an outlined square to move ${NAMES[selected]}, or another piece.` : `${tap} a piece to see where it may go, or challenge, or swap.`;
 }
 
 function history(lines) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Museum Rush in the browser: the museum's grid of rooms, the thieves and Guards,
 // the face-up cards and your hand, drawn from one seat's payload. Other seats'
 // hands, Stash and Buyer cards are not in that payload (only counts and the cards

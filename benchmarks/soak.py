@@ -1,0 +1,429 @@
+"""A mixed load on one server: writers playing matches flat out, readers, event-stream
+listeners coming and going, and bad clients (slow heads, half bodies, garbage,
+foreign origins, huge and broken JSON).
+
+It has two uses, and only one of them measures time:
+
+- ``tests/http/test_http_soak.py`` runs a fixed amount of work (:class:`Plan` with
+  counts) and checks what must hold however fast the machine is: every request is
+  answered without a server error, every acknowledged action is stored, the
+  server's memory stays bounded;
+- ``python benchmarks/soak.py [--seconds N]`` runs the load for a while against a
+  fresh ``gameweave serve`` and reports the read latency under it (p50, p99) and the
+  server's memory: figures, never asserted by a test.
+
+Every match it creates is seeded (the server runs in development mode), and every
+random choice of a client comes from a generator seeded by the client's number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import attrs
+import httpx
+
+JSON = {"Content-Type": "application/json"}
+
+
+@attrs.frozen
+class Plan:
+    """How much each kind of client does: counts (the test) or, with ``seconds``,
+    as much as it can until then (the benchmark)."""
+
+    writers: int = 3
+    matches_per_writer: int = 12
+    readers: int = 3
+    reads_per_reader: int = 250
+    listeners: int = 12
+    streams_per_listener: int = 6
+    bad_clients: int = 2
+    bad_requests_per_client: int = 40
+    seconds: float | None = None
+    #: Seat 2 of every match is the ``ismcts`` search bot (reads while it searches).
+    search: bool = False
+
+
+def rss(pid: int) -> int:
+    """The resident memory of process ``pid``, in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+class Load:
+    """What the clients share: the plan, the matches, what was acknowledged."""
+
+    def __init__(self, url: str, port: int, plan: Plan) -> None:
+        self.url, self.port, self.plan = url, port, plan
+        self.until = None if plan.seconds is None else time.monotonic() + plan.seconds
+        self.lock = threading.Lock()
+        self.matches: list[str] = []
+        self.acked: list[tuple[str, int, int, int]] = []  # match, index, seat, coins
+        self.failures: list[str] = []
+        self.bad_answers: dict[int, int] = {}
+        #: Set once the writers have created their first matches (a warm server).
+        self.warm = threading.Event()
+
+    def more(self, done: int, count: int) -> bool:
+        """Whether a client that has done ``done`` of its ``count`` goes on."""
+        if self.failures:
+            return False
+        if self.until is not None:
+            return time.monotonic() < self.until
+        return done < count
+
+    def fail(self, what: str) -> None:
+        with self.lock:
+            self.failures.append(what)
+
+
+def writer(load: Load, seed: int) -> None:
+    """Creates matches and plays both seats to the end, recording each action the
+    server acknowledged."""
+    rng = random.Random(seed)
+    with httpx.Client(base_url=load.url, timeout=60, headers=JSON) as http:
+        made = 0
+        while load.more(made, load.plan.matches_per_writer):
+            body: dict[str, Any] = {
+                "title": "sealedbid",
+                "players": 2,
+                "seed": rng.randrange(2**32),
+            }
+            if load.plan.search:
+                body["bots"] = {"2": "ismcts"}
+            r = http.post("/api/matches", json=body)
+            if r.status_code != 201:
+                return load.fail(f"create {r.status_code} {r.text[:100]}")
+            made += 1
+            created = r.json()
+            mid = created["id"]
+            tokens = {s["seat"]: s["token"] for s in created["seats"] if "token" in s}
+            with load.lock:
+                load.matches.append(mid)
+                if len(load.matches) >= 3 * load.plan.writers:
+                    load.warm.set()
+            payload = http.get(f"/api/matches/{mid}").json()
+            while "outcome" not in payload:
+                seat = payload["awaiting"][0]
+                if seat not in tokens:  # the search bot's turn: wait for its move
+                    time.sleep(0.01)
+                    payload = http.get(f"/api/matches/{mid}").json()
+                    continue
+                mine = http.get(f"/api/matches/{mid}", headers={"X-Seat-Token": tokens[seat]})
+                legal = mine.json()["legal"]
+                coins = rng.choice(legal)["coins"]
+                version = mine.json()["version"]
+                r = http.post(
+                    f"/api/matches/{mid}/actions",
+                    headers={"X-Seat-Token": tokens[seat]},
+                    json={"version": version, "action": {"type": "bid", "coins": coins}},
+                )
+                if r.status_code != 200:
+                    return load.fail(f"action {r.status_code} {r.text[:100]}")
+                with load.lock:
+                    load.acked.append((mid, version + 1, seat, coins))
+                payload = r.json()
+    load.warm.set()
+    return None
+
+
+#: The readers, in a process of their own: the latency they measure is the server's,
+#: not the time their responses wait for this process's interpreter lock while the
+#: writers, listeners and bad clients hold it. Each thread reads a match, mostly one
+#: being played (of the 20 newest, as their players and spectators read them), one
+#: read in four any match seen so far, most of which the server no longer holds (it
+#: rebuilds them from the store). The match ids come from the list of matches, read
+#: twice a second as a lobby would. Arguments: url, readers, reads each (or 0), seconds
+#: (or 0). Prints the latencies, the reads answered and any failure, as JSON.
+READERS = """
+import json, random, sys, threading, time
+import httpx
+
+url, readers, count, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+until = time.monotonic() + seconds if seconds else None
+seen, recent, lock = [], [], threading.Lock()
+out = {"recent": [], "any": [], "answered": 0, "failures": []}
+finished = threading.Event()
+
+def more(done):
+    if out["failures"]:
+        return False
+    return time.monotonic() < until if until is not None else done < count
+
+def lobby():
+    known = set()
+    with httpx.Client(base_url=url, timeout=60) as http:
+        while not finished.is_set():
+            newest = [m["id"] for m in http.get("/api/matches").json()][:20]
+            with lock:
+                recent[:] = newest
+                seen.extend(m for m in newest if m not in known)
+                known.update(newest)
+            finished.wait(0.5)
+
+def reader(seed):
+    rng = random.Random(seed)
+    done = 0
+    with httpx.Client(base_url=url, timeout=60) as http:
+        while more(done):
+            played = rng.random() < 0.75
+            with lock:
+                pool = recent if played else seen
+                mid = rng.choice(pool) if pool else None
+            if mid is None:
+                time.sleep(0.01)
+                continue
+            started = time.perf_counter()
+            r = http.get("/api/matches/" + mid)
+            elapsed = (time.perf_counter() - started) * 1000
+            if r.status_code != 200:
+                out["failures"].append(f"read {r.status_code} {r.text[:100]}")
+                return
+            with lock:
+                out["recent" if played else "any"].append(elapsed)
+                out["answered"] += 1
+            done += 1
+            time.sleep(0.005)
+
+watching = threading.Thread(target=lobby)
+watching.start()
+threads = [threading.Thread(target=reader, args=(i,)) for i in range(readers)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+finished.set()
+watching.join()
+print(json.dumps(out))
+"""
+
+
+def listener(load: Load, seed: int) -> None:
+    """Opens an event stream of a match being played, reads its first payload and
+    some more for a while, drops it, again."""
+    rng = random.Random(seed)
+    opened = 0
+    while load.more(opened, load.plan.streams_per_listener):
+        with load.lock:
+            mid = rng.choice(load.matches) if load.matches else None
+        if mid is None:
+            time.sleep(0.05)
+            continue
+        opened += 1
+        with socket.create_connection(("127.0.0.1", load.port)) as s:
+            s.settimeout(60)
+            s.sendall(f"GET /api/matches/{mid}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            seen = b""
+            while b"event: payload" not in seen:
+                chunk = s.recv(65536)
+                if not chunk:
+                    return load.fail(f"the event stream of {mid} ended before its payload")
+                seen += chunk
+            if not seen.startswith(b"HTTP/1.1 200"):
+                return load.fail(f"event stream {seen[:100]!r}")
+            s.settimeout(rng.uniform(0.05, 0.5))  # listens a little longer, then leaves
+            try:
+                while s.recv(65536):
+                    pass
+            except TimeoutError:
+                pass
+    return None
+
+
+def bad_client(load: Load, seed: int) -> None:
+    """Slow heads, half bodies, garbage, foreign origins, huge and broken JSON: none
+    may get a server error."""
+    rng = random.Random(seed)
+    with httpx.Client(base_url=load.url, timeout=60) as http:
+        sent = 0
+        while load.more(sent, load.plan.bad_requests_per_client):
+            sent += 1
+            kind = rng.randrange(6)
+            if kind == 0:  # a slow head, given up on by the client after a while
+                with socket.create_connection(("127.0.0.1", load.port)) as s:
+                    s.sendall(b"GET /api/titles HTTP/1.1\r\nHo")
+                    time.sleep(rng.uniform(0.1, 1.0))
+                continue
+            if kind == 1:  # a promised body never sent
+                with socket.create_connection(("127.0.0.1", load.port)) as s:
+                    s.sendall(
+                        b"POST /api/matches HTTP/1.1\r\nHost: x\r\n"
+                        b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+                    )
+                    time.sleep(rng.uniform(0.1, 1.0))
+                continue
+            if kind == 2:
+                with socket.create_connection(("127.0.0.1", load.port)) as s:
+                    s.sendall(rng.randbytes(200))
+                    time.sleep(0.05)
+                continue
+            if kind == 3:
+                r = http.post(
+                    "/api/matches",
+                    json={"title": "sealedbid", "players": 2, "seed": seed},
+                    headers={"Origin": "https://evil.example"},
+                )
+            elif kind == 4:
+                r = http.post("/api/replay", content=b"[" * 5000, headers=JSON)
+            else:
+                r = http.post(
+                    "/api/matches", content=b'{"title": "' + b"x" * 900_000 + b'"}', headers=JSON
+                )
+            with load.lock:
+                load.bad_answers[r.status_code] = load.bad_answers.get(r.status_code, 0) + 1
+            if r.status_code >= 500:
+                return load.fail(f"bad client got {r.status_code} {r.text[:100]}")
+            time.sleep(0.02)
+    return None
+
+
+@attrs.define
+class Result:
+    """What a run did and saw."""
+
+    load: Load
+    reads: dict[str, Any]
+    start_rss: int
+    peak_rss: int
+    end_rss: int
+
+    def read_ms(self) -> list[float]:
+        return sorted(self.reads["recent"] + self.reads["any"])
+
+    def summary(self) -> str:
+        reads = self.read_ms()
+        p99 = reads[int(len(reads) * 0.99)] if reads else 0.0
+        return (
+            f"{len(self.load.matches)} matches, {len(self.load.acked)} actions, {len(reads)} "
+            f"reads: p50 {statistics.median(reads) if reads else 0:.1f} ms, p99 {p99:.1f} ms; "
+            f"RSS start {self.start_rss / 1e6:.1f} MB, peak {self.peak_rss / 1e6:.1f} MB, end "
+            f"{self.end_rss / 1e6:.1f} MB; bad clients answered {self.load.bad_answers}"
+        )
+
+
+def run(url: str, port: int, pid: int, plan: Plan) -> Result:
+    """The load of ``plan`` against the server at ``url`` (process ``pid``), to its end."""
+    load = Load(url, port, plan)
+    readers = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            READERS,
+            url,
+            str(plan.readers),
+            str(plan.reads_per_reader if plan.seconds is None else 0),
+            str(plan.seconds or 0),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    work: list[tuple[Callable[[Load, int], None], int]] = [
+        *((writer, i) for i in range(plan.writers)),
+        *((listener, 20 + i) for i in range(plan.listeners)),
+        *((bad_client, 40 + i) for i in range(plan.bad_clients)),
+    ]
+    clients = [threading.Thread(target=f, args=(load, n), daemon=True) for f, n in work]
+    for c in clients:
+        c.start()
+    load.warm.wait(600)  # the imports, the caches and the first matches
+    start_rss = peak_rss = rss(pid)
+    while any(c.is_alive() for c in clients):
+        for c in clients:
+            c.join(0.5)
+        peak_rss = max(peak_rss, rss(pid))
+    read, _ = readers.communicate(timeout=600)
+    reads = json.loads(read)
+    load.failures += reads["failures"]
+    time.sleep(2)  # the bad clients' connections time out
+    return Result(load, reads, start_rss, peak_rss, rss(pid))
+
+
+TUTORIAL = Path(__file__).resolve().parents[1] / "docs" / "tutorial" / "sealed-bid"
+
+
+def sealed_bids_path(folder: Path) -> str:
+    """A PYTHONPATH on which a server finds Sealed Bids (the tutorial title, which the
+    project's environment does not install) through its entry point."""
+    info = folder / "site" / "gameweave_sealedbid-1.0.0.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: gameweave-sealedbid\nVersion: 1.0.0\n"
+    )
+    (info / "entry_points.txt").write_text("[gameweave]\nsealedbid = gameweave_sealedbid.plugin\n")
+    return os.pathsep.join([str(folder / "site"), str(TUTORIAL)])
+
+
+@contextmanager
+def served(folder: Path) -> Iterator[tuple[str, int, subprocess.Popen[bytes]]]:
+    """``gameweave serve --dev`` hosting Sealed Bids on a loopback socket bound here,
+    in a subprocess, with its matches in ``folder``."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = int(sock.getsockname()[1])
+    db = folder / "soak.sqlite3"
+    code = (
+        "from gameweave_http.server import serve; "
+        f"serve(fd={sock.fileno()}, db={str(db)!r}, dev=True)"
+    )
+    env = {
+        **os.environ,
+        "GAMEWEAVE_LIMITS": "creates_per_minute=100000,live_matches=100",
+        "GAMEWEAVE_LOAD_PLUGINS": "sealedbid",
+        "PYTHONPATH": sealed_bids_path(folder),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        pass_fds=(sock.fileno(),),
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(url + "/api/titles", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        yield url, port, proc
+    finally:
+        proc.kill()
+        proc.wait(30)
+        sock.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=40.0, help="how long the load runs")
+    parser.add_argument(
+        "--search", action="store_true", help="seat 2 of every match is the ismcts search bot"
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder, served(Path(folder)) as (url, port, proc):
+        result = run(url, port, proc.pid, Plan(seconds=args.seconds, search=args.search))
+    against = " against search bots" if args.search else ""
+    print(f"soak{against} for {args.seconds:.0f} s (load average {os.getloadavg()[0]:.1f}):")
+    print(result.summary())
+    if result.load.failures:
+        print("failures:", *result.load.failures[:5], sep="\n  ")
+
+
+if __name__ == "__main__":
+    main()

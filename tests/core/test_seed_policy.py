@@ -1,0 +1,87 @@
+"""One randomness policy for every test run (gameweave_core.pytest_plugin): a match
+created without a seed fails at once under the tests, a server that picks seeds
+itself picks them from a fixed sequence, and Hypothesis has one profile for CI
+(the same examples every run) and one for development (new ones, seed printed)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import settings
+
+from gameweave_core import Match
+from gameweave_core.pytest_plugin import PROFILE_ENV, chosen_profile
+from gameweave_core.rng import (
+    FRESH_SEEDS_ENV,
+    MAX_SEED,
+    REQUIRE_SEED_ENV,
+    UnseededMatch,
+    fresh_seed,
+    reset_fresh_seeds,
+)
+from gameweave_sealedbid.title import SealedBid
+
+
+def test_the_plugin_requires_a_seed_for_the_whole_run() -> None:
+    # Set once at start-up, so the servers and commands the tests start inherit it.
+    assert os.environ.get(REQUIRE_SEED_ENV) == "1"
+
+
+def test_a_match_without_a_seed_is_refused_under_the_tests() -> None:
+    with pytest.raises(UnseededMatch) as caught:
+        Match(SealedBid(), 2)
+    message = str(caught.value)
+    assert "\n" not in message and "seed" in message and REQUIRE_SEED_ENV in message
+    assert Match(SealedBid(), 2, 7).seed == 7  # a chosen seed is fine
+
+
+def test_fresh_seeds_come_from_a_fixed_sequence_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(FRESH_SEEDS_ENV, "99")
+    reset_fresh_seeds()
+    first = [fresh_seed() for _ in range(3)]
+    reset_fresh_seeds()
+    assert [fresh_seed() for _ in range(3)] == first  # the same on every run
+    assert len(set(first)) == 3 and all(0 <= s <= MAX_SEED for s in first)
+    monkeypatch.setenv(FRESH_SEEDS_ENV, "100")
+    reset_fresh_seeds()
+    assert fresh_seed() != first[0]  # another sequence for another number
+
+
+@pytest.mark.usefixtures("fresh_seeds")
+def test_the_fresh_seeds_fixture_seeds_matches_nobody_seeded() -> None:
+    a = Match(SealedBid(), 2)
+    reset_fresh_seeds()
+    assert Match(SealedBid(), 2).seed == a.seed
+
+
+def test_outside_the_tests_a_fresh_seed_is_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(REQUIRE_SEED_ENV)
+    monkeypatch.delenv(FRESH_SEEDS_ENV, raising=False)
+    seeds = {fresh_seed() for _ in range(4)}
+    assert len(seeds) == 4 and all(0 <= s <= MAX_SEED for s in seeds)
+
+
+@pytest.mark.parametrize(
+    ("env", "ci", "expected"),
+    [("ci", "", "ci"), ("dev", "true", "dev"), ("", "true", "ci"), ("", "", "dev")],
+)
+def test_the_profile_is_chosen_by_the_environment(
+    monkeypatch: pytest.MonkeyPatch, env: str, ci: str, expected: str
+) -> None:
+    monkeypatch.setenv(PROFILE_ENV, env)
+    monkeypatch.setenv("CI", ci)
+    assert chosen_profile() == expected
+
+
+def test_an_unknown_profile_is_a_one_line_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PROFILE_ENV, "fast")
+    with pytest.raises(pytest.UsageError, match=r"GAMEWEAVE_HYPOTHESIS='fast': expected one of"):
+        chosen_profile()
+
+
+def test_neither_profile_times_a_test_and_ci_draws_the_same_examples() -> None:
+    ci, dev = settings.get_profile("ci"), settings.get_profile("dev")
+    assert ci.deadline is None and dev.deadline is None
+    assert ci.derandomize and ci.database is None
+    assert not dev.derandomize
