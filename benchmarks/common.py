@@ -229,7 +229,8 @@ def loadgen(cfg: dict[str, Any]) -> dict[str, Any]:
     )
     if done.returncode != 0:
         raise RuntimeError("loadgen failed: " + (done.stderr.strip().splitlines() or ["?"])[-1])
-    return json.loads(done.stdout)
+    out: dict[str, Any] = json.loads(done.stdout)
+    return out
 
 
 def with_cpu(server: Server, cfg: dict[str, Any]) -> dict[str, Any]:

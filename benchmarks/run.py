@@ -45,6 +45,7 @@ BENCHES: dict[str, tuple[str, str]] = {
     "memory": ("bench_memory", "5. Memory"),
     "search": ("search", "6. Search bot"),
     "versus": ("versus", "7. Versus boardgame.io"),
+    "soak": ("soak", "8. Soak"),
 }
 
 
