@@ -189,3 +189,44 @@ def test_a_reply_goes_out_in_one_write() -> None:
         assert wire.writes == [b"HEAD\r\n\r\n"] and wire.closed and closing.is_closing()
 
     run(scenario())
+
+
+def test_a_server_handed_its_socket_turns_nagle_off(
+    tmp_path: Path, sealed_registry: Registry
+) -> None:
+    """``serve(fd=...)`` (a test, a service manager) hands uvicorn a bound socket,
+    which it takes for a Unix one: the event loop then leaves Nagle's algorithm on,
+    and a small write waits for the client's delayed acknowledgement of the last.
+    The protocol turns it off on every TCP connection."""
+    import threading
+
+    import uvicorn
+
+    from gameweave_http.server import uvicorn_options
+    from gameweave_http.testing import loopback_socket
+
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry)
+    bound = loopback_socket()
+    config = uvicorn.Config(
+        app, fd=bound.fileno(), log_level="warning", lifespan="off", **uvicorn_options(Limits())
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not server.started:
+            assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
+            time.sleep(0.02)
+        with socket.create_connection(bound.getsockname()) as s:
+            s.sendall(b"GET /api/server HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.settimeout(10)
+            assert s.recv(65536).startswith(b"HTTP/1.1 200")
+            (held,) = server.server_state.connections
+            served = held.transport.get_extra_info("socket")  # type: ignore[attr-defined]
+            assert served.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        bound.close()
+        app.state.store.close()
