@@ -8,15 +8,17 @@ TITLE ?= museum
 # examples on every run; `make unit GAMEWEAVE_HYPOTHESIS=dev` (or a bare `pytest`)
 # draws new ones each run and prints the seed to replay a failure with.
 export GAMEWEAVE_HYPOTHESIS ?= ci
-# Every title is a distribution of its own: the two first-party ones at the top level
-# and the published games under titles/. The dev environment installs them all.
-TITLE_DIRS := museum house $(patsubst %/pyproject.toml,%,$(wildcard titles/*/pyproject.toml))
+# Every title is a distribution of its own, each in its folder under titles/ (The
+# Museum Job first: `make dists` installs it alone). The dev environment installs them all.
+TITLE_DIRS := titles/museum-job $(filter-out titles/museum-job,$(patsubst %/pyproject.toml,%,$(sort $(wildcard titles/*/pyproject.toml))))
+HOUSE := titles/house-job
 TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 
-.PHONY: play test lint typecheck jscheck unit docs tutorial dists bench bench-peers bench-bgio serve \
-	browser-deps clean compiled test-compiled jscheck-run
+.PHONY: play test lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers \
+	bench-bgio serve browser-deps clean compiled test-compiled jscheck-run
 
-$(STAMP): pyproject.toml $(TITLE_PROJECTS)
+# The Makefile too: a title moved or added changes what is installed editable.
+$(STAMP): pyproject.toml $(TITLE_PROJECTS) Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]' $(addprefix -e ./,$(TITLE_DIRS))
@@ -27,7 +29,7 @@ play: $(STAMP)
 	$(BIN)/gameweave play $(TITLE)
 
 ## test: everything CI checks
-test: $(STAMP) browser-deps lint typecheck jscheck unit docs tutorial dists test-compiled
+test: $(STAMP) browser-deps lint typecheck jscheck unit docs tutorial scaffold dists test-compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -104,6 +106,20 @@ tutorial:
 	  | $(TUTORIAL_VENV)/bin/python docs/tutorial/check_listed.py sealedbid
 	cd docs/tutorial/sealed-bid && $(CURDIR)/$(TUTORIAL_VENV)/bin/pytest -q -p no:cacheprovider
 
+# `gameweave new` as an author meets it: the project installed into a brand-new
+# environment, a title made with it, installed there, listed, and its tests passing.
+SCAFFOLD_VENV := build/scaffold-venv
+SCAFFOLD := build/scaffold/demo
+scaffold:
+	rm -rf $(SCAFFOLD_VENV) $(SCAFFOLD)
+	$(PYTHON) -m venv $(SCAFFOLD_VENV)
+	$(SCAFFOLD_VENV)/bin/python -m pip install --quiet --disable-pip-version-check '.[test]'
+	$(SCAFFOLD_VENV)/bin/gameweave new demo $(SCAFFOLD)
+	$(SCAFFOLD_VENV)/bin/python -m pip install --quiet --disable-pip-version-check './$(SCAFFOLD)[test]'
+	$(SCAFFOLD_VENV)/bin/gameweave games --json \
+	  | $(SCAFFOLD_VENV)/bin/python docs/tutorial/check_listed.py demo
+	cd $(SCAFFOLD) && $(CURDIR)/$(SCAFFOLD_VENV)/bin/pytest -q -p no:cacheprovider
+
 # The distributions as users get them: wheels built from each folder and installed
 # into fresh environments as core only, core and one title, and everything.
 dists: $(STAMP)
@@ -120,21 +136,21 @@ CBUILT := $(CVENV)/.compiled
 
 # The environment: the build tools, the test tools and the project's dependencies
 # (mypyc type-checks the compiled modules against them).
-$(CSTAMP): pyproject.toml setup.py house/pyproject.toml house/setup.py tools/mypyc_build.py
+$(CSTAMP): pyproject.toml setup.py $(HOUSE)/pyproject.toml $(HOUSE)/setup.py tools/mypyc_build.py
 	rm -rf $(CVENV)
 	$(PYTHON) -m venv $(CVENV)
 	$(CBIN)/python -m pip install --quiet --upgrade pip 'setuptools>=77' wheel \
 	  'mypy>=1.10' pytest hypothesis
-	$(CBIN)/python -m pip install --quiet --no-build-isolation '.[http]' ./museum ./house
+	$(CBIN)/python -m pip install --quiet --no-build-isolation '.[http]' ./titles/museum-job ./$(HOUSE)
 	touch $(CSTAMP)
 
 # Any source change rebuilds the two compiled wheels.
-CSOURCES := $(shell find gameweave_core house/gameweave_house adapters tools -type f \
+CSOURCES := $(shell find gameweave_core $(HOUSE)/gameweave_house adapters tools -type f \
   -not -path '*/__pycache__/*' 2>/dev/null)
 $(CBUILT): $(CSTAMP) $(CSOURCES)
-	rm -rf build/compiled house/build/compiled
+	rm -rf build/compiled $(HOUSE)/build/compiled
 	GAMEWEAVE_COMPILE=1 $(CBIN)/python -m pip install --quiet --no-build-isolation \
-	  --no-deps --force-reinstall . ./house
+	  --no-deps --force-reinstall . ./$(HOUSE)
 	touch $(CBUILT)
 
 ## compiled: .venv-compiled with The House Job's rules compiled by mypyc
@@ -144,7 +160,7 @@ compiled: $(CBUILT)
 # (the pytest script, not `python -m pytest`: that puts the sources first on sys.path)
 test-compiled: $(CBUILT)
 	GAMEWEAVE_EXPECT_COMPILED=1 $(CBIN)/pytest -q -p no:cacheprovider tests/core
-	cd house && GAMEWEAVE_EXPECT_COMPILED=1 $(CURDIR)/$(CBIN)/pytest -q -p no:cacheprovider
+	cd $(HOUSE) && GAMEWEAVE_EXPECT_COMPILED=1 $(CURDIR)/$(CBIN)/pytest -q -p no:cacheprovider
 
 # Benchmarks against OpenSpiel, RLCard, boardgame.io and a bare Starlette endpoint; writes
 # benchmarks/results.md. The peers live in their own venv, never in the project's.

@@ -117,7 +117,7 @@ def plugin_path(tmp: Path) -> str:
     (info / "METADATA").write_text(
         "Metadata-Version: 2.1\nName: gameweave-tictactoe\nVersion: 1.0.0\n"
     )
-    (info / "entry_points.txt").write_text("[gameweave]\ntictactoe = gameweave_tictactoe.plugin\n")
+    (info / "entry_points.txt").write_text("[gameweave]\ntictactoe = gameweave_tictactoe\n")
     return os.pathsep.join([str(tmp / "site"), str(TICTACTOE)])
 
 

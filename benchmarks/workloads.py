@@ -112,7 +112,8 @@ def whole_games(title: str, players: int, bot: str | None, seed: int = 0) -> Cal
     def step(i: int) -> int:
         nonlocal actions
         match = play_out(
-            Match.create(title, players, seed + i), dict.fromkeys(range(1, players + 1), bot)
+            Match.create(title, players, seed + i, registry=default_registry()),
+            dict.fromkeys(range(1, players + 1), bot),
         )
         actions += match.step
         return 1
@@ -139,13 +140,16 @@ def replay_verify(title: str, players: int, games: int = 20, seed: int = 0) -> C
     texts = []
     for g in range(games):
         match = play_out(
-            Match.create(title, players, seed + g), dict.fromkeys(range(1, players + 1), "random")
+            Match.create(title, players, seed + g, registry=default_registry()),
+            dict.fromkeys(range(1, players + 1), "random"),
         )
         texts.append(match.to_log().to_toml())
 
+    registry = default_registry()
+
     def step(i: int) -> int:
         log = MatchLog.from_toml(texts[i % len(texts)])
-        match = Match.from_log(log, verify=True)
+        match = Match.from_log(log, verify=True, registry=registry)
         return match.step
 
     return step

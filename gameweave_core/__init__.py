@@ -30,7 +30,7 @@ from .outcome import Outcome
 from .registry import Registry, TitleEntry, default_registry
 from .rng import Rng, derive_seed
 from .runner import BotSeat, play_out, run_bots, seat_bots
-from .title import Title
+from .title import ModuleTitle, Title
 
 __all__ = [
     "FORMAT_VERSION",
@@ -49,6 +49,7 @@ __all__ = [
     "MalformedAction",
     "Match",
     "MatchLog",
+    "ModuleTitle",
     "NotAwaited",
     "Observation",
     "Outcome",

@@ -67,3 +67,8 @@ class LogError(GameweaveError):
 
 class DigestMismatch(LogError):
     """Replaying a log reached a state different from the one it recorded."""
+
+
+class UnseededMatch(GameweaveError):
+    """A match was about to get a fresh seed while tests require every match to be
+    seeded (see :data:`gameweave_core.rng.REQUIRE_SEED_ENV`)."""

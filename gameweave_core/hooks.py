@@ -17,6 +17,13 @@ import pluggy
 #: The pluggy project name, also the entry-point group.
 PROJECT = "gameweave"
 
+#: The plugins that ship inside the ``gameweave`` distribution itself, by plugin
+#: name: every :class:`~gameweave_core.registry.Registry` registers them through the
+#: same hooks as an installed plugin (unless made with ``bundled=False``), so the
+#: registry knows none of them by name. ``ismcts`` offers the search bot for every
+#: title that can resample.
+BUNDLED_PLUGINS: dict[str, str] = {"ismcts": "gameweave_core.ismcts"}
+
 hookspec = pluggy.HookspecMarker(PROJECT)
 #: Mark a plugin's hook implementations with this.
 hookimpl = pluggy.HookimplMarker(PROJECT)
@@ -39,5 +46,11 @@ def register_bots(register: Callable[[str, str, Any], None]) -> None:
     Call ``register(title_name, bot_name, factory)`` where ``factory(seat, players)``
     returns an object with ``act(observation, rng)``. A title's own bots come from
     :meth:`Title.bots <gameweave_core.title.Title.bots>`; this hook lets a separate
-    distribution add more (say, a search-based bot) without touching the title.
+    distribution add more without touching the title.
+
+    A bot that plays any title (a search) is registered once, with
+    ``register.every_title(bot_name, make)``: ``make(title)`` returns the factory
+    for that title, or ``None`` where the bot cannot play it. The core's own search
+    bot, ``ismcts``, comes this way (see :data:`BUNDLED_PLUGINS`). ``register`` is a
+    :class:`~gameweave_core.registry.BotRegistrar`.
     """

@@ -33,14 +33,18 @@ import json
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .bots import Bot, BotFactory, Observation
 from .errors import ConfigError
+from .hooks import hookimpl
 from .rng import MAX_SEED, Rng
 from .title import Title
+
+if TYPE_CHECKING:
+    from .registry import BotRegistrar
 
 #: Iterations per decision unless told otherwise (by the caller or by the title's
 #: ``search_defaults``). Measured on the project's 2-core machine
@@ -402,6 +406,13 @@ class IsmctsFactory:
 def ismcts_bot(title: Title[Any]) -> IsmctsFactory | None:
     """The ISMCTS bot factory for ``title``, or ``None`` when it cannot resample."""
     return IsmctsFactory(title) if title.can_resample else None
+
+
+@hookimpl
+def register_bots(register: BotRegistrar) -> None:
+    """Offer ``ismcts`` for every title that can resample, through the same hook as
+    any plugin's bots (the core's plugin is registered in every registry)."""
+    register.every_title("ismcts", ismcts_bot)
 
 
 __all__ = [

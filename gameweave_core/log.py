@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -189,26 +191,73 @@ class MatchLog:
                 raise LogError(
                     source, f"entry out of order: expected index {pos}, found {entry.index}", pos
                 )
+            problem = _failure_problem(entry, last=pos == len(raw_actions))
+            if problem is not None:
+                raise LogError(source, problem, pos)
             entries.append(entry)
         header = {k: v for k, v in data.items() if k != "actions"}
         try:
             log = _converter.structure({**header, "actions": []}, cls)
         except Exception as exc:
             raise LogError(source, f"malformed header ({_first_line(exc)})") from None
+        if log.seats is not None:
+            problem = seats_problem(log.seats, log.players)
+            if problem is not None:
+                raise LogError(source, problem)
         return attrs.evolve(log, actions=entries)
 
     @classmethod
     def load(cls, path: str | Path) -> MatchLog:
-        """Read a log file (see :meth:`from_toml`); a file larger than
-        :data:`MAX_LOG_CHARS` bytes is refused before it is read."""
+        """Read a log file (see :meth:`from_toml`). At most :data:`MAX_LOG_CHARS`
+        bytes are read, whatever the path names: a regular file larger than that is
+        refused before it is read, and a device, pipe or FIFO that goes on (such as
+        ``/dev/zero``) as soon as it has given one byte more."""
         try:
-            size = Path(path).stat().st_size
-            if size > MAX_LOG_CHARS:
-                raise LogError(str(path), _too_large(size, "bytes"))
-            text = Path(path).read_text(encoding="utf-8")
+            with open(path, "rb") as file:
+                found = os.fstat(file.fileno())
+                if stat.S_ISREG(found.st_mode) and found.st_size > MAX_LOG_CHARS:
+                    raise LogError(str(path), _too_large(found.st_size, "bytes"))
+                # Only a regular file's size is known beforehand: read one byte past
+                # the bound, which tells a log at the bound from a longer stream.
+                data = file.read(MAX_LOG_CHARS + 1)
+            if len(data) > MAX_LOG_CHARS:
+                raise LogError(
+                    str(path),
+                    f"too large (more than {MAX_LOG_CHARS:,} bytes; a log may have at "
+                    f"most {MAX_LOG_CHARS:,})",
+                )
+            # Newlines as a text-mode read gives them (\r\n and \r become \n).
+            text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         except (OSError, UnicodeDecodeError) as exc:
             raise LogError(str(path), f"cannot read: {exc}") from None
         return cls.from_toml(text, source=str(path))
+
+
+def _failure_problem(entry: LogEntry, *, last: bool) -> str | None:
+    """What is wrong with an entry recording a failure (``error``), or ``None``.
+
+    The title raised on that action, so the match went no further (nothing can
+    follow it) and reached no state (there is no digest of one): a log saying
+    otherwise was edited.
+    """
+    if entry.error is None:
+        return None
+    if not last:
+        return "only the last entry may record a failure (error): nothing follows one"
+    if entry.digest is not None:
+        return "an entry recording a failure has no digest: the title raised before any state"
+    return None
+
+
+def seats_problem(seats: Mapping[str, str], players: int) -> str | None:
+    """What is wrong with a log's ``seats`` table for ``players`` seats, or ``None``:
+    each key is a seat number, each value ``"human"`` or ``"bot:NAME"``."""
+    for key, kind in seats.items():
+        if not key.isdigit() or not 1 <= int(key) <= players:
+            return f"the seats table names seat {key!r}, not 1 to {players}"
+        if kind != "human" and not kind.startswith("bot:"):
+            return f"seat {key} is {kind!r}; a seat is 'human' or 'bot:NAME'"
+    return None
 
 
 def _described(title: str, version: str, distribution: str, distribution_version: str) -> str:

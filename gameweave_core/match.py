@@ -56,7 +56,11 @@ class Match:
     ) -> None:
         if not isinstance(title, Title):
             # A newcomer's first guess is Match("museum", 2): name the way that works.
-            hint = f"Match.create({title!r}, ...)" if isinstance(title, str) else "Match.create"
+            hint = (
+                f"Match.create({title!r}, ..., registry=default_registry())"
+                if isinstance(title, str)
+                else "Match.create"
+            )
             raise TypeError(
                 f"Match() takes a Title object, not {type(title).__name__} {title!r}; "
                 f"to start an installed title by name use {hint}"
@@ -96,14 +100,22 @@ class Match:
         registry: Registry | None = None,
         generator: int | None = None,
     ) -> Match:
-        """A new match of an installed title (by name) or of a title object.
+        """A new match of a title named in ``registry``, or of a title object.
 
+        A name is looked up in ``registry`` (there is no process-wide default: an
+        adapter passes its own, a script ``default_registry()``), and the
+        distribution that supplied the title is recorded for the log. A title object
+        needs no registry; given one, its distribution is recorded too.
         ``generator`` picks the random generator (default: the current one); only
         replays of old logs need another."""
-        from .registry import default_registry
-
-        reg = registry if registry is not None else default_registry()
-        entry = reg.entry(title) if isinstance(title, str) else reg.entry_for(title)
+        if registry is None:
+            if isinstance(title, str):
+                raise TypeError(
+                    f"Match.create({title!r}, ...) needs registry=, the registry to find "
+                    "the title in (default_registry() holds the installed ones)"
+                )
+            return cls(title, players, seed, config, generator=generator)
+        entry = registry.entry(title) if isinstance(title, str) else registry.entry_for(title)
         return cls(
             entry.title,
             players,
@@ -136,6 +148,18 @@ class Match:
         if awaiting is None:
             awaiting = self._awaiting = tuple(self.title.awaiting(self._state))
         return awaiting
+
+    @property
+    def state(self) -> Any:
+        """The title's state itself, for tests and maintainers' tools only.
+
+        It holds every secret of every seat, so nothing built from it may reach a
+        seat: adapters and bots use :meth:`view`, :meth:`legal_actions` and
+        :meth:`history`. It is the live object, not a copy: change it only in a test
+        that means to (and expect the match's cached awaited seats and legal actions
+        to be stale until the next action). The property itself cannot be set.
+        """
+        return self._state
 
     @property
     def is_over(self) -> bool:
@@ -470,20 +494,19 @@ class Match:
         cls,
         log: MatchLog,
         *,
+        registry: Registry,
         upto: int | None = None,
         verify: bool = False,
-        registry: Registry | None = None,
         source: str = "<log>",
     ) -> Match:
-        """Rebuild a match from a log, after ``upto`` actions (default: all).
+        """Rebuild a match from a log, after ``upto`` actions (default: all), with the
+        title the log names found in ``registry``.
 
         With ``verify`` every recorded digest is compared and the first step where
         the rules now reach a different state raises :class:`DigestMismatch`.
         Anything wrong raises :class:`LogError` naming ``source`` and the action.
         """
-        from .registry import default_registry
-
-        reg = registry if registry is not None else default_registry()
+        reg = registry
         try:
             entry = reg.entry(log.title)
         except Exception as exc:
@@ -521,15 +544,50 @@ class Match:
         return match
 
     @classmethod
+    def verified(cls, log: MatchLog, *, registry: Registry, source: str = "<log>") -> Match:
+        """The match ``log`` records, once the installed rules have reproduced all
+        of it: the one definition of a valid log, which ``gameweave replay
+        --verify`` and ``gameweave play --resume`` share.
+
+        Every action is applied and every digest compared (see :meth:`from_log`),
+        each failure raising :class:`LogError` (one line naming ``source`` and the
+        action; :class:`DigestMismatch` for a state that differs). Beyond
+        :meth:`from_log`:
+
+        - A last entry recording a failure (``error``) makes a record of a bug,
+          never a valid log. Its action is applied again: when the title raises
+          again, that is the error raised, with the title's own exception as its
+          cause (the reproduction a maintainer wants); when it no longer raises,
+          the rules changed since the log was saved, which is an error too.
+        - An entry without a digest (deleted by hand, or a log of a title that
+          could not replay itself) cannot be verified: :class:`LogError` without
+          an index, once every action has been applied.
+        """
+        match = cls.from_log(log, verify=True, registry=registry, source=source)
+        last = log.actions[-1] if log.actions else None
+        if last is not None and last.error is not None:
+            raise LogError(
+                source,
+                f"recorded as making the title raise ({last.error}), but the installed "
+                "rules apply it: they changed since the log was saved",
+                last.index,
+            )
+        missing = next((e.index for e in log.actions if e.digest is None), None)
+        if missing is not None:
+            raise LogError(source, f"action {missing} has no digest, so the log cannot be verified")
+        return match
+
+    @classmethod
     def load(
         cls,
         path: str | Path,
         *,
+        registry: Registry,
         upto: int | None = None,
         verify: bool = False,
-        registry: Registry | None = None,
     ) -> Match:
-        """Read a log file and rebuild its match (see :meth:`from_log`)."""
+        """Read a log file and rebuild its match, with the title found in ``registry``
+        (see :meth:`from_log`)."""
         log = MatchLog.load(path)
         return cls.from_log(log, upto=upto, verify=verify, registry=registry, source=str(path))
 

@@ -32,6 +32,14 @@ Privacy: a seat that cannot answer is not asked, but only when everybody can tel
 it cannot (its hand is empty, the card is public). If asking only the seats that
 really hold an answer would tell the table who holds one, every seat that *might*
 answer is asked, and each may pass: see :func:`who_to_ask`.
+
+What a window shows: ``trigger``, ``actor``, ``order`` and ``sequential`` are public
+(the awaited seats are in every payload), and so is which seats have answered
+(they leave ``awaiting``). What a seat answered in an open *simultaneous* window is
+its own until the window closes: a title's view shows a seat its own answer only,
+and its resample hook redraws the others'. In a *sequential* window every answer
+before the last is a pass, public as it happens. ``context`` is the title's, public
+when it holds only what the opening action made public.
 """
 
 from __future__ import annotations

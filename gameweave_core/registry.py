@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import os
 from collections.abc import Callable, Mapping
@@ -15,7 +16,6 @@ import pluggy
 from . import hooks
 from .bots import BotFactory, random_bot
 from .errors import ConfigError, PluginError, UnknownTitle
-from .ismcts import IsmctsFactory
 from .title import Title
 
 #: Comma-separated entry-point names to load; unset loads all, empty loads none.
@@ -31,15 +31,63 @@ class TitleEntry:
     distribution_version: str
 
 
-class Registry:
-    """The installed titles and bots."""
+#: What a bot for every title is made of: the factory for one title, or ``None``
+#: where the bot cannot play that title.
+BotMaker = Callable[[Title[Any]], BotFactory | None]
 
-    def __init__(self) -> None:
+
+class BotRegistrar:
+    """The ``register`` callback a plugin's ``register_bots`` hook receives.
+
+    ``register(title_name, bot_name, factory)`` adds a bot to one title;
+    ``register.every_title(bot_name, make)`` adds a bot to every title, where
+    ``make(title)`` returns its factory for that title (``None``: it cannot play it).
+    """
+
+    def __init__(self, registry: Registry, plugin_name: str) -> None:
+        self._registry = registry
+        self._plugin = plugin_name
+
+    def __call__(self, title_name: str, bot_name: str, factory: BotFactory) -> None:
+        bots = self._registry._bots.setdefault(title_name, {})
+        if bot_name in bots:
+            raise PluginError(
+                f"plugin {self._plugin!r} registers bot {bot_name!r} for {title_name!r} twice"
+            )
+        bots[bot_name] = factory
+
+    def every_title(self, bot_name: str, make: BotMaker) -> None:
+        """Offer ``bot_name`` for every title ``make`` gives a factory for."""
+        every = self._registry._every
+        if bot_name in every or bot_name == "random":
+            raise PluginError(
+                f"plugin {self._plugin!r} registers bot {bot_name!r} for every title, "
+                "and that name is taken"
+            )
+        every[bot_name] = make
+
+
+class Registry:
+    """The installed titles and bots.
+
+    A new registry holds the core's bundled plugins (see
+    :data:`~gameweave_core.hooks.BUNDLED_PLUGINS`: the ``ismcts`` search bot),
+    registered through the hooks like any plugin, unless ``bundled`` is false;
+    :meth:`load_entry_points` adds the installed ones.
+    """
+
+    def __init__(self, *, bundled: bool = True) -> None:
         self.pm = pluggy.PluginManager(hooks.PROJECT)
         self.pm.add_hookspecs(hooks)
         self._titles: dict[str, TitleEntry] = {}
         self._bots: dict[str, dict[str, BotFactory]] = {}
+        self._every: dict[str, BotMaker] = {}
         self._sources: dict[str, tuple[str, str]] = {}
+        if bundled:
+            from . import __version__
+
+            for name, module in hooks.BUNDLED_PLUGINS.items():
+                self.add_plugin(importlib.import_module(module), name, "gameweave", __version__)
 
     # -- plugins ---------------------------------------------------------------
 
@@ -106,16 +154,8 @@ class Registry:
 
         return register
 
-    def _bot_registrar(self, plugin_name: str) -> Callable[[str, str, BotFactory], None]:
-        def register(title_name: str, bot_name: str, factory: BotFactory) -> None:
-            bots = self._bots.setdefault(title_name, {})
-            if bot_name in bots:
-                raise PluginError(
-                    f"plugin {plugin_name!r} registers bot {bot_name!r} for {title_name!r} twice"
-                )
-            bots[bot_name] = factory
-
-        return register
+    def _bot_registrar(self, plugin_name: str) -> BotRegistrar:
+        return BotRegistrar(self, plugin_name)
 
     # -- titles ------------------------------------------------------------------
 
@@ -167,11 +207,14 @@ class Registry:
     # -- bots ---------------------------------------------------------------------
 
     def bots(self, title: Title[Any]) -> dict[str, BotFactory]:
-        """Every bot that plays ``title``, by name: ``random``, ``ismcts`` (for a title
-        that can resample), the title's own, plugins'."""
+        """Every bot that plays ``title``, by name: ``random``, the plugins' bots for
+        every title that can play it (the bundled ``ismcts`` for a title that can
+        resample), the title's own, then the plugins' bots for this title."""
         found: dict[str, BotFactory] = {"random": random_bot}
-        if title.can_resample:
-            found["ismcts"] = IsmctsFactory(title)
+        for name, make in self._every.items():
+            factory = make(title)
+            if factory is not None:
+                found[name] = factory
         found.update(title.bots())
         found.update(self._bots.get(title.name, {}))
         return found

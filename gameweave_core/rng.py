@@ -32,6 +32,10 @@ import struct
 from collections.abc import MutableSequence, Sequence
 from typing import Final, TypeVar
 
+# Defined with the errors (an interpreted module) and re-exported: mypyc cannot compile a
+# class that inherits an exception into this compiled one (see setup.py).
+from .errors import UnseededMatch as UnseededMatch
+
 T = TypeVar("T")
 
 #: Seeds are stored in TOML logs, whose integers are signed 64-bit.
@@ -266,10 +270,6 @@ REQUIRE_SEED_ENV: Final = "GAMEWEAVE_REQUIRE_SEED"
 FRESH_SEEDS_ENV: Final = "GAMEWEAVE_FRESH_SEEDS"
 
 _fresh_drawn = 0
-
-
-class UnseededMatch(RuntimeError):
-    """A match was about to get a fresh seed while :data:`REQUIRE_SEED_ENV` is set."""
 
 
 def reset_fresh_seeds() -> None:

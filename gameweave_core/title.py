@@ -8,15 +8,25 @@ title, snapshots it for digests, and never shows it to anyone.
 keeps matches atomic anyway: it checks the seat and the action against
 ``awaiting`` and ``legal_actions`` before calling ``apply``, and if a title raises
 on a legal action the match rebuilds its state from the log.
+
+Two ways to write one:
+
+- a :class:`Title` subclass whose methods are the rules (a small game in one file);
+- a :class:`ModuleTitle` subclass that names the modules holding the rules as plain
+  functions (``rules``, ``views``, ...): every method the class does not write is
+  the module function of the same name, bound once when the class is made.
 """
 
 from __future__ import annotations
 
 import abc
+import importlib
+import inspect
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
-from typing import Any, ClassVar, Generic, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from .actions import ActionCodec
 from .bots import BotFactory
@@ -64,36 +74,51 @@ def _same_kind(value: Any, default: Any) -> bool:
 class Title(abc.ABC, Generic[S]):
     """Base class of every game. Subclass it and fill in the rules.
 
-    Class attributes give the metadata; ``actions`` lists the @action classes.
+    Class attributes give the metadata; ``actions`` lists the @action classes. Six
+    methods are the rules and must be written: :meth:`setup`, :meth:`awaiting`,
+    :meth:`legal_actions`, :meth:`apply`, :meth:`view` and :meth:`outcome`. Every
+    other method has a default, stated in its docstring, which a title overrides
+    only where the default does not fit.
     """
 
-    #: Slug used in logs, URLs and on the command line, e.g. ``"museum"``.
+    #: Slug used in logs, URLs and on the command line, e.g. ``"museum"``. Required.
     name: ClassVar[str]
-    #: Name shown to people, e.g. ``"The Museum Job"``.
+    #: Name shown to people, e.g. ``"The Museum Job"``. Required.
     display_name: ClassVar[str]
-    #: One line saying what the game is.
+    #: One line saying what the game is. Default: empty.
     summary: ClassVar[str] = ""
-    #: The fewest seats a match may have (``check_config`` refuses fewer).
+    #: The fewest seats a match may have (``check_config`` refuses fewer). Required.
     min_players: ClassVar[int]
-    #: The most seats a match may have (``check_config`` refuses more).
+    #: The most seats a match may have (``check_config`` refuses more). Required.
     max_players: ClassVar[int]
     #: The rules' version, recorded in logs. Change it when behaviour changes.
+    #: Default: ``"1"``.
     version: ClassVar[str] = "1"
-    #: The @action classes this title accepts.
+    #: The @action classes this title accepts. Required (a :class:`ModuleTitle`
+    #: takes it from a module's ``ACTIONS``).
     actions: ClassVar[tuple[type, ...]]
-    #: Options a match may set, with their defaults.
+    #: Options a match may set, with their defaults. Default: none.
     default_config: ClassVar[Mapping[str, Any]] = {}
     #: Names of options in ``default_config`` that fix hidden information (a stacked
     #: deck, chosen dice): for tests and development only. Listings and the HTTP API
-    #: do not offer them (see :meth:`offered_options`).
+    #: do not offer them (see :meth:`offered_options`). Default: none.
     test_only_options: ClassVar[frozenset[str]] = frozenset()
-    #: The bot the adapters use for a seat when none is named.
+    #: The bot the adapters use for a seat when none is named. Default: ``"random"``.
     default_bot: ClassVar[str] = "random"
     #: A JavaScript module (path relative to the title's package) that draws a view
-    #: in the browser; ``None`` uses the generic renderer.
+    #: in the browser. Default: ``None``, the generic renderer.
     web_renderer: ClassVar[str | None] = None
-    #: A bound on the actions of one match, checked by the testing kit.
+    #: A bound on the actions of one match, checked by the testing kit. Default: 10,000.
     max_actions: ClassVar[int] = 10_000
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "read_action" in cls.__dict__:
+            # The JSON route is the core's, so that no title can drop it.
+            raise TypeError(
+                f"{cls.__name__} overrides read_action, which the core owns; "
+                "override parse_action to read the title's own notation"
+            )
 
     @cached_property
     def codec(self) -> ActionCodec:
@@ -105,11 +130,11 @@ class Title(abc.ABC, Generic[S]):
         without the :attr:`test_only_options`."""
         return {k: v for k, v in self.default_config.items() if k not in self.test_only_options}
 
-    # -- the rules -------------------------------------------------------------
+    # -- the rules (required) --------------------------------------------------
 
     @abc.abstractmethod
     def setup(self, players: int, config: Mapping[str, Any], rng: Rng) -> S:
-        """The state at the start of a match."""
+        """The state at the start of a match. All chance comes from ``rng``."""
 
     @abc.abstractmethod
     def awaiting(self, state: S) -> Sequence[int]:
@@ -122,7 +147,11 @@ class Title(abc.ABC, Generic[S]):
 
     @abc.abstractmethod
     def apply(self, state: S, seat: int, action: Any, rng: Rng) -> Sequence[Event]:
-        """Carry out a legal action (may change ``state`` in place); return events."""
+        """Carry out a legal action (may change ``state`` in place); return events.
+
+        Each event carries its audience (see :class:`~gameweave_core.events.Event`);
+        the convention for a title's own rule functions is in the architecture page,
+        "How rule functions report events"."""
 
     @abc.abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
@@ -136,17 +165,19 @@ class Title(abc.ABC, Generic[S]):
     def outcome(self, state: S) -> Outcome | None:
         """How the match ended, or ``None`` while it goes on."""
 
-    # -- optional refinements --------------------------------------------------
+    # -- optional refinements (each has a default) ------------------------------
 
     def check_config(self, players: int, config: Mapping[str, Any]) -> dict[str, Any]:
         """Validate the player count and options; return the full config.
 
-        Refuses, with one line, a player count outside ``min_players`` to
+        Default: refuses, with one line, a player count outside ``min_players`` to
         ``max_players``, an option not in ``default_config``, and an option whose
         value is not the kind of value its default is (a list for a list, a whole
-        number for a whole number, ``true``/``false`` for a flag). A title that
-        takes options overrides this to check what is inside them (the items of a
-        list, the range of a number), calling ``super().check_config`` first."""
+        number for a whole number, ``true``/``false`` for a flag); returns the
+        defaults updated with ``config``. A title that takes options overrides this
+        to check what is inside them (the items of a list, the range of a number),
+        calling ``super().check_config`` first (a :class:`ModuleTitle` does that
+        for a module's ``check_config(players, config)``)."""
         if not self.min_players <= players <= self.max_players:
             raise ConfigError(
                 f"{self.display_name} takes {self.min_players} to {self.max_players} players, "
@@ -169,16 +200,21 @@ class Title(abc.ABC, Generic[S]):
         return {**self.default_config, **config}
 
     def seat_label(self, state: S, seat: int) -> str:
-        """How people call a seat, e.g. ``"Thief"`` or ``"Crew 2 (Lookout)"``."""
+        """How people call a seat, e.g. ``"Thief"`` or ``"Crew 2 (Lookout)"``. Every
+        seat and spectator reads every label, so it must not depend on a secret.
+        Default: ``"Seat 1"``, ``"Seat 2"``, ..."""
         return f"Seat {seat}"
 
     def has_secrets(self, state: S, seat: int) -> bool:
         """Whether ``seat`` knows something another seat must not see (hot-seat
-        play hides the screen between such seats)."""
+        play hides the screen between such seats). Default: ``True`` (the safe
+        answer); a game with nothing hidden returns ``False``."""
         return True
 
     def explain_illegal(self, state: S, seat: int, action: Any) -> str | None:
-        """Why a well-formed action is not legal, in words ``seat`` may read."""
+        """Why a well-formed action is not legal, in words ``seat`` may read.
+        Default: ``None``, and the core says the action "is not a legal action
+        for seat N now"."""
         return None
 
     def resample(self, state: S, seat: int | None, rng: Rng) -> S:
@@ -195,8 +231,9 @@ class Title(abc.ABC, Generic[S]):
         same result.
 
         The conformance kit builds its own twins from it (see
-        :mod:`gameweave_core.testing`); a title without it raises
-        :class:`NotImplementedError` here and :attr:`can_resample` is false.
+        :mod:`gameweave_core.testing`) and the ``ismcts`` bot searches with it.
+        Default: none; this raises :class:`NotImplementedError` and
+        :attr:`can_resample` is false (the kit then fails a title with secrets).
         """
         raise NotImplementedError(f"{self.name} does not implement resample")
 
@@ -207,8 +244,9 @@ class Title(abc.ABC, Generic[S]):
 
     def reward(self, outcome: Outcome, seat: int) -> float:
         """How well ``seat`` did, from 0 to 1, for search bots (see
-        :mod:`gameweave_core.ismcts`): 1 for a winner, else 0. A title whose seats
-        care about more than winning (a crew's Take) may grade it from ``figures``."""
+        :mod:`gameweave_core.ismcts`). Default: 1 for a winner, else 0. A title whose
+        seats care about more than winning (a crew's Take) may grade it from
+        ``figures``."""
         return 1.0 if seat in outcome.winners else 0.0
 
     def search_defaults(self, seat: int, players: int) -> Mapping[str, Any]:
@@ -217,43 +255,66 @@ class Title(abc.ABC, Generic[S]):
         :class:`~gameweave_core.ismcts.SearchOptions` by name, e.g. a rollout bot,
         an iteration count that keeps one decision within a second, root
         ``candidates`` proposed by the title's bot, a rollout limit and an
-        ``evaluate(state, seat)`` for the states it cuts off. The default, ``{}``,
-        searches with the core's defaults (random rollouts)."""
+        ``evaluate(state, seat)`` for the states it cuts off. Default: ``{}``, the
+        core's defaults (random rollouts)."""
         return {}
 
     def snapshot(self, state: S) -> Any:
-        """The whole state as JSON-ready data, for digests. Never sent to a seat."""
+        """The whole state as JSON-ready data, for digests. Never sent to a seat.
+        Default: the state unstructured by the codec's converter (attrs classes,
+        lists, dicts and primitives come out as they are)."""
         return self.codec.converter.unstructure(state)
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """This title's own bots by name (the core adds ``"random"``)."""
+        """This title's own bots by name. Default: none (the registry adds
+        ``random`` for every title, and the bots plugins register)."""
         return {}
 
     # -- presentation (adapters fall back to generic forms) ---------------------
 
     def describe_action(self, action: Any) -> str:
-        """A short label for a legal action, for menus and buttons."""
+        """A short label for a legal action, for menus and buttons. Default: the
+        JSON form's type and fields, e.g. ``"bid coins=7"``."""
         data = self.codec.to_json(action)
         kind = data.pop("type")
         rest = " ".join(f"{k}={v}" for k, v in data.items())
         return f"{kind} {rest}".strip()
 
     def parse_action(self, text: str, legal: Sequence[Any]) -> Any:
-        """An action typed by a person. Raise ``ValueError`` with a helpful message."""
+        """An action typed by a person in the title's own notation; raise
+        ``ValueError`` with a helpful one-line message when ``text`` is not one.
+
+        The adapters call :meth:`read_action`, which has already read the
+        canonical JSON form (text opening with ``{``) before this is called, so a
+        title never handles JSON here. ``legal`` is the seat's legal actions now.
+        Default: the legal action whose :meth:`describe_action` label is ``text``."""
         text = text.strip()
-        if text.startswith("{"):
-            try:
-                return self.codec.from_json(json.loads(text))
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"not valid JSON: {exc.msg}") from None
         for act in legal:
             if self.describe_action(act) == text:
                 return act
         raise ValueError(f"cannot read {text!r}: type a menu number or an action as JSON")
 
+    def read_action(self, text: str, legal: Sequence[Any]) -> Any:
+        """The action a person typed, as the adapters read it: the canonical JSON
+        form (``{"type": "bid", "coins": 7}``) for every title, else the title's
+        own notation through :meth:`parse_action`.
+
+        The core owns this route (a subclass may not override it), so every
+        title accepts the JSON form everywhere. Raises ``ValueError`` for text
+        that is not valid JSON, :class:`~gameweave_core.errors.MalformedAction`
+        for JSON that is no action of this title."""
+        stripped = text.strip()
+        if stripped.startswith("{"):
+            try:
+                data = json.loads(stripped)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"not valid JSON: {exc.msg}") from None
+            return self.codec.from_json(data)
+        return self.parse_action(text, legal)
+
     def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
-        """The view drawn for a terminal (may use rich markup), or ``None`` for
-        the adapters' generic rendering.
+        """The view drawn for a terminal (may use rich markup), built from the view
+        alone. Default: ``None``, and the adapters draw the view generically.
 
         ``width`` is the terminal's width in columns, as the adapter knows it (80
         when it does not): no line of the drawing may be longer once its markup is
@@ -267,11 +328,215 @@ class Title(abc.ABC, Generic[S]):
         """The rules for players, as topics: a mapping of topic name (a word or
         two, e.g. ``"guards"``) to its text in light Markdown (paragraphs, ``-``
         lists, ``**bold**``, backticks round what is typed); the first topic is
-        the overview. ``None`` (the default): the title ships no rules text, and
-        the adapters point to its documentation instead.
+        the overview. Default: ``None``, the title ships no rules text, and the
+        adapters point to its documentation instead.
 
         Adapters show it on request (``rules`` and ``rules TOPIC`` in
         ``gameweave play``). A topic named ``actions`` whose list items open with
         an action's typed form in backticks (``- `walk K7`: ...``) also explains
         the choices at a newcomer's first prompts."""
         return None
+
+
+#: The methods a :class:`ModuleTitle` takes from its modules: each is the module
+#: function of the same name, bound as it is (no forwarding call in between).
+MODULE_FUNCTIONS: tuple[str, ...] = (
+    "setup",
+    "awaiting",
+    "legal_actions",
+    "apply",
+    "explain_illegal",
+    "outcome",
+    "view",
+    "seat_label",
+    "has_secrets",
+    "resample",
+    "reward",
+    "search_defaults",
+    "snapshot",
+    "describe_action",
+    "parse_action",
+    "render_text",
+)
+
+#: The constants a :class:`ModuleTitle` takes from its modules, and what each becomes:
+#: ``ACTIONS`` the :attr:`Title.actions` attribute, ``BOTS`` what :meth:`Title.bots`
+#: returns, ``TOPICS`` what :meth:`Title.rules_text` returns.
+MODULE_CONSTANTS: Mapping[str, str] = {"ACTIONS": "actions", "BOTS": "bots", "TOPICS": "rules_text"}
+
+#: Where a module's ``check_config`` goes: after :meth:`Title.check_config`.
+_CHECK_CONFIG = "check_config"
+
+
+def _returns(value: Any, doc: str) -> Callable[[Any], Any]:
+    def method(self: Any) -> Any:
+        return value
+
+    method.__doc__ = doc
+    return method
+
+
+def _after_base_check(check: Callable[[int, dict[str, Any]], dict[str, Any]]) -> Any:
+    def check_config(self: Title[Any], players: int, config: Mapping[str, Any]) -> dict[str, Any]:
+        return check(players, Title.check_config(self, players, config))
+
+    check_config.__doc__ = (
+        "The options checked by :meth:`Title.check_config`, then by the module's "
+        f"``{check.__module__}.check_config``."
+    )
+    return check_config
+
+
+def _protocol(name: str) -> tuple[list[str], list[str]]:
+    """The parameters ``Title.<name>`` is called with (without ``self``): those the
+    adapters always pass, by position, and those with a default, by keyword."""
+    params = list(inspect.signature(getattr(Title, name)).parameters.values())[1:]
+    return (
+        [p.name for p in params if p.default is p.empty],
+        [p.name for p in params if p.default is not p.empty],
+    )
+
+
+def _check_callable(owner: str, name: str, where: str, fn: Any) -> None:
+    """Refuse, when the class is made, a module function that cannot take the
+    arguments the core and the adapters call ``name`` with."""
+    if not callable(fn):
+        raise TypeError(f"{owner}: {where}.{name} is not a function, so it cannot be {name}")
+    positional, keywords = _protocol(name)
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # some compiled functions have no signature
+        return
+    try:
+        signature.bind(*positional, **dict.fromkeys(keywords))
+    except TypeError as exc:
+        shown = ", ".join([*positional, *(f"{k}=..." for k in keywords)])
+        raise TypeError(
+            f"{owner}: {where}.{name}{signature} cannot be called as {name}({shown}): {exc}"
+        ) from None
+
+
+class ModuleTitle(Title[S]):
+    """A title whose rules live in modules as plain functions, named once.
+
+    The subclass names its modules as class keywords; each method it does not
+    write itself is the module function of the same name::
+
+        class SealedBid(
+            ModuleTitle[State],
+            actions=actions,
+            rules=rules,
+            views=views,
+            resample=resample,
+            bots=bots,
+            terminal=terminal,
+        ):
+            name = "sealedbid"
+            ...
+
+    - Every name of :data:`MODULE_FUNCTIONS` (``setup``, ``awaiting``,
+      ``legal_actions``, ``apply``, ``view``, ``outcome``, ``seat_label``,
+      ``resample``, ``describe_action``, ...) found in a module becomes that
+      method, bound as a ``staticmethod``: ``title.apply(...)`` calls
+      ``rules.apply(...)`` itself, with no forwarding call in between.
+    - A module's ``check_config(players, config)`` runs after the base
+      :meth:`Title.check_config` (the player count and the kinds of options).
+    - ``ACTIONS`` becomes :attr:`Title.actions`, ``BOTS`` what :meth:`Title.bots`
+      returns, and ``TOPICS`` what :meth:`Title.rules_text` returns.
+
+    A title in one file names itself: ``rules=__name__`` (a keyword's value may be
+    a module's name instead of the module; the module running the class statement
+    is already importable by its name, its functions above the class already in it).
+    The keywords' names are for people (``rules=``, ``views=``, any word will
+    do); their order is the order of the search. A name two modules define
+    differently is an error (write the method in the class to choose), and so
+    is a module that supplies nothing or a function that cannot take the
+    arguments the core passes, all raised when the class is made, not at the
+    first call. A method written in the class, or in a base class between it
+    and :class:`ModuleTitle`, wins over the modules. :attr:`module_bindings`
+    says where each bound method came from.
+
+    mypy checks each module function against its own annotations; that they fit
+    the protocol's is checked at run time (the count of arguments, when the class
+    is made) and by the conformance kit.
+    """
+
+    #: For each method or attribute taken from a module: ``"module.name"``.
+    module_bindings: ClassVar[Mapping[str, str]] = {}
+    #: The names this very class bound from its modules (not its bases).
+    _bound_here: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **modules: ModuleType | str) -> None:
+        super().__init_subclass__()
+        found: dict[str, tuple[str, Any]] = {}
+        for keyword, named in modules.items():
+            # A name: the module's own __name__, for a title in one file.
+            module = importlib.import_module(named) if isinstance(named, str) else named
+            if not isinstance(module, ModuleType):
+                raise TypeError(
+                    f"{cls.__name__}: {keyword}= must be a module, not {type(module).__name__}"
+                )
+            supplied = [
+                n
+                for n in (*MODULE_FUNCTIONS, _CHECK_CONFIG, *MODULE_CONSTANTS)
+                if hasattr(module, n)
+            ]
+            if not supplied:
+                wanted = ", ".join((*MODULE_FUNCTIONS, _CHECK_CONFIG, *MODULE_CONSTANTS))
+                raise TypeError(
+                    f"{cls.__name__}: module {module.__name__} ({keyword}=) defines none of {wanted}"
+                )
+            for n in supplied:
+                value = getattr(module, n)
+                if n in found and found[n][1] is not value:
+                    raise TypeError(
+                        f"{cls.__name__}: {found[n][0]}.{n} and {module.__name__}.{n} differ; "
+                        f"write {n} in the class to choose"
+                    )
+                found.setdefault(n, (module.__name__, value))
+        # What the bases bound and this class writes itself is this class's own.
+        bindings = {n: w for n, w in cls.module_bindings.items() if n not in cls.__dict__}
+        bound_here: set[str] = set()
+        for n, (where, value) in found.items():
+            target = MODULE_CONSTANTS.get(n, n)
+            if cls._written(target):
+                continue
+            bound: Any
+            if n == "ACTIONS":
+                bound = tuple(value)
+            elif n in MODULE_CONSTANTS:
+                bound = _returns(value, f"``{where}.{n}``, as it is.")
+            else:
+                _check_callable(cls.__name__, n, where, value)
+                bound = _after_base_check(value) if n == _CHECK_CONFIG else staticmethod(value)
+            setattr(cls, target, bound)
+            bindings[target] = f"{where}.{n}"
+            bound_here.add(target)
+        cls.module_bindings = bindings
+        cls._bound_here = frozenset(bound_here)
+
+    @classmethod
+    def _written(cls, name: str) -> bool:
+        """Whether ``name`` is written in the class or a base below ModuleTitle
+        (rather than bound there from a module, or left to the base Title)."""
+        for klass in cls.__mro__:
+            if klass is ModuleTitle:
+                return False
+            if name in klass.__dict__:
+                return name not in klass.__dict__.get("_bound_here", ())
+        return False
+
+    if TYPE_CHECKING:
+        # Bound from the modules when a subclass is made (so never abstract there);
+        # declared here only so that type checkers know a subclass is complete.
+        def setup(self, players: int, config: Mapping[str, Any], rng: Rng) -> S: ...
+
+        def awaiting(self, state: S) -> Sequence[int]: ...
+
+        def legal_actions(self, state: S, seat: int) -> Sequence[Any]: ...
+
+        def apply(self, state: S, seat: int, action: Any, rng: Rng) -> Sequence[Event]: ...
+
+        def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+
+        def outcome(self, state: S) -> Outcome | None: ...

@@ -42,6 +42,7 @@ from gameweave_core import (
 from gameweave_core.rng import MAX_SEED, fresh_seed
 
 from . import replay as replaying
+from . import scaffold
 from .cluster import open_cluster
 from .play import (
     NoSeatChosen,
@@ -392,22 +393,13 @@ def _resume(
     refusal = replaying.resume_refusal(log, entry, str(path))
     if refusal is not None:
         fail(refusal, 2)
-    usable, _ = replaying.usable_actions(log)
-    # A log is continued only if the installed rules reach every recorded state:
-    # otherwise resuming would rewrite a tampered log into one that verifies.
-    missing = replaying.unverifiable(log, usable)
-    if missing is not None:
-        fail(
-            f"{path}: action {missing} has no digest, so the log cannot be verified; "
-            "--resume continues only a log that verifies",
-            2,
-        )
+    # A log is continued only if it verifies, as replay --verify says (one
+    # definition): otherwise resuming would rewrite a tampered log into one that
+    # verifies, or a record of a failure into a game without it.
     try:
-        return replaying.rebuild(log, str(path), usable, verify=True, registry=reg), log
-    except DigestMismatch as exc:
-        fail(f"{exc}; --resume continues only a log that verifies", 1)
+        return replaying.verify(log, str(path), reg), log
     except LogError as exc:
-        fail(exc, 1 if exc.index is not None else 2)
+        fail(f"{exc}; {replaying.not_resumed(log, exc, str(path))}", replaying.failure_code(exc))
 
 
 # -- replay ---------------------------------------------------------------------
@@ -603,7 +595,7 @@ class _Failure:
             sys.stderr.write(replaying.format_traceback(cause))
         if cause is not None and self.debug:
             replaying.post_mortem(cause)
-        code = 1 if exc.index is not None else 2
+        code = replaying.failure_code(exc)
         if isinstance(exc, DigestMismatch):
             fail(f"verify failed at action {exc.index}: {exc}", code)
         if cause is not None and not (self.show_traceback or self.debug):
@@ -644,16 +636,11 @@ def _verify(record: MatchLog, source: str, as_json: bool, failure: _Failure, reg
                 f"it with --to {(exc.index or 1) - 1} --pdb"
             )
         failure.report(exc)
+    # Verified: every action carries its digest, and every one was compared.
     checked = sum(1 for e in record.actions if e.digest is not None)
     if as_json:
         out = {"log": source, "verified": True, "actions": match.step, "checked": checked}
         typer.echo(json.dumps({**out, "digest": match.digest()}))
-    elif checked < match.step:
-        # A log without digests replays but proves nothing about the states.
-        typer.echo(
-            f"{source}: replayed {match.step} actions of {record.title}, but only {checked} "
-            "carry a digest: the others were applied, not compared"
-        )
     else:
         typer.echo(
             f"{source}: verified; {match.step} actions of {record.title} replay to "
@@ -1040,6 +1027,11 @@ def listen_refusal(host: str, port: int) -> str | None:
                 return f"port {port} is in use on {host}; choose another with --port"
             return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
     return None
+
+
+# -- new ------------------------------------------------------------------------
+
+app.command("new")(scaffold.new)
 
 
 def main() -> None:

@@ -19,9 +19,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
 import socket
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor, Future, InvalidStateError
 from typing import Any
 from urllib.parse import urlsplit
@@ -142,6 +143,42 @@ def _quiet() -> None:
     children = [n for n in logging.Logger.manager.loggerDict if n.split(".")[0] in roots]
     for name in [*roots, *children]:
         logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def dask_setup(worker: object) -> None:
+    """Run by Dask in each worker process of a local cluster as it starts (the
+    cluster's ``preload``): the worker ignores SIGINT.
+
+    Ctrl-C at the terminal sends SIGINT to every process of the command, the
+    local cluster's workers included, and each would end in a traceback of its
+    own. The run that started them owns Ctrl-C: it says in one line that it was
+    interrupted and closes the cluster, which stops its workers. The workers the
+    cluster starts with already ignore SIGINT (see :func:`_ctrl_c_ignored`); this
+    covers one its nanny starts again later. (A remote cluster's workers are not
+    preloaded with this: their own Ctrl-C stops them.)
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """Ignore SIGINT while the block runs: the local cluster's start.
+
+    Processes started meanwhile inherit the ignoring, and Python keeps it: the
+    workers ignore the terminal's Ctrl-C from their first instruction, long before
+    their preload (:func:`dask_setup`) runs. Without it, a Ctrl-C while they
+    start kills them half-way, each with a traceback, and the cluster's start
+    fails with more. The price: a Ctrl-C during the start (a second or two) is
+    lost; the next one stops the run."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal dispositions are set from the main thread only
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @attrs.frozen
@@ -298,16 +335,19 @@ def open_cluster(text: str, entry: TitleEntry, *, timeout: float | None = None) 
     try:
         if spec.local_workers is not None:
             dask.config.set(LOCAL_SETTINGS)  # for this process and the workers it starts
-            cluster = cluster_api.LocalCluster(
-                n_workers=spec.local_workers,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-                # No dashboard; the scheduler's health routes on loopback, not on :8787.
-                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-                silence_logs=logging.ERROR,
-            )
+            with _ctrl_c_ignored():
+                cluster = cluster_api.LocalCluster(
+                    n_workers=spec.local_workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    # No dashboard; the scheduler's health routes on loopback, not on :8787.
+                    scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+                    silence_logs=logging.ERROR,
+                    # Each worker ignores Ctrl-C, which this process answers (dask_setup).
+                    preload=[__name__],
+                )
             client = cluster_api.Client(cluster, timeout=timeout)
             where = f"the local cluster ({spec.local_workers} workers)"
         else:

@@ -26,6 +26,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from gameweave_core import BotSeat, GameweaveError, IllegalAction, Match, run_bots
+from gameweave_core.log import seats_problem
 
 from .hint import show_hint, thinking_bots
 from .render import (
@@ -126,13 +127,12 @@ def seats_record(plan: SeatPlan, bots: Mapping[int, BotSeat]) -> dict[str, str]:
 def plan_from_record(record: Mapping[str, str], players: int, source: str) -> SeatPlan:
     """The seating a log recorded (see :func:`seats_record`); ``ValueError`` (one
     line naming ``source``) for a seat or kind the log should not hold."""
-    specs = []
-    for key, kind in record.items():
-        if not key.isdigit() or not 1 <= int(key) <= players:
-            raise ValueError(f"{source}: the seats table names seat {key!r}, not 1 to {players}")
-        if kind != "human" and not kind.startswith("bot:"):
-            raise ValueError(f"{source}: seat {key} is {kind!r}; a seat is 'human' or 'bot:NAME'")
-        specs.append(f"{key}={kind}")
+    # What a seats table may hold is the log's own rule (a log read from a file
+    # has been checked already); checked again for a log made in code.
+    problem = seats_problem(record, players)
+    if problem is not None:
+        raise ValueError(f"{source}: {problem}")
+    specs = [f"{key}={kind}" for key, kind in record.items()]
     none = SeatPlan(frozenset(), {s: None for s in range(1, players + 1)})
     try:
         return parse_seats(specs, players, none)
@@ -639,7 +639,7 @@ class Session:
             self._refuse(f"there is no action {number}: the menu runs from {first} to {last}")
             return None
         try:
-            return self.match.title.parse_action(text, legal)
+            return self.match.title.read_action(text, legal)
         except (ValueError, GameweaveError) as exc:
             self._refuse(str(exc))
             return None

@@ -96,6 +96,7 @@ def create_app(
             # and its turn is owed (searched again when its match is next asked for).
             await off_loop(pool.close)
             hub.searches_ended()
+            await off_loop(store.checkpoint)  # the .sqlite3 file alone holds all
 
     app = App(routes=routes(), lifespan=lifespan)
     # Starlette's State holds anything; this app's holds exactly these, typed.

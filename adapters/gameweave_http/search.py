@@ -21,7 +21,8 @@ taken, and a seat gets one hint at a time (:class:`AlreadySearching`, a 429).
 Workers are started with ``spawn`` (a fresh interpreter: forking a server's
 threads is unsafe) on the first search, at a lower CPU priority than the server
 (so that on a busy machine reads come first), and find the titles by loading
-the same plugin modules as the server's registry. As with any ``spawn``, a
+the same plugin modules as the server's registry. Each ends as soon as the
+server's process is gone, even one killed with SIGKILL. As with any ``spawn``, a
 script that builds the app itself must do so under ``if __name__ ==
 "__main__":`` (``gameweave serve`` does). A registry that holds a plugin
 no worker can import (an object made at run time) makes the pool run searches
@@ -189,7 +190,7 @@ def registry_from(recipe: Recipe) -> Registry:
     """The registry ``recipe`` describes (see :func:`recipe_of`)."""
     if recipe == "default":
         return default_registry()
-    registry = Registry()
+    registry = Registry(bundled=False)  # the recipe lists the bundled plugins too
     for name, module in recipe:
         registry.add_plugin(importlib.import_module(module), name, "gameweave-search-worker")
     return registry
@@ -197,9 +198,36 @@ def registry_from(recipe: Recipe) -> Registry:
 
 def _start_worker(recipe: Recipe) -> None:
     global _registry
+    _exit_with_parent()
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
     _registry = registry_from(recipe)
+
+
+def _exit_with_parent() -> None:
+    """End this worker process as soon as the server's process is gone, however it
+    went: a server killed with SIGKILL (or by the out-of-memory killer) runs no
+    clean-up, and its workers would otherwise wait for work forever, reparented,
+    each holding a title's matches in memory.
+
+    A spawned process holds a sentinel of its parent (on POSIX the read end of a
+    pipe only the parent can write to, on Windows the parent's process handle)
+    that becomes ready when the parent exits, for any reason. A daemon thread
+    waits on it and ends the process at once, a search under way included. (Linux's
+    parent-death signal, ``PR_SET_PDEATHSIG``, was not chosen: it fires when the
+    *thread* that started the worker ends, and the pool starts its workers from
+    whichever thread asks for the first search, which may end long before the server;
+    and it exists on Linux only.)
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not a spawned worker (a test calling the initializer)
+        return
+
+    def watch() -> None:
+        parent.join()  # returns once the parent has exited
+        os._exit(1)
+
+    threading.Thread(target=watch, name="gameweave-search-parent", daemon=True).start()
 
 
 def _in_worker(job: SearchJob) -> Any:

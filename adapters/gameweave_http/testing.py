@@ -286,6 +286,11 @@ def wait_for_version(page: Any, at_least: int) -> int:
 # -- the fixtures (pytest loads this module as a plugin) --------------------------------
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # The mark every browser test carries (``pytest -m browser`` runs only those).
+    config.addinivalue_line("markers", "browser: drives Debian's headless Chromium (Playwright)")
+
+
 @pytest.fixture(scope="session")
 def gameweave_browser() -> Iterator[Any]:
     """Debian's headless Chromium, once per test session."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gameweave_tictactoe import TicTacToe, plugin
+import gameweave_tictactoe
+from gameweave_tictactoe import TicTacToe
 
 from gameweave_core import Match, Registry
 from gameweave_core.testing import TitleConformance, check_refused
@@ -28,10 +29,15 @@ class TestTicTacToeConformance(TitleConformance):
     title = TicTacToe()
 
 
-def test_the_plugin_registers_the_title() -> None:
+def test_the_one_file_is_its_own_plugin() -> None:
     registry = Registry()
-    registry.add_plugin(plugin, "tictactoe", "gameweave-tictactoe", "1.0.0")
+    registry.add_plugin(gameweave_tictactoe, "tictactoe", "gameweave-tictactoe", "1.0.0")
     assert isinstance(registry.title("tictactoe"), TicTacToe)
+    # The title's methods are the module's own functions, named by rules=__name__.
+    assert TicTacToe.module_bindings["apply"] == "gameweave_tictactoe.apply"
+    method: object = TicTacToe.apply
+    assert method is gameweave_tictactoe.apply
+    assert TicTacToe.actions == (gameweave_tictactoe.Mark,)
 
 
 def test_seats_alternate_x_first_on_empty_cells() -> None:

@@ -29,7 +29,7 @@ class PlantedBug(SealedBid):
             # bug on the third lot, where sold is 2.
             share = state.lot / (state.sold - 2)
             assert share is not None
-        return super().apply(state, seat, action, rng)
+        return list(super().apply(state, seat, action, rng))
 
 
 @attrs.define
@@ -51,7 +51,7 @@ class GlobalRandomBid(SealedBid):
         return LuckyState(**attrs.asdict(state, recurse=False))
 
     def apply(self, state: State, seat: int, action: Any, rng: Rng) -> list[Any]:
-        events = super().apply(state, seat, action, rng)
+        events = list(super().apply(state, seat, action, rng))
         if not state.bids and isinstance(state, LuckyState):  # the bids were revealed
             state.luck.append(random.random())
         return events
@@ -73,7 +73,7 @@ class RulesV2(RulesV1):
     def apply(self, state: State, seat: int, action: Any, rng: Rng) -> list[Any]:
         third = state.sold == 2
         before = list(state.coins)
-        events = super().apply(state, seat, action, rng)
+        events = list(super().apply(state, seat, action, rng))
         if third and state.sold == 3:
             for i, (was, now) in enumerate(zip(before, state.coins, strict=True)):
                 if now < was:

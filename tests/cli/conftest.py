@@ -166,7 +166,7 @@ class FragileBid(SealedBid):
     def apply(self, state: State, seat: int, action: Any, rng: Rng) -> list[Any]:
         if state.sold == 0 and state.lot == 9 and len(state.bids) == state.players - 1:
             raise ZeroDivisionError("the auctioneer divided by zero")
-        return super().apply(state, seat, action, rng)
+        return list(super().apply(state, seat, action, rng))
 
 
 class ThreeFails(SealedBid):

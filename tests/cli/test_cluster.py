@@ -31,7 +31,7 @@ from gameweave_cli.simulate import (
     Tally,
     simulate,
 )
-from gameweave_core import Match
+from gameweave_core import Match, default_registry
 from gameweave_http.testing import loopback_socket
 
 from .conftest import TUTORIAL
@@ -183,7 +183,7 @@ def test_every_way_of_running_gives_the_same_json(
     assert len(remotes) == 300
     assert [p.name for p in ones] == [p.name for p in remotes]
     assert all(a.read_bytes() == b.read_bytes() for a, b in zip(ones, remotes, strict=True))
-    assert Match.load(remotes[-1], verify=True).is_over
+    assert Match.load(remotes[-1], verify=True, registry=default_registry()).is_over
     # Another seed gives other numbers on the cluster too.
     other_seed = ["sealedbid", "--games", "300", "--seed", "18", "-p", "3"]
     other = simulate_json(child_env, *other_seed, "--cluster", cluster.address, cwd=tmp_path)

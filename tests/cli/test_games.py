@@ -34,7 +34,7 @@ def test_games_json_has_exactly_the_documented_keys(installed: Any, runner: CliR
             "display_name": "Sealed Bids",
             "min_players": 2,
             "max_players": 4,
-            "version": "2",
+            "version": "3",
             "distribution": "gameweave-sealedbid",
             "options": {},
         }

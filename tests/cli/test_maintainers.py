@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from gameweave_cli.app import app
-from gameweave_core import Match, MatchLog, Registry, __version__, play_out
+from gameweave_core import Match, MatchLog, Registry, __version__, default_registry, play_out
 from gameweave_sealedbid.title import SealedBid, State
 
 from .buggy import GlobalRandomBid, PlantedBug, RulesV1, RulesV2
@@ -81,7 +81,7 @@ def test_traceback_of_a_log_that_verifies_is_quiet(
     installed: Any, runner: CliRunner, tmp_path: Path
 ) -> None:
     log = tmp_path / "fine.toml"
-    play_out(Match.create("sealedbid", 2, 5)).save(log)
+    play_out(Match.create("sealedbid", 2, 5, registry=default_registry())).save(log)
     result = invoke(runner, "replay", log, "--verify", "--traceback")
     assert result.exit_code == 0 and result.stderr == ""
     assert "verified; 10 actions" in result.stdout
@@ -90,7 +90,7 @@ def test_traceback_of_a_log_that_verifies_is_quiet(
 def test_state_is_the_whole_snapshot_at_a_step(
     crash: Any, runner: CliRunner, installed: Any
 ) -> None:
-    match = Match.load(crash, upto=5)
+    match = Match.load(crash, upto=5, registry=default_registry())
     result = invoke(runner, "replay", crash, "--to", 5, "--state")
     assert result.exit_code == 0, result.output
     state = json.loads(result.stdout)
@@ -109,7 +109,9 @@ def test_json_holds_the_state_only_when_asked(crash: Any, runner: CliRunner) -> 
         invoke(runner, "replay", crash, "--to", 3, "--json", "--state", "--as", 1).stdout
     )
     assert both["seat"] == 1 and both["view"] == plain["view"] | {"my_bid": both["view"]["my_bid"]}
-    assert both["state"] == json.loads(json.dumps(Match.load(crash, upto=3).snapshot()))
+    assert both["state"] == json.loads(
+        json.dumps(Match.load(crash, upto=3, registry=default_registry()).snapshot())
+    )
 
 
 @pytest.mark.parametrize(
@@ -209,7 +211,7 @@ def branch(match: Match, step: int) -> Match:
 def test_diff_names_the_first_step_and_diffs_both_states(
     installed: Any, runner: CliRunner, tmp_path: Path
 ) -> None:
-    a = play_out(Match.create("sealedbid", 2, 31))
+    a = play_out(Match.create("sealedbid", 2, 31, registry=default_registry()))
     b = branch(a, 4)
     a_path, b_path = tmp_path / "a.toml", tmp_path / "b.toml"
     a.save(a_path)
@@ -235,7 +237,7 @@ def test_diff_names_the_first_step_and_diffs_both_states(
 def test_diff_of_a_log_with_itself_and_with_its_beginning(
     installed: Any, runner: CliRunner, tmp_path: Path
 ) -> None:
-    a = play_out(Match.create("sealedbid", 2, 32))
+    a = play_out(Match.create("sealedbid", 2, 32, registry=default_registry()))
     a_path, short = tmp_path / "a.toml", tmp_path / "short.toml"
     a.save(a_path)
     a.at(6).save(short)
@@ -252,11 +254,14 @@ def test_diff_of_another_seed_differs_from_the_start(
 ) -> None:
     paths = []
     for seed in (1, 2):
-        match = Match.create("sealedbid", 2, seed)
+        match = Match.create("sealedbid", 2, seed, registry=default_registry())
         paths.append(tmp_path / f"s{seed}.toml")
         match.save(paths[-1])
     # The test needs two seeds that deal differently (they do: the lots are shuffled).
-    assert Match.create("sealedbid", 2, 1).digest() != Match.create("sealedbid", 2, 2).digest()
+    assert (
+        Match.create("sealedbid", 2, 1, registry=default_registry()).digest()
+        != Match.create("sealedbid", 2, 2, registry=default_registry()).digest()
+    )
     result = invoke(runner, "replay", *paths[:1], "--diff", paths[1])
     assert result.exit_code == 1
     assert "first differ at step 0: the matches start apart (seed: 1 vs 2)" in result.stdout
@@ -264,7 +269,7 @@ def test_diff_of_another_seed_differs_from_the_start(
 
 def test_diff_needs_two_logs_of_one_title(crash: Any, runner: CliRunner, tmp_path: Path) -> None:
     other = tmp_path / "other.toml"
-    Match.create("sealedbid", 2, 1).save(other)
+    Match.create("sealedbid", 2, 1, registry=default_registry()).save(other)
     result = invoke(runner, "replay", crash, "--diff", other)
     assert result.exit_code == 2
     assert "--diff compares two logs of one title" in one_error_line(result)
@@ -380,18 +385,21 @@ def test_resume_refuses_a_log_without_digests(saved_game: Any, runner: CliRunner
 def test_verify_does_not_call_a_log_without_digests_verified(
     saved_game: Any, runner: CliRunner
 ) -> None:
-    steps = len(MatchLog.load(saved_game).actions)
-    rewrite(saved_game, lambda e: attrs.evolve(e, digest=None) if e.index > 1 else e)
+    # As --resume refuses it (one definition of a valid log, test_valid_log.py).
+    stripped = rewrite(saved_game, lambda e: attrs.evolve(e, digest=None) if e.index > 1 else e)
     result = invoke(runner, "replay", saved_game, "--verify")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2, result.output
     assert "verified" not in result.stdout
-    assert f"replayed {steps} actions of sealedbid, but only 1 carry a digest" in result.stdout
+    assert "action 2 has no digest, so the log cannot be verified" in one_error_line(result)
+    assert saved_game.read_text() == stripped
+    # Shown without --verify, it still replays.
+    assert invoke(runner, "replay", saved_game).exit_code == 0
 
 
 def test_resume_still_continues_a_log_that_verifies(saved_game: Any, runner: CliRunner) -> None:
     result = invoke(runner, "play", "--resume", saved_game, input="bid 1\n" * 5)
     assert result.exit_code == 0, result.output
-    assert Match.load(saved_game, verify=True).is_over
+    assert Match.load(saved_game, verify=True, registry=default_registry()).is_over
 
 
 HEADER = 'format = 1\ntitle = "sealedbid"\ntitle_version = "1"\nplayers = 2\n'
@@ -443,7 +451,7 @@ def test_play_refuses_to_save_a_log_that_would_not_replay(
     # The same game with a title that keeps to its rng is saved and verifies.
     fine = tmp_path / "fine.toml"
     ok = invoke(runner, "play", "sealedbid", "--seed", 3, "--seat", "1=bot", "--log", fine)
-    assert ok.exit_code == 0 and Match.load(fine, verify=True).is_over
+    assert ok.exit_code == 0 and Match.load(fine, verify=True, registry=default_registry()).is_over
 
 
 def test_a_human_is_warned_once_and_quit_saves_nothing(
@@ -466,7 +474,7 @@ def test_a_human_is_warned_once_and_quit_saves_nothing(
     # What an autosave wrote before the first reveal still stands, and verifies.
     saved = re.search(rf"{re.escape(str(log))} holds the game as saved at step (\d+)", line)
     assert saved is not None
-    assert Match.load(log, verify=True).step == int(saved.group(1)) < 6
+    assert Match.load(log, verify=True, registry=default_registry()).step == int(saved.group(1)) < 6
 
 
 # -- test-only options ------------------------------------------------------------------------

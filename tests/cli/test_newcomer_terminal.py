@@ -220,7 +220,7 @@ def test_a_log_without_seats_still_resumes_as_before(
     installed: Any, runner: CliRunner, tmp_path: Path
 ) -> None:
     """Logs written before the ``seats`` field read as ever: seat 1 is the person."""
-    match = Match.create("sealedbid", 2, 5)
+    match = Match.create("sealedbid", 2, 5, registry=installed)
     match.submit(2, {"type": "bid", "coins": 1})
     log = tmp_path / "old.toml"
     match.to_log().save(log)
@@ -236,7 +236,7 @@ def test_a_log_without_seats_still_resumes_as_before(
 def test_a_log_whose_seats_are_wrong_is_refused_in_one_line(
     installed: Any, runner: CliRunner, tmp_path: Path
 ) -> None:
-    match = Match.create("sealedbid", 2, 5)
+    match = Match.create("sealedbid", 2, 5, registry=installed)
     log = tmp_path / "odd.toml"
     attrs.evolve(match.to_log(), seats={"1": "human", "2": "robot"}).save(log)
     result = runner.invoke(app, ["play", "--resume", str(log)], input="quit\n")
@@ -541,7 +541,7 @@ def test_verify_says_the_log_may_have_been_edited(
 ) -> None:
     """Issue 31.8: a digest that does not match said "the rules diverge", where the
     log may just as well have been edited."""
-    match = Match.create("sealedbid", 2, 5)
+    match = Match.create("sealedbid", 2, 5, registry=installed)
     for coins in (1, 2, 3):
         match.submit(1 + coins % 2, {"type": "bid", "coins": coins})
     log = tmp_path / "edited.toml"

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from gameweave_cli.app import app
 from gameweave_cli.play import parse_seats
-from gameweave_core import Match, MatchLog
+from gameweave_core import Match, MatchLog, default_registry
 
 from .conftest import ClumsyBid, FragileBid, OpenBid, PlainBid, ThreeFails, add_titles, seed_where
 
@@ -36,7 +36,7 @@ def test_all_bot_game_plays_to_the_end_unattended(
     assert "Game over:" in out
     assert out.index("Bids revealed") < out.index("Game over:")
     assert f"Log saved to {log}" in out
-    replayed = Match.load(log, verify=True)
+    replayed = Match.load(log, verify=True, registry=default_registry())
     assert replayed.is_over
     outcome = replayed.outcome()
     assert outcome is not None and outcome.summary in out
@@ -97,7 +97,7 @@ def test_human_turns_by_menu_number_and_typed_action(
     mine = [e.action["coins"] for e in record.actions if e.seat == 1]
     assert mine == [3, 2, 1, 1, 0]  # refused input changed nothing
     assert len(record.actions) == 10
-    Match.load(log, verify=True)
+    Match.load(log, verify=True, registry=default_registry())
 
 
 def test_help_history_show_and_save(installed: Any, runner: CliRunner, tmp_path: Path) -> None:
@@ -132,7 +132,7 @@ def test_resume_continues_a_saved_game(installed: Any, runner: CliRunner, tmp_pa
     after = MatchLog.load(log)
     assert after.actions[: len(before)] == before
     assert [e.action["coins"] for e in after.actions if e.seat == 1] == [2, 1, 1, 1, 1]
-    assert Match.load(log, verify=True).is_over
+    assert Match.load(log, verify=True, registry=default_registry()).is_over
 
 
 def test_hot_seat_hands_over_between_humans(
@@ -325,7 +325,7 @@ def test_hot_seat_game_ends_on_a_public_screen(
     end = out[out.index("the end after 10 actions, as a spectator sees it") :]
     assert "You bid" not in end and "(you)" not in end
     assert "Game over:" in end and "Bids revealed: seat 1 1, seat 2 1" in end
-    assert Match.load(log, verify=True).is_over
+    assert Match.load(log, verify=True, registry=default_registry()).is_over
 
 
 def test_the_log_is_current_whenever_a_human_is_asked(installed: Any, tmp_path: Path) -> None:
@@ -333,7 +333,7 @@ def test_the_log_is_current_whenever_a_human_is_asked(installed: Any, tmp_path: 
     from gameweave_cli.render import make_console
     from gameweave_core import seat_bots
 
-    match = Match.create("sealedbid", 2, 3)
+    match = Match.create("sealedbid", 2, 3, registry=default_registry())
     log = tmp_path / "live.toml"
     seen: list[int] = []
     moves = iter(["bid 1", "bid 2", "quit"])

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from gameweave_cli.app import app
 from gameweave_cli.hint import hint_text, search_hint, thinking
 from gameweave_cli.play import Session
-from gameweave_core import Match, MatchLog, Title, seat_bots
+from gameweave_core import Match, MatchLog, Title, default_registry, seat_bots
 from gameweave_core.ismcts import SearchOptions
 from gameweave_sealedbid.title import SealedBid
 
@@ -43,7 +43,7 @@ def session_output(match: Match, moves: list[str], tmp_path: Path, terminal: boo
 
 
 def test_hint_names_a_legal_move_and_how_sure_the_search_is(installed: Any, tmp_path: Path) -> None:
-    match = Match.create("sealedbid", 2, 3)
+    match = Match.create("sealedbid", 2, 3, registry=default_registry())
     out = session_output(match, ["hint", "quit"], tmp_path)
     (line,) = [ln for ln in out.splitlines() if ln.startswith("Hint: ")]
     result = search_hint(match, 1)
@@ -60,7 +60,7 @@ def test_a_hint_uses_only_what_the_seat_knows(installed: Any) -> None:
     # leaves seat 2's view, and so its hint, the same.
     hints = []
     for bid in (0, 4, 9):
-        match = Match.create("sealedbid", 2, 3)
+        match = Match.create("sealedbid", 2, 3, registry=default_registry())
         match.submit(1, {"type": "bid", "coins": bid})
         result = search_hint(match, 2, SearchOptions(iterations=60))
         hints.append(str(hint_text(match, 2, result)))
@@ -69,13 +69,15 @@ def test_a_hint_uses_only_what_the_seat_knows(installed: Any) -> None:
 
 def test_no_hint_for_a_title_without_resample(installed: Any, tmp_path: Path) -> None:
     add_titles(installed, Unsearchable())
-    match = Match.create("unsearchable", 2, 3)
+    match = Match.create("unsearchable", 2, 3, registry=default_registry())
     out = session_output(match, ["hint", "quit"], tmp_path)
     assert "No hint: Sealed Bids has no resample hook, so the search cannot give hints" in out
 
 
 def test_help_lists_hint(installed: Any, tmp_path: Path) -> None:
-    out = session_output(Match.create("sealedbid", 2, 3), ["help", "quit"], tmp_path)
+    out = session_output(
+        Match.create("sealedbid", 2, 3, registry=default_registry()), ["help", "quit"], tmp_path
+    )
     assert "hint " in out
 
 
@@ -93,11 +95,11 @@ def test_a_bot_shows_it_is_thinking_on_a_terminal_only() -> None:
 def test_bots_in_a_session_with_a_person_show_they_are_thinking(
     installed: Any, tmp_path: Path
 ) -> None:
-    match = Match.create("sealedbid", 2, 3)
+    match = Match.create("sealedbid", 2, 3, registry=default_registry())
     assert f"Seat 2 ({match.seat_label(2)}) is thinking..." in session_output(
         match, ["bid 1", "quit"], tmp_path, terminal=True
     )
-    again = Match.create("sealedbid", 2, 3)
+    again = Match.create("sealedbid", 2, 3, registry=default_registry())
     assert "is thinking" not in session_output(again, ["bid 1", "quit"], tmp_path)
 
 
@@ -110,7 +112,7 @@ def test_play_and_simulate_take_an_ismcts_seat(
         ["play", "sealedbid", "--seed", "4", "--seat", "1=bot:ismcts", "--log", str(log)],
     )
     assert played.exit_code == 0, played.output
-    assert Match.load(log, verify=True).is_over
+    assert Match.load(log, verify=True, registry=default_registry()).is_over
     assert len(MatchLog.load(log).actions) == 10
     simulated = runner.invoke(
         app,

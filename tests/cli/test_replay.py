@@ -11,13 +11,13 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from gameweave_cli.app import app
-from gameweave_core import Match, play_out
+from gameweave_core import Match, default_registry, play_out
 
 
 @pytest.fixture
 def game(installed: Any, tmp_path: Path) -> Any:
     """A finished two-player game of Sealed Bids saved to a log; returns (path, match)."""
-    match = play_out(Match.create("sealedbid", 2, 77))
+    match = play_out(Match.create("sealedbid", 2, 77, registry=default_registry()))
     path = tmp_path / "game.toml"
     match.save(path)
     return path, match

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from gameweave_cli.app import app
 from gameweave_cli.simulate import InlineExecutor, numeric_figures, simulate
-from gameweave_core import Match, MatchLog
+from gameweave_core import Match, MatchLog, default_registry
 
 from .conftest import FragileBid, ThreeFails, add_titles, seed_where
 
@@ -61,7 +61,7 @@ def test_figures_are_the_means_of_the_games(installed: Any) -> None:
     points = []
     for game in result.results:
         assert game.log is not None
-        match = Match.from_log(MatchLog.from_toml(game.log))
+        match = Match.from_log(MatchLog.from_toml(game.log), registry=default_registry())
         outcome = match.outcome()
         assert outcome is not None and outcome.side == game.side
         points.append(outcome.figures["points"][0])
@@ -99,7 +99,7 @@ def test_save_logs_writes_every_game(installed: Any, runner: CliRunner, tmp_path
     data = as_json(runner, *args)
     paths = sorted(folder.iterdir())
     assert [p.name for p in paths] == [f"sealedbid-seed6-game{i:05d}.toml" for i in range(1, 6)]
-    outcomes = [Match.load(p, verify=True).outcome() for p in paths]
+    outcomes = [Match.load(p, verify=True, registry=default_registry()).outcome() for p in paths]
     sides = [o.side for o in outcomes if o is not None]
     assert len(sides) == len(paths)
     assert sorted(s["side"] for s in data["sides"] for _ in range(s["wins"])) == sorted(sides)

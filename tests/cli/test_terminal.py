@@ -14,7 +14,7 @@ from typing import Any
 import pexpect
 import pytest
 
-from gameweave_core import Match, MatchLog
+from gameweave_core import Match, MatchLog, default_registry
 from gameweave_core.registry import ENV_LOAD_PLUGINS
 
 PROMPT_1 = r"seat 1 \(Bidder 1\)> "
@@ -71,7 +71,7 @@ def test_a_whole_game_typed_at_the_terminal(
     assert child.exitstatus == 0
     record = MatchLog.load(log)
     assert [e.action["coins"] for e in record.actions if e.seat == 1] == [5, 4, 3, 2, 1]
-    assert Match.load(log, verify=True).is_over
+    assert Match.load(log, verify=True, registry=default_registry()).is_over
 
 
 def test_hot_seat_wipes_the_screen_between_players(

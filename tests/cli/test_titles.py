@@ -41,7 +41,7 @@ def test_all_bot_game(real_registry: Any, runner: CliRunner, tmp_path: Path, nam
     args = ["play", name, "--seed", "2", "--seat", "1=bot", "--seat", "2=bot", "--log", str(log)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    replayed = Match.load(log, verify=True)
+    replayed = Match.load(log, verify=True, registry=default_registry())
     assert replayed.is_over
     out = result.stdout
     outcome = replayed.outcome()
@@ -119,7 +119,7 @@ def test_the_museum_job_at_the_terminal(real_registry: Any, tmp_path: Path) -> N
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    match = Match.load(log, verify=True)
+    match = Match.load(log, verify=True, registry=default_registry())
     mine = [a["type"] for s, a in match.actions() if s == 1]
     assert mine == ["enter", "hold"]
 
@@ -138,7 +138,7 @@ def test_museum_hot_seat_never_shows_one_seat_the_others_secrets(
     from gameweave_cli.render import render_view
 
     need(real_registry, "museum")
-    match = Match.create("museum", 2, 9)
+    match = Match.create("museum", 2, 9, registry=default_registry())
     buffer = io.StringIO()
     console = Console(file=buffer, width=110, highlight=False, soft_wrap=True)
     marks = {"prompt": 0, "handover": 0}
@@ -174,6 +174,35 @@ def test_museum_hot_seat_never_shows_one_seat_the_others_secrets(
     assert len(handovers) >= 3
 
 
+def test_every_prompt_reads_the_canonical_json_form(real_registry: Any, tmp_path: Path) -> None:
+    """The core reads JSON before the title's own notation: The House Job's prompt,
+    whose parser knows only words, takes ``{"type": "draft", "role": "lookout"}``,
+    and a JSON action of no kind the title has is refused in one line."""
+    import io
+
+    from rich.console import Console
+
+    from gameweave_cli.play import Session
+
+    need(real_registry, "house")
+    match = Match.create("house", 2, 3, registry=real_registry)
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=110, highlight=False, soft_wrap=True)
+    typed = iter(['{"type": "steal"}', '{"type": "draft", "role": "lookout"}', "quit"])
+
+    def read(prompt: str) -> str:
+        return "" if prompt.startswith("Pass to") else next(typed)
+
+    session = Session(match, frozenset({1, 2}), {}, tmp_path / "house.toml", console, read)
+    assert session.run() == 0
+    assert match.actions()[0] == (1, {"type": "draft", "role": "lookout"})
+    refused = [line for line in buffer.getvalue().splitlines() if "Not accepted" in line]
+    assert refused == [
+        "Not accepted: unknown action type 'steal'; this title knows: "
+        + ", ".join(sorted(match.title.codec.types))
+    ]
+
+
 def test_options_reach_the_game_and_its_log(
     real_registry: Any, runner: CliRunner, tmp_path: Path
 ) -> None:
@@ -182,7 +211,7 @@ def test_options_reach_the_game_and_its_log(
     args = ["play", "house", "--seed", "2", "--seat", "1=bot", "--seat", "2=bot"]
     result = runner.invoke(app, [*args, "--log", str(log), "--option", "take=300"])
     assert result.exit_code == 0, result.output
-    replayed = Match.load(log, verify=True)
+    replayed = Match.load(log, verify=True, registry=default_registry())
     assert replayed.config["take"] == 300
     outcome = replayed.outcome()
     assert outcome is not None and outcome.figures["opening"] == 300

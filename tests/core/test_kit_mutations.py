@@ -29,8 +29,11 @@ skip, saying so, until then.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import random
+import re
+import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -39,10 +42,15 @@ import pytest
 
 from gameweave_core import Event, Rng, Title
 from gameweave_core.bots import Bot, BotFactory, Observation
-from gameweave_core.testing import TitleConformance
+from gameweave_core.testing import TitleConformance, check_resampled_twins
 from gameweave_sealedbid import SealedBid
 from gameweave_sealedbid.actions import Bid
+from gameweave_sealedbid.bots import ThriftyBot
 from gameweave_sealedbid.state import State
+
+from . import pickpocket
+from .pickpocket import GUARDS, Pickpocket
+from .pickpocket import State as PickState
 
 # -- the nine bugs, in the tutorial title -----------------------------------------------
 
@@ -71,7 +79,7 @@ class NextLotInRoundTwo(SealedBid):
     """From the second lot on, each sealed bid's public line names the next hidden lot."""
 
     def apply(self, state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
-        events = super().apply(state, seat, action, rng)
+        events = list(super().apply(state, seat, action, rng))
         if state.sold >= 1 and state.bids and state.deck:  # lot 2 on, between sales
             events.append(Event.public(f"The auctioneer hints: {state.deck[0]} points next"))
         return events
@@ -120,7 +128,7 @@ class RandomInApply(SealedBid):
     """The lots to come reshuffled with the global random module after each sale."""
 
     def apply(self, state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
-        events = super().apply(state, seat, action, rng)
+        events = list(super().apply(state, seat, action, rng))
         if not state.bids:  # a lot was just sold
             random.shuffle(state.deck)
         return events
@@ -144,6 +152,9 @@ class RandomInBot(SealedBid):
         return {"thrifty": random_thrifty}
 
 
+#: What the kit names when a title or bot draws from Python's global generator.
+RANDOM = "the global random module (random."
+
 #: (bug, the wrapped title, the kit check that must fail, words its message must hold)
 BUGS: list[tuple[str, type[Title[Any]], str, Sequence[str]]] = [
     ("all secrets in every view", BidsInEveryView, "test_secrets_are_kept", ["view"]),
@@ -152,9 +163,14 @@ BUGS: list[tuple[str, type[Title[Any]], str, Sequence[str]]] = [
     ("secret in seat_label", BidInSeatLabel, "test_secrets_are_kept", ["by its seat labels"]),
     ("secret in explain_illegal", HighestBidInReason, "test_secrets_are_kept", ["by its refusals"]),
     ("secret in event data", BidInEventData, "test_secrets_are_kept", ["by its events"]),
-    ("global random in setup", RandomInSetup, "test_setup_is_deterministic", ["setup is not"]),
-    ("global random in apply", RandomInApply, "test_apply_is_deterministic", ["apply is not"]),
-    ("global random in a bot", RandomInBot, "test_bots_are_deterministic", ["bot 'thrifty'"]),
+    ("global random in setup", RandomInSetup, "test_setup_is_deterministic", ["setup", RANDOM]),
+    ("global random in apply", RandomInApply, "test_apply_is_deterministic", ["apply", RANDOM]),
+    (
+        "global random in a bot",
+        RandomInBot,
+        "test_bots_are_deterministic",
+        ["bot 'thrifty'", RANDOM],
+    ),
 ]
 
 
@@ -227,11 +243,11 @@ def leaky(base: type[Title[Any]], kind: str, secret: Callable[[Any], Any]) -> Ti
     """``base`` with one leak of ``secret(state)``, of the given kind."""
 
     def view(self: Any, state: Any, seat: int | None) -> dict[str, Any]:
-        return {**base.view(self, state, seat), "leak": secret(state)}
+        return {**super(type(self), self).view(state, seat), "leak": secret(state)}
 
     def base_apply(self: Any, state: Any, seat: int, action: Any, rng: Rng) -> list[Event]:
-        # Through super(), not base.apply(self, ...): a title may bind a rules function
-        # as the method itself (The House Job does, with staticmethod).
+        # Through super(), not base.apply(self, ...): a title's methods may be its
+        # rules functions themselves (a ModuleTitle binds them with staticmethod).
         return list(super(type(self), self).apply(state, seat, action, rng))
 
     def apply_line(self: Any, state: Any, seat: int, action: Any, rng: Rng) -> list[Event]:
@@ -249,10 +265,10 @@ def leaky(base: type[Title[Any]], kind: str, secret: Callable[[Any], Any]) -> Ti
         return [*events, Event.public("Nothing to see", "psst", secret=secret(state))]
 
     def seat_label(self: Any, state: Any, seat: int) -> str:
-        return f"{base.seat_label(self, state, seat)} [{secret(state)}]"
+        return f"{super(type(self), self).seat_label(state, seat)} [{secret(state)}]"
 
     def explain_illegal(self: Any, state: Any, seat: int, action: Any) -> str | None:
-        reason = base.explain_illegal(self, state, seat, action) or "not now"
+        reason = super(type(self), self).explain_illegal(state, seat, action) or "not now"
         return f"{reason} [{secret(state)}]"
 
     leaks: dict[str, dict[str, Any]] = {
@@ -301,3 +317,339 @@ def test_each_leak_in_each_shipped_title_is_caught(shipped: str, kind: str) -> N
     print(f"{shipped}, {kind}: {message.splitlines()[0]}")
     for word in (LEAKS[kind], "step"):
         assert word in message, f"{shipped}, {kind}: {word!r} is not named in: {message}"
+
+
+# -- the kinds of bug the kit took on trust before issue 25 ------------------------------
+#
+# Each kind is injected into the tutorial title and into Pickpocket (pickpocket.py: a
+# hidden hand, a secret deck, a reaction window), by wrapping. The kit checks that
+# catch them: the view criterion (a view that changes while everything the seat
+# received and did is the same), the resample contract (one seed, one draw from
+# worlds the seat cannot tell apart), the watch on unseeded randomness, and
+# refusals probed for every kind of action and at the edges of the seat's own.
+
+
+@attrs.define
+class NotedState(State):
+    """Sealed Bids' state with one more field, for the mutants that keep a note."""
+
+    note: list[int] = attrs.field(factory=list)
+
+
+class Noting(SealedBid):
+    def setup(self, players: int, config: Any, rng: Rng) -> State:
+        state = super().setup(players, config, rng)
+        return NotedState(**{f.name: getattr(state, f.name) for f in attrs.fields(State)})
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        assert isinstance(state, NotedState)
+        return {**super().view(state, seat), "note": list(state.note)}
+
+
+class TellsWhatComesAfter(Noting):
+    """View leak after a random draw: when a lot comes up from the hidden deck, the
+    view notes (and keeps) whether the lot after it is worth more."""
+
+    def apply(self, state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
+        events = super().apply(state, seat, action, rng)
+        if not state.bids and state.deck:  # a lot was sold and the next came up
+            assert isinstance(state, NotedState)
+            state.note = [int(state.deck[0] > state.lot)]
+        return list(events)
+
+
+class RanksTheSealedBids(Noting):
+    """View leak of a secret choice: the view lists the seats that have bid, kept in
+    the order of their sealed amounts."""
+
+    def apply(self, state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
+        events = super().apply(state, seat, action, rng)
+        assert isinstance(state, NotedState)
+        state.note = sorted(state.bids, key=lambda s: (state.bids[s], s))
+        return list(events)
+
+
+class KeepsTheSealedBids(SealedBid):
+    """resample from the true state: the lots to come are drawn again, the other
+    seats' sealed bids are kept as they truly are."""
+
+    def resample(self, state: State, seat: int | None, rng: Rng) -> State:
+        drawn = super().resample(state, seat, rng)
+        drawn.bids = dict(state.bids)
+        return drawn
+
+
+class ShufflesTheDeckWhereItLies(SealedBid):
+    """resample depending on the true order: the lots to come are shuffled in place
+    (The House Job's bug), so the true order shows through every draw."""
+
+    def resample(self, state: State, seat: int | None, rng: Rng) -> State:
+        drawn = super().resample(state, seat, rng)
+        drawn.deck = list(state.deck)
+        rng.shuffle(drawn.deck)
+        return drawn
+
+
+class Whim:
+    """The thrifty bot, which now and then (one decision in twelve) bids on a whim
+    drawn from the global random module."""
+
+    def act(self, observation: Observation, rng: Rng) -> Bid:
+        if rng.random() < 1 / 12:
+            coins = observation.view["coins"][observation.seat - 1]
+            return Bid(random.randint(0, coins))
+        return ThriftyBot().act(observation, rng)
+
+
+class WhimInABot(SealedBid):
+    def bots(self) -> dict[str, BotFactory]:
+        return {"thrifty": lambda seat, players: Whim()}
+
+
+#: A generator of the bot's own, seeded once when the module is imported.
+OWN_GENERATOR = random.Random(2024)
+
+
+class OwnTies:
+    """The thrifty bot drawing from a generator of its own instead of the one the
+    match hands it."""
+
+    def act(self, observation: Observation, rng: Rng) -> Bid:
+        return ThriftyBot().act(observation, Rng(OWN_GENERATOR.getrandbits(32)))
+
+
+class OwnGeneratorInABot(SealedBid):
+    def bots(self) -> dict[str, BotFactory]:
+        return {"thrifty": lambda seat, players: OwnTies()}
+
+
+class HighestBidAtTheEdge(SealedBid):
+    """A rare refusal leak: from the second lot on, a seat holding 10 coins or more
+    that bids exactly one coin more than it holds, on a lot worth 7 or more, is
+    refused naming the highest sealed bid (the kit before issue 25, trying three
+    refusals drawn from every action seen in the match, missed it)."""
+
+    def explain_illegal(self, state: State, seat: int, action: Any) -> str | None:
+        reason = super().explain_illegal(state, seat, action)
+        coins = state.coins[seat - 1]
+        edge = isinstance(action, Bid) and action.coins == coins + 1
+        rare = state.lot >= 7 and coins >= 10 and state.sold >= 1
+        if reason and edge and rare and state.bids:
+            return f"{reason} (the best sealed bid is {max(state.bids.values())})"
+        return reason
+
+
+class ForgetsOnlyTheTakenCard(Pickpocket):
+    """View leak after a random transfer (Museum Rush's): when a card is taken at
+    random, the table forgets that card only, so its view of the victim's hand
+    drops exactly the card that left."""
+
+    def apply(self, state: PickState, seat: int, action: Any, rng: Rng) -> list[Event]:
+        before = list(state.knows)
+        events = super().apply(state, seat, action, rng)
+        for e in events:
+            if e.kind == "took" and e.seats is not None:  # thief and victim saw the card
+                state.knows[:] = before
+                state.knows[e.data["card"]] = sum(1 << s for s in e.seats)
+        return events
+
+
+class KeepsTheTrueHands(Pickpocket):
+    """resample from the true state: the deck is drawn again, the hands are kept."""
+
+    def resample(self, state: PickState, seat: int | None, rng: Rng) -> PickState:
+        drawn = copy.deepcopy(state)
+        drawn.deck = sorted(state.deck)
+        rng.shuffle(drawn.deck)
+        return drawn
+
+
+class DealsFromTheTrueOrder(Pickpocket):
+    """resample depending on the true order: the unknown cards are shuffled as they
+    lie instead of from a fixed order."""
+
+    def resample(self, state: PickState, seat: int | None, rng: Rng) -> PickState:
+        return pickpocket.resample(state, seat, rng, canonical=False)
+
+
+class GreedyOnAWhim:
+    """Pickpocket's bot, which now and then (one decision in twelve) plays a legal
+    action drawn from the global random module."""
+
+    def __init__(self, seat: int) -> None:
+        self.bot = pickpocket.Greedy(seat)
+
+    def act(self, observation: Observation, rng: Rng) -> Any:
+        if rng.random() < 1 / 12:
+            return random.choice(list(observation.legal))
+        return self.bot.act(observation, rng)
+
+
+class WhimInPickpocketsBot(Pickpocket):
+    def bots(self) -> dict[str, BotFactory]:
+        return {"greedy": lambda seat, players: GreedyOnAWhim(seat)}
+
+
+#: A project generator of the bot's own, made when the module is imported.
+TIES = Rng(7)
+
+
+class GreedyWithItsOwnTies:
+    """Pickpocket's bot breaking ties with a generator of its own (a project ``Rng``,
+    made once), not the one it is handed."""
+
+    def __init__(self, seat: int) -> None:
+        self.bot = pickpocket.Greedy(seat)
+
+    def act(self, observation: Observation, rng: Rng) -> Any:
+        return self.bot.act(observation, TIES)
+
+
+class OwnRngInPickpocketsBot(Pickpocket):
+    def bots(self) -> dict[str, BotFactory]:
+        return {"greedy": lambda seat, players: GreedyWithItsOwnTies(seat)}
+
+
+class NamesTheGuards(Pickpocket):
+    """A rare refusal leak: once a Guard has been spent, a draw tried during a pick
+    (a kind of action few refusals are drawn from) is refused naming who still
+    holds a Guard (the kit before issue 25 missed it)."""
+
+    def explain_illegal(self, state: PickState, seat: int, action: Any) -> str | None:
+        if isinstance(action, pickpocket.Draw) and state.window is not None and state.discard:
+            holders = [s for s, h in enumerate(state.hands, 1) if any(c in GUARDS for c in h)]
+            return f"wait for the pick to end (Guards are held by {holders})"
+        return super().explain_illegal(state, seat, action)
+
+
+class AsksOnlyTheHolders(Pickpocket):
+    """The window asks only the seats that hold a Guard, and the view shows whom it
+    asked: the prompt tells the table who holds one."""
+
+    def apply(self, state: PickState, seat: int, action: Any, rng: Rng) -> list[Event]:
+        events = super().apply(state, seat, action, rng)
+        window = state.window
+        if isinstance(action, pickpocket.Pick) and window is not None:
+            window.order = [s for s in window.order if any(c in GUARDS for c in state.hands[s - 1])]
+            events += pickpocket.close(state, rng)
+        return events
+
+    def view(self, state: PickState, seat: int | None) -> dict[str, Any]:
+        out = super().view(state, seat)
+        if state.window is not None:
+            out["window"]["asked"] = list(state.window.order)
+        return out
+
+
+SECRETS = "test_secrets_are_kept"
+BOTS = "test_bots_are_deterministic"
+
+#: (kind, title, the wrapped title, the kit check that must fail, words it must name);
+#: every message must also name the seat (or the spectator) and the step.
+NEW_BUGS: list[tuple[str, str, type[Title[Any]], str, Sequence[str]]] = [
+    ("view leak after a random draw", "sealedbid", TellsWhatComesAfter, SECRETS, ["view"]),
+    ("view leak of a secret choice", "sealedbid", RanksTheSealedBids, SECRETS, ["view"]),
+    ("resample from the true state", "sealedbid", KeepsTheSealedBids, SECRETS, ["resample"]),
+    ("resample in the true order", "sealedbid", ShufflesTheDeckWhereItLies, SECRETS, ["resample"]),
+    ("global random in a rare bot branch", "sealedbid", WhimInABot, BOTS, ["bot", RANDOM]),
+    ("a bot's own generator", "sealedbid", OwnGeneratorInABot, BOTS, ["bot", "generator"]),
+    ("rare refusal leak", "sealedbid", HighestBidAtTheEdge, SECRETS, ["by its refusals"]),
+    ("view leak after a random transfer", "pickpocket", ForgetsOnlyTheTakenCard, SECRETS, ["view"]),
+    ("resample from the true state", "pickpocket", KeepsTheTrueHands, SECRETS, ["resample"]),
+    ("resample in the true order", "pickpocket", DealsFromTheTrueOrder, SECRETS, ["resample"]),
+    (
+        "global random in a rare bot branch",
+        "pickpocket",
+        WhimInPickpocketsBot,
+        BOTS,
+        ["bot", RANDOM],
+    ),
+    ("a bot's own Rng", "pickpocket", OwnRngInPickpocketsBot, BOTS, ["bot", "other than the Rng"]),
+    ("rare refusal leak", "pickpocket", NamesTheGuards, SECRETS, ["by its refusals"]),
+    ("window asking only holders", "pickpocket", AsksOnlyTheHolders, SECRETS, ["view"]),
+]
+
+
+def rng_watchable() -> bool:
+    """Whether the kit can watch draws from the project's own ``Rng`` (a compiled
+    build's ``Rng`` is a native class, whose methods cannot be wrapped)."""
+    return isinstance(Rng.__dict__.get("word"), types.FunctionType)
+
+
+@pytest.mark.parametrize(
+    ("bug", "on", "wrapped", "check", "words"), NEW_BUGS, ids=[f"{b[1]}: {b[0]}" for b in NEW_BUGS]
+)
+def test_the_kit_catches_each_new_kind_of_bug(
+    bug: str, on: str, wrapped: type[Title[Any]], check: str, words: Sequence[str]
+) -> None:
+    if wrapped is OwnRngInPickpocketsBot and not rng_watchable():
+        pytest.skip("the compiled build's Rng cannot be watched (the docs say so)")
+    message = kit_failure(wrapped(), check)
+    print(f"{on}, {bug}: {message.splitlines()[0]}")  # the table in the report (pytest -rP)
+    for word in [*words, "step"]:
+        assert word in message, f"{on}, {bug}: {word!r} is not named in: {message}"
+    assert re.search(r"seat \d|the spectator", message), f"{on}, {bug}: no seat in: {message}"
+
+
+# -- Museum Rush, as it shipped (titles/museum-rush/tests/test_unseen_moves.py) -----------
+
+
+def old_bookkeeping(state: Any, cards: list[int], card: int, told: int) -> None:
+    """Museum Rush's bookkeeping before its version 2: a card leaving a hand unseen
+    (taken at random, lost to a Booby Trap, dropped face down) is forgotten by the
+    others, and nothing else is, so their view of the hand drops exactly the card
+    that left."""
+    state.knows[card] = told
+
+
+def test_the_kit_catches_museum_rushs_leak_as_it_shipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: with seat 2 holding two cards everyone has seen and seat 1 robbing
+    it, the spectator's view listed only the one that stayed. The kit's view
+    criterion catches that bookkeeping (restored here in the title's rules), in
+    matches played by the title's bot, where robberies of seen cards happen; the
+    same matches pass with the bookkeeping as it is now."""
+    rules = pytest.importorskip("gameweave_museumrush.rules")  # a distribution of its own
+    from gameweave_museumrush import MuseumRush
+
+    fixed = rules.unseen_move
+    monkeypatch.setattr(rules, "unseen_move", old_bookkeeping)
+    title, found = MuseumRush(), None
+    # Matches played by the title's bot (they rob rivals whose cards the table has
+    # seen); the twins a chance step makes catch it, so the deeper ones are not drawn.
+    for seed, players in [(s, p) for s in range(8) for p in (4, 3, 2)]:
+        try:
+            check_resampled_twins(title, players, seed, by_bots=1.0, deeper=False)
+        except AssertionError as exc:
+            found, message = (seed, players), str(exc)
+            break
+    assert found is not None, "the kit missed Museum Rush's leak in 24 matches"
+    print(f"museumrush as it shipped, seed {found[0]}, {found[1]} players: {message}")
+    assert "view differs" in message and "['known']" in message and "step" in message
+    assert "no event told it" in message
+    monkeypatch.setattr(rules, "unseen_move", fixed)
+    check_resampled_twins(title, found[1], found[0], by_bots=1.0, deeper=False)
+
+
+def test_museum_rushs_bot_with_a_fresh_generator_for_its_ties_is_caught() -> None:
+    """Issue 25: Museum Rush's heuristic bot breaking its ties with a fresh, unseeded
+    generator passed the kit."""
+    pytest.importorskip("gameweave_museumrush")
+    from gameweave_museumrush import MuseumRush
+    from gameweave_museumrush.bots import heuristic_bot
+
+    class FreshTies:
+        def __init__(self, seat: int, players: int) -> None:
+            self.bot = heuristic_bot(seat, players)
+
+        def act(self, observation: Observation, rng: Rng) -> Any:
+            return self.bot.act(observation, Rng(random.Random().getrandbits(32)))
+
+    class Restless(MuseumRush):
+        def bots(self) -> dict[str, BotFactory]:
+            return {"heuristic": FreshTies}
+
+    message = kit_failure(Restless(), BOTS)
+    print(f"museumrush, a bot's fresh generator: {message.splitlines()[0]}")
+    # The search bot rolls out with the heuristic one: whichever the kit runs first.
+    assert re.search(r"bot '(heuristic|ismcts)' for seat \d at step \d+", message), message
+    assert "a generator the core did not hand out" in message

@@ -217,7 +217,11 @@ def test_brackets_and_digits_inside_strings_and_comments_are_not_counted(played:
     )
     assert MatchLog.from_toml(text) == log
     failed = attrs.evolve(
-        log, actions=[*log.actions[:-1], attrs.evolve(log.actions[-1], error="[" * 80 + "9" * 200)]
+        log,
+        actions=[
+            *log.actions[:-1],
+            attrs.evolve(log.actions[-1], digest=None, error="[" * 80 + "9" * 200),
+        ],
     )
     assert MatchLog.from_toml(failed.to_toml()) == failed
 
@@ -257,3 +261,59 @@ def test_compatibility_says_what_changed_since_the_recording(
         f"recorded with sealedbid {log.title_version} (gameweave-sealedbid 1.0.0), "
         f"installed sealedbid {log.title_version} (gameweave-auctions 2.0): another distribution"
     )
+
+
+# -- one definition of a valid log (replay --verify and play --resume share it) --------
+
+
+def failed_last(log: MatchLog, **fields: Any) -> MatchLog:
+    last = attrs.evolve(log.actions[-1], **{"digest": None, "error": "ValueError: x", **fields})
+    return attrs.evolve(log, actions=[*log.actions[:-1], last])
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            lambda log: attrs.evolve(
+                log,
+                actions=[attrs.evolve(log.actions[0], digest=None, error="E"), *log.actions[1:]],
+            ),
+            "action 1: only the last entry may record a failure",
+        ),
+        (
+            lambda log: failed_last(log, digest=log.actions[-1].digest),
+            "an entry recording a failure has no digest",
+        ),
+        (
+            lambda log: attrs.evolve(log, seats={"0": "human"}),
+            "the seats table names seat '0', not 1 to 3",
+        ),
+        (
+            lambda log: attrs.evolve(log, seats={"1": "robot"}),
+            "seat 1 is 'robot'; a seat is 'human' or 'bot:NAME'",
+        ),
+    ],
+    ids=["failure not last", "failure with a digest", "no such seat", "no such kind"],
+)
+def test_a_log_that_contradicts_itself_is_refused_when_read(
+    played: Match, edit: Any, message: str
+) -> None:
+    with pytest.raises(LogError, match=message):
+        MatchLog.from_toml(edit(played.to_log()).to_toml())
+
+
+def test_verified_needs_every_digest_and_no_recorded_failure(
+    played: Match, sealed_registry: Any
+) -> None:
+    log = played.to_log()
+    assert Match.verified(log, registry=sealed_registry).digest() == played.digest()
+    stripped = attrs.evolve(log, actions=[attrs.evolve(e, digest=None) for e in log.actions])
+    Match.from_log(stripped, verify=True, registry=sealed_registry)  # replays, unchecked
+    with pytest.raises(LogError, match="action 1 has no digest, so the log cannot be verified"):
+        Match.verified(stripped, registry=sealed_registry)
+    # The last action applies under these rules: the recorded failure is not reproduced.
+    failed = failed_last(log)
+    with pytest.raises(LogError, match="recorded as making the title raise") as raised:
+        Match.verified(failed, registry=sealed_registry)
+    assert raised.value.index == len(log.actions)

@@ -17,6 +17,7 @@ from gameweave_core import (
     Match,
     NotAwaited,
     Registry,
+    Rng,
     TitleError,
 )
 from gameweave_core.log import digest
@@ -200,7 +201,9 @@ def test_history_is_rebuilt_after_a_rollback() -> None:
         match.submit(2, Bid(13))
     assert match.history(2) == seen
     match.submit(2, Bid(1))
-    assert match.history(2)[-1].startswith(("Seat 2 wins", "Seat 1 wins", "A tie"))
+    # The sale, then the next lot announced (Sealed Bids tells the table each lot).
+    assert match.history(2)[-2].startswith(("Seat 2 wins", "Seat 1 wins", "A tie"))
+    assert match.history(2)[-1].endswith("lot comes up")
 
 
 def test_legal_actions_are_fresh_dicts_each_time(match: Match) -> None:
@@ -238,7 +241,7 @@ def test_the_old_names_still_work_and_say_they_are_deprecated(match: Match) -> N
 
 def test_snapshot_is_the_titles_whole_state(match: Match) -> None:
     match.submit(1, Bid(3))
-    assert match.snapshot() == match.title.snapshot(match._state)
+    assert match.snapshot() == match.title.snapshot(match.state)
     assert digest(match.snapshot()) == match.digest()
     assert json.dumps(match.snapshot())  # JSON-ready data
 
@@ -250,7 +253,8 @@ def test_a_title_name_instead_of_a_title_is_refused_in_one_line() -> None:
     assert "\n" not in message
     assert message == (
         "Match() takes a Title object, not str 'sealedbid'; "
-        "to start an installed title by name use Match.create('sealedbid', ...)"
+        "to start an installed title by name use "
+        "Match.create('sealedbid', ..., registry=default_registry())"
     )
 
 
@@ -264,4 +268,28 @@ def test_an_observation_reads_the_seats_own_view_history_and_draws(match: Match)
     drawn = observation.resample(Rng(5))
     # A draw is a fresh state the seat cannot tell from the real one.
     assert SealedBid().view(drawn, seat) == match.view(seat)
-    assert drawn is not match._state
+    assert drawn is not match.state
+
+
+def test_state_is_the_live_state_for_tests_and_cannot_be_replaced(match: Match) -> None:
+    match.submit(1, Bid(3))
+    assert match.state.bids == {1: 3}  # the secret bid: for tests, never for a seat
+    assert match.title.snapshot(match.state) == match.snapshot()
+    with pytest.raises(AttributeError):
+        match.state = SealedBid().setup(3, {"lots": []}, Rng(1))  # type: ignore[misc]
+    assert match.state.bids == {1: 3}
+
+
+def test_a_title_by_name_needs_the_registry_to_find_it_in(sealed_registry: Registry) -> None:
+    with pytest.raises(TypeError, match=r"Match.create\('sealedbid', \.\.\.\) needs registry="):
+        Match.create("sealedbid", 2, seed=1)
+    named = Match.create("sealedbid", 2, seed=1, registry=sealed_registry)
+    assert named.distribution == "gameweave-sealedbid"
+    # A title object needs none; the registry, when given, names its distribution.
+    title = sealed_registry.title("sealedbid")
+    assert Match.create(title, 2, seed=1).distribution == "unknown"
+    assert Match.create(title, 2, seed=1, registry=sealed_registry).distribution == (
+        "gameweave-sealedbid"
+    )
+    with pytest.raises(TypeError, match="registry"):
+        Match.from_log(named.to_log())  # type: ignore[call-arg]

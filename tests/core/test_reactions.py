@@ -188,6 +188,10 @@ class Snatch(Title[SnatchState]):
             state.blocks[s - 1], state.spent[s - 1] = False, True
         if blockers:
             events = [Event.public(f"Seat {blockers[0]} blocks the grab")]
+            # Every Block raised is spent, and the table sees it: say so.
+            events += [
+                Event.public(f"Seat {s} raised a Block too and loses it") for s in blockers[1:]
+            ]
         else:
             state.pot -= 1
             state.coins[window.actor - 1] += 1
@@ -219,16 +223,21 @@ class Snatch(Title[SnatchState]):
         return Outcome("coins", winners, "coins", f"{top} coins", {"coins": list(state.coins)})
 
     def resample(self, state: SnatchState, seat: int | None, rng: Rng) -> SnatchState:
-        """Unspent Blocks of other seats are redrawn (each held with even odds, the
-        deal's odds). A seat that answered in the open window keeps its answer, and a
-        Block raised there stays held; exact, as nothing else tells about them."""
+        """Other seats' unspent Blocks are redrawn (each held with even odds, the deal's
+        odds), and so are their answers in an open window, which nobody sees before
+        it closes (a seat drawn holding a Block raises it with even odds): uniform,
+        not exact, as how people answer is theirs to choose."""
         drawn = copy.deepcopy(state)
-        answers = state.window.answers if state.window is not None else {}
+        window = drawn.window
         for s in range(1, state.players + 1):
-            coin = rng.random() < 0.5  # drawn for every seat: the draw is canonical
-            if s == seat or state.spent[s - 1] or answers.get(s) == "block":
+            # Drawn for every seat, whoever it is: the draw depends on what the seat
+            # knows only, never on which seats the truth makes redraw.
+            holds, raises = rng.random() < 0.5, rng.random() < 0.5
+            if s == seat or state.spent[s - 1]:
                 continue
-            drawn.blocks[s - 1] = coin
+            drawn.blocks[s - 1] = holds
+            if window is not None and s in window.answers:
+                window.answers[s] = "block" if holds and raises else PASS
         return drawn
 
 
@@ -238,7 +247,7 @@ class TestSnatchConformance(TitleConformance):
 
 def test_every_seat_that_might_block_is_asked_holder_or_not() -> None:
     match = Match(Snatch(), 3, seed=4)
-    state = match._state
+    state = match.state
     state.blocks = [False, True, False]  # only seat 2 holds a Block
     match._awaiting = None
     match.submit(1, Grab())
@@ -257,7 +266,7 @@ def test_every_seat_that_might_block_is_asked_holder_or_not() -> None:
 
 def test_the_first_blocker_in_the_window_order_is_credited() -> None:
     match = Match(Snatch(), 3, seed=4)
-    match._state.blocks = [False, True, True]
+    match.state.blocks = [False, True, True]
     match._awaiting = None
     match.submit(1, Grab())
     match.submit(3, Block())  # seat 3 answers first...
@@ -282,6 +291,8 @@ class LeakySnatch(Snatch):
 def test_the_kit_catches_a_window_that_asks_only_the_holders() -> None:
     from gameweave_core.testing import check_resampled_twins
 
-    with pytest.raises(AssertionError, match="can tell a resampled twin"):
+    with pytest.raises(
+        AssertionError, match="can tell a twin from the real match .* by its awaiting"
+    ):
         for seed in range(40):
             check_resampled_twins(LeakySnatch(), 3, seed)

@@ -137,3 +137,38 @@ def test_every_hookspec_is_documented_and_typed() -> None:
         assert all(
             p.annotation is not inspect.Parameter.empty for p in signature.parameters.values()
         )
+
+
+def test_the_search_bot_comes_through_the_bot_hook_like_any_plugins_bot(
+    sealed_registry: Any,
+) -> None:
+    from types import ModuleType
+
+    from gameweave_core import hookimpl
+    from gameweave_core.bots import random_bot
+    from gameweave_core.ismcts import IsmctsFactory
+
+    # ismcts is the core's bundled plugin, registered in every registry ...
+    assert hooks.BUNDLED_PLUGINS == {"ismcts": "gameweave_core.ismcts"}
+    title = sealed_registry.title("sealedbid")
+    assert isinstance(sealed_registry.bots(title)["ismcts"], IsmctsFactory)
+    # ... and a registry made without it has none: the registry names no bot itself.
+    bare = Registry(bundled=False)
+    bare.add_title(title)
+    assert set(bare.bots(title)) == {"random", "thrifty"}
+
+    # Any plugin may offer a bot for every title the same way.
+    plugin = ModuleType("everywhere")
+
+    @hookimpl
+    def register_bots(register: Any) -> None:
+        register.every_title("first", lambda t: lambda seat, players: random_bot(seat, players))
+        register.every_title("picky", lambda t: None)  # plays no title
+
+    plugin.register_bots = register_bots  # type: ignore[attr-defined]
+    bare.add_plugin(plugin, "everywhere")
+    assert set(bare.bots(title)) == {"random", "thrifty", "first"}
+    again = ModuleType("again")
+    again.register_bots = register_bots  # type: ignore[attr-defined]
+    with pytest.raises(PluginError, match="registers bot 'first' for every title, and that name"):
+        bare.add_plugin(again, "again")

@@ -52,7 +52,7 @@ def unrevealed(log: Any, registry: Registry, version: int) -> set[str]:
     from gameweave_core import Match
 
     match = Match.from_log(log, upto=version, registry=registry)
-    state = match._state
+    state = match.state
     hidden = set(state.deck)
     from gameweave_house.rules import face_up
 

@@ -526,7 +526,22 @@ def restart(state: State, rng: Rng, counted: bool = True) -> list[Event]:
     fresh.jury_result = state.jury_result
     for field in State.__attrs_attrs__:
         setattr(state, field.name, getattr(fresh, field.name))
-    return [Event.public("Everything is shuffled and dealt again; a new Heist begins", "restart")]
+    # Each thief learns its new hand and Calling Card: a seat learns only by events.
+    dealt = [
+        Event.private(
+            [s],
+            f"You are dealt {', '.join(state.hands[s - 1])}; your Calling Card is "
+            f"{state.calling[s - 1]}",
+            "dealt",
+            hand=list(state.hands[s - 1]),
+            calling=state.calling[s - 1],
+        )
+        for s in range(1, state.players + 1)
+    ]
+    return [
+        Event.public("Everything is shuffled and dealt again; a new Heist begins", "restart"),
+        *dealt,
+    ]
 
 
 # -- a turn --------------------------------------------------------------------------
@@ -756,12 +771,14 @@ def resolve_escape(state: State, rng: Rng) -> list[Event]:
         return events + next_turn(state, rng)
     state.status[seat - 1] = ESCAPED
     state.escapes.append(seat)
-    state.discard += state.hands[seat - 1] + state.utilities[seat - 1]
+    gone = state.hands[seat - 1] + state.utilities[seat - 1]
+    state.discard += gone
     state.hands[seat - 1], state.utilities[seat - 1] = [], []
-    return [
-        Event.public(f"{label(seat)} escapes from the Museum", "escaped"),
-        *next_turn(state, rng),
-    ]
+    # The cards go face up onto the discard: the event carries them (its data).
+    escaped = Event.public(
+        f"{label(seat)} escapes from the Museum", "escaped", discarded=sorted(gone)
+    )
+    return [escaped, *next_turn(state, rng)]
 
 
 def next_turn(state: State, rng: Rng) -> list[Event]:
@@ -788,9 +805,11 @@ def end_game(state: State, reason: str, rng: Rng) -> list[Event]:
     events = []
     why = {"strikes": "Security Strikes", "time": "Time is up", "escapes": "Everyone is out"}
     events.append(Event.public(f"{why[reason]}: the game is over", "end", reason=reason))
+    state.caught_with = [[] for _ in range(state.players)]
     for s in in_play(state):
         state.status[s - 1] = CAUGHT
         state.revealed[s - 1] = True
+        state.caught_with[s - 1] = list(state.carried[s - 1])
         # Dropped into the disorderly pile like any card going back: each at a random
         # place, so a tie-break steal cannot hand out what everyone just saw dropped.
         for item in state.carried[s - 1]:

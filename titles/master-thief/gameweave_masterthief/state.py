@@ -78,4 +78,6 @@ class State:
     tie_steals: dict[int, str] = attrs.field(factory=dict)  # the last tie-break's cards
     tie_in: list[int] = attrs.field(factory=list)  # tied seats that have stolen
     scores: list[int] = attrs.field(factory=list)  # final BMC, once the game is over
+    #: Per seat, what it carried when caught at the end (back into the Museum), in sight.
+    caught_with: list[list[str]] = attrs.field(factory=list)
     winners: list[int] = attrs.field(factory=list)

@@ -37,11 +37,16 @@ def seat_view(state: State, who: int | None, s: int) -> dict[str, Any]:
         "carried": [item(i) for i in state.carried[s - 1]],
         "stashed": [item(i) for i in state.stashed[s - 1]],
         "utilities": list(state.utilities[s - 1]),
+        # Whose Calling Card the seat has Snooped: played in the open, kept in sight.
+        "snooped": list(state.snooped[s - 1]),
         "carry_limit": charms.carry_limit(state, s),
         "hand_limit": charms.hand_limit(state, s),
     }
     if (who is not None and knows_calling(state, who, s)) or state.revealed[s - 1]:
         out["calling"] = state.calling[s - 1]
+    if state.caught_with and state.caught_with[s - 1]:
+        # What a thief caught at the end dropped back into the Museum, as all saw it.
+        out["caught_with"] = [item(i) for i in state.caught_with[s - 1]]
     return out
 
 

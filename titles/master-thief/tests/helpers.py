@@ -56,7 +56,7 @@ def heist(match: Match) -> None:
 
 def state(match: Match) -> Any:
     """The match's whole state, for checks a view cannot make (tests only)."""
-    return match._state
+    return match.state
 
 
 def give(

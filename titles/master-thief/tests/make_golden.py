@@ -13,7 +13,7 @@ from pathlib import Path
 
 from helpers import REGISTRY, TITLE, stacked
 
-from gameweave_core import Match, play_out
+from gameweave_core import Match, default_registry, play_out
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -72,13 +72,13 @@ def record_hand() -> Match:
 def main() -> None:
     GOLDEN.mkdir(exist_ok=True)
     record_hand().save(GOLDEN / "masterthief-3p-by-hand.toml")
-    random2 = Match.create("masterthief", 2, 31)
+    random2 = Match.create("masterthief", 2, 31, registry=default_registry())
     play_out(random2, {1: "random", 2: "random"}, REGISTRY)
     random2.save(GOLDEN / "masterthief-2p-random-bots.toml")
-    heuristic4 = Match.create("masterthief", 4, 2026)
+    heuristic4 = Match.create("masterthief", 4, 2026, registry=default_registry())
     play_out(heuristic4, None, REGISTRY)
     heuristic4.save(GOLDEN / "masterthief-4p-heuristic-bots.toml")
-    mixed6 = Match.create("masterthief", 6, 606)
+    mixed6 = Match.create("masterthief", 6, 606, registry=default_registry())
     play_out(mixed6, {1: "random", 3: "random", 5: "random"}, REGISTRY)
     mixed6.save(GOLDEN / "masterthief-6p-mixed-bots.toml")
 

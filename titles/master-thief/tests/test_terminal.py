@@ -45,7 +45,7 @@ def test_typed_actions_are_read_by_label_or_unique_start() -> None:
         TITLE.parse_action("swipe", legal)
     with pytest.raises(ValueError, match="cannot read 'grab it': try one of end, swipe"):
         TITLE.parse_action("grab it", legal)
-    assert TITLE.parse_action('{"type": "end"}', legal) == EndTurn()
+    assert TITLE.read_action('{"type": "end"}', legal) == EndTurn()
 
 
 def test_a_window_and_security_are_shown() -> None:
@@ -65,7 +65,7 @@ def test_a_window_and_security_are_shown() -> None:
 
 def test_the_rules_topics_explain_every_kind_of_action() -> None:
     topics = TITLE.rules_text()
-    assert list(topics)[:2] == ["overview", "actions"]
+    assert topics is not None and list(topics)[:2] == ["overview", "actions"]
     forms = {
         line.strip()[3:].split("`")[0].split()[0]
         for line in topics["actions"].splitlines()

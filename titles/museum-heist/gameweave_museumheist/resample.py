@@ -37,4 +37,28 @@ def resample(state: State, seat: int | None, rng: Rng) -> State:
         # Seats out of the round keep their secrets too; they can be anything not ruled out.
         options = [c for c in CHARACTERS if c not in state.ruled_out[other - 1]]
         out.chosen[other - 1] = rng.choice(options)
+    redraw_last_round(out, seat, rng)
     return out
+
+
+def redraw_last_round(out: State, seat: int | None, rng: Rng) -> None:
+    """The cards other seats alone were shown last round are theirs to know: each
+    such card is drawn again (uniformly among the characters not publicly ruled
+    out for its owner, one draw per owner so that a card shown to two seats stays
+    one card), unless ``seat`` saw it itself, it was revealed to all, or it is
+    ``seat``'s own. Without this the draw kept them as they truly were, and a
+    search from it would read them."""
+    last = out.last
+    if last is None:
+        return
+    mine = last.shown[seat - 1] if seat is not None else {}
+    cards: dict[int, str] = {}
+    for owner in range(1, out.players + 1):
+        options = [c for c in CHARACTERS if c not in last.ruled_out.get(owner, [])]
+        pick = rng.choice(options or list(CHARACTERS))  # drawn for every owner: canonical
+        cards[owner] = last.revealed.get(owner) or mine.get(owner) or pick
+    for viewer, shown in enumerate(last.shown, start=1):
+        if viewer != seat:
+            for owner in shown:
+                if owner != seat:
+                    shown[owner] = cards[owner]

@@ -1,17 +1,13 @@
-"""Museum Heist as a Gameweave title: metadata, and one-line delegations to the
-modules that hold the rules (``rules``), the views (``views``), the sampler
-(``resample``), the bots (``bots``) and the terminal (``terminal``)."""
+"""Museum Heist as a Gameweave title: its metadata, and the modules that hold the
+rules (``rules``), the views (``views``), the sampler (``resample``), the bots
+(``bots``), the terminal (``terminal``) and the rules for players (``rules_text``).
+Every method is the function of the same name in one of them, bound as it is."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from gameweave_core import ModuleTitle
 
-from gameweave_core import Event, Outcome, Rng, Title
-from gameweave_core.bots import BotFactory
-
-from . import bots, resample, rules, rules_text, terminal, views
-from .actions import ACTIONS
+from . import actions, bots, resample, rules, rules_text, terminal, views
 from .state import State
 
 # A round ends within 1 placement + 4 choices + 686 moves (each move lowers the sum of
@@ -20,7 +16,16 @@ from .state import State
 _ROUND_BOUND = 1 + 4 + 7 * 98 + 8 + 4
 
 
-class MuseumHeist(Title[State]):
+class MuseumHeist(
+    ModuleTitle[State],
+    actions=actions,
+    rules=rules,
+    views=views,
+    resample=resample,
+    bots=bots,
+    terminal=terminal,
+    rules_text=rules_text,
+):
     """Museum Heist: secret identities on a shared board."""
 
     name = "museumheist"
@@ -29,59 +34,6 @@ class MuseumHeist(Title[State]):
     min_players = 2
     max_players = 4
     version = "1"
-    actions = ACTIONS
     default_bot = "heuristic"
     web_renderer = "web/museumheist.js"
     max_actions = 9 * _ROUND_BOUND
-
-    def setup(self, players: int, config: Mapping[str, Any], rng: Rng) -> State:
-        return rules.setup(players, config, rng)
-
-    def awaiting(self, state: State) -> Sequence[int]:
-        return rules.awaiting(state)
-
-    def legal_actions(self, state: State, seat: int) -> Sequence[Any]:
-        return rules.legal_actions(state, seat)
-
-    def apply(self, state: State, seat: int, action: Any, rng: Rng) -> Sequence[Event]:
-        return rules.apply(state, seat, action, rng)
-
-    def explain_illegal(self, state: State, seat: int, action: Any) -> str | None:
-        return rules.explain_illegal(state, seat, action)
-
-    def outcome(self, state: State) -> Outcome | None:
-        return rules.outcome(state)
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return views.view(state, seat)
-
-    def seat_label(self, state: State, seat: int) -> str:
-        return views.seat_label(state, seat)
-
-    def has_secrets(self, state: State, seat: int) -> bool:
-        return views.has_secrets(state, seat)
-
-    def resample(self, state: State, seat: int | None, rng: Rng) -> State:
-        return resample.resample(state, seat, rng)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        return bots.BOTS
-
-    def search_defaults(self, seat: int, players: int) -> Mapping[str, Any]:
-        return bots.search_defaults(seat, players)
-
-    def describe_action(self, action: Any) -> str:
-        return terminal.describe_action(action)
-
-    def parse_action(self, text: str, legal: Sequence[Any]) -> Any:
-        return (
-            super().parse_action(text, legal)
-            if text.strip()[:1] == "{"
-            else terminal.parse_action(text, legal)
-        )
-
-    def render_text(self, view: Mapping[str, Any], seat: int | None, width: int = 80) -> str | None:
-        return terminal.render_text(view, seat, width)
-
-    def rules_text(self) -> Mapping[str, str]:
-        return rules_text.TOPICS

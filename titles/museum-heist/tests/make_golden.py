@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gameweave_core import Match, play_out
+from gameweave_core import Match, default_registry, play_out
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -42,7 +42,7 @@ HAND = [
 
 
 def record_hand() -> Match:
-    match = Match.create("museumheist", 3, 7)
+    match = Match.create("museumheist", 3, 7, registry=default_registry())
     for seat, text in HAND:
         match.submit(seat, match.title.parse_action(text, match.legal_actions(seat)))
     return match
@@ -51,10 +51,10 @@ def record_hand() -> Match:
 def main() -> None:
     GOLDEN.mkdir(exist_ok=True)
     record_hand().save(GOLDEN / "museumheist-3p-by-hand.toml")
-    random2 = Match.create("museumheist", 2, 31)
+    random2 = Match.create("museumheist", 2, 31, registry=default_registry())
     play_out(random2, {1: "random", 2: "random"})
     random2.save(GOLDEN / "museumheist-2p-random-bots.toml")
-    heuristic4 = Match.create("museumheist", 4, 2026)
+    heuristic4 = Match.create("museumheist", 4, 2026, registry=default_registry())
     play_out(heuristic4)
     heuristic4.save(GOLDEN / "museumheist-4p-heuristic-bots.toml")
 

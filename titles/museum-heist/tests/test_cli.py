@@ -10,7 +10,7 @@ from pathlib import Path
 
 from gameweave_museumheist.actions import Choose
 
-from gameweave_core import Match
+from gameweave_core import Match, default_registry
 
 
 def test_play_reads_typed_actions_and_saves_a_log_that_replays(tmp_path: Path) -> None:
@@ -25,7 +25,7 @@ def test_play_reads_typed_actions_and_saves_a_log_that_replays(tmp_path: Path) -
     out = done.stdout + done.stderr
     assert "your card: The Duchess" in out
     assert "'Z9' is not a square" in out
-    match = Match.load(log, verify=True)
+    match = Match.load(log, verify=True, registry=default_registry())
     mine = [action for seat, action in match.actions() if seat == 1]
     # The choice, then menu item 1 on seat 1's first turn; the bad square changed nothing.
     assert len(mine) == 2

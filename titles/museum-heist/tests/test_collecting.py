@@ -102,7 +102,7 @@ def test_challenge_wrong_the_challenger_is_out_and_only_they_see_the_card() -> N
     assert match.awaiting == (2,)
     # A seat out of the round cannot be challenged.
     assert Challenge(1, "artist") not in match.legal_actions(2)
-    assert rules.explain_illegal(match._state, 2, Challenge(1, "artist")) == (
+    assert rules.explain_illegal(match.state, 2, Challenge(1, "artist")) == (
         "seat 1 is out of the round"
     )
 

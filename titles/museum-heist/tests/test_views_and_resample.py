@@ -92,7 +92,7 @@ def test_resample_keeps_what_the_seat_knows_and_redraws_the_rest() -> None:
 def test_resample_is_deterministic_and_leaves_unchosen_seats_alone() -> None:
     match = Match(TITLE, 3, 8)
     match.submit(2, Choose("granny"))
-    state = match._state
+    state = match.state
     a = resample(state, 1, Rng(4))
     b = resample(state, 1, Rng(4))
     assert a == b

@@ -583,7 +583,9 @@ def draw(state: State, seat: int, rng: Rng, events: list[Event]) -> None:
             state.knows[c] = bit(seat)
         state.tasks.insert(0, Task("owl", seat, cards=two))
         events.append(Event.public(f"{label(seat)} (The Owl) draws two cards to keep one"))
-        events.append(Event.private([seat], f"You draw {name(two[0])} and {name(two[1])}", "owl"))
+        text = f"You draw {name(two[0])} and {name(two[1])}"
+        # Cards of one name differ by id (the views show it): the data names them.
+        events.append(Event.private([seat], text, "owl", cards=list(two)))
         return
     receive(state, seat, state.deck.pop(0), rng, events)
 
@@ -597,7 +599,9 @@ def receive(state: State, seat: int, card: int, rng: Rng, events: list[Event]) -
         state.knows[card] = everyone(state)
         need = CLOCKS_TO_END[state.players]
         events.append(
-            Event.public(f"{label(seat)} draws a Clock: {state.clocks} of {need}", "clock")
+            Event.public(
+                f"{label(seat)} draws a Clock: {state.clocks} of {need}", "clock", card=card
+            )
         )
         if state.clocks >= need:
             begin_rush(state, rng, events)
@@ -605,7 +609,7 @@ def receive(state: State, seat: int, card: int, rng: Rng, events: list[Event]) -
     if kind == WAYOUT:
         state.knows[card] = everyone(state)
         state.discard.append(card)
-        events.append(Event.public(f"{label(seat)} draws a Way Out", "wayout"))
+        events.append(Event.public(f"{label(seat)} draws a Way Out", "wayout", card=card))
         spots = wayout_spots(state, seat)
         if not spots:
             events.append(Event.public("The nearest edge rooms all have a Way Out: no effect"))
@@ -683,19 +687,48 @@ def enter(state: State, seat: int, tile: int, rng: Rng, events: list[Event]) -> 
         hand = state.hands[seat - 1]
         if hand:
             lost = hand[rng.randrange(len(hand))]
-            discard_from_hand(state, seat, lost)
-            events.append(Event.private([seat], f"You lose {name(lost)}"))
-            events.append(Event.others([seat], state.players, f"{label(seat)} loses a card"))
+            pile = discard_from_hand(state, seat, lost)
+            events.append(Event.private([seat], f"You lose {name(lost)}", "lose", card=lost))
+            events.append(
+                Event.others(
+                    [seat], state.players, f"{label(seat)} loses a card", "lose", pile=pile
+                )
+            )
         queued.append(Task("alert", seat))
     state.tasks[0:0] = queued
 
 
-def discard_from_hand(state: State, seat: int, card: int) -> None:
+def discard_from_hand(state: State, seat: int, card: int) -> str:
     """A card leaves a hand face down: Loot and Treasure to the Vault, Items to the
-    Lost & Found. Only its owner knows which card it was."""
-    state.hands[seat - 1].remove(card)
-    (state.vault if CARDS[card].kind in VALUABLES else state.lost).append(card)
-    state.knows[card] = bit(seat)
+    Lost & Found. Only its owner knows which card it was; the table sees which pile
+    it goes to. Returns the pile's name (``"vault"`` or ``"lost"``)."""
+    hand = state.hands[seat - 1]
+    unseen_move(state, hand, card, bit(seat))
+    hand.remove(card)
+    valuable = CARDS[card].kind in VALUABLES
+    (state.vault if valuable else state.lost).append(card)
+    return "vault" if valuable else "lost"
+
+
+def back(card: int) -> str:
+    """What the table sees of a card in a hand or a face-down pile: its back, red
+    (``"museum"``: Loot and Rare Treasures) or purple (``"search"``: Items)."""
+    return "museum" if CARDS[card].kind in VALUABLES else "search"
+
+
+def unseen_move(state: State, cards: list[int], card: int, told: int) -> None:
+    """``card`` leaves ``cards`` (a hand or a face-down pile, still holding it) and
+    only the seats in ``told`` (a ``knows`` mask: its owner, a thief taking it) see
+    which card it is; the rest of the table sees its back go. If ``cards`` held
+    other cards of that back, nobody else can tell which of them went: they forget
+    every one of them, the moved card too (before this, the others' view of the
+    hand dropped exactly the card that left, and told them which it was). If it was
+    the only one, they know it moved."""
+    alike = [c for c in cards if back(c) == back(card)]
+    if len(alike) > 1:
+        for c in alike:
+            state.knows[c] &= told
+    state.knows[card] |= told
 
 
 def do_steal_loot(state: State, seat: int, events: list[Event]) -> None:
@@ -805,15 +838,14 @@ def finish_rob(state: State, thief: int, victim: int, rng: Rng, events: list[Eve
     hand = state.hands[loser - 1]
     if hand:
         card = hand[rng.randrange(len(hand))]
+        unseen_move(state, hand, card, bit(winner) | bit(loser))
         hand.remove(card)
         state.hands[winner - 1].append(card)
-        state.knows[card] = bit(winner) | bit(loser)
-        events.append(Event.private([winner, loser], f"{label(winner)} takes {name(card)}", "took"))
-        events.append(
-            Event.others(
-                [winner, loser], state.players, f"{label(winner)} takes a card from {label(loser)}"
-            )
-        )
+        took = f"{label(winner)} takes {name(card)}"
+        events.append(Event.private([winner, loser], took, "took", card=card))
+        taken = f"{label(winner)} takes a card from {label(loser)}"
+        # The others see the card's back change hands: the data says which.
+        events.append(Event.others([winner, loser], state.players, taken, "took", back=back(card)))
         check_limit(state, winner)
 
 
@@ -829,17 +861,22 @@ def do_raid(state: State, seat: int, events: list[Event]) -> None:
         state.knows[c] |= bit(seat)
     events.append(Event.public(f"{label(seat)} uses {need} key(s) to break into the {room}"))
     events.append(
-        Event.private([seat], "Inside: " + ", ".join(name(c) for c in sorted(pile)), "pile")
+        Event.private(
+            [seat],
+            "Inside: " + ", ".join(name(c) for c in sorted(pile)),
+            "pile",
+            cards=sorted(pile),
+        )
     )
     state.tasks[0:0] = [Task("pick", seat, room=tile, n=3), Task("alert", seat)]
 
 
 def do_pick(state: State, seat: int, card: int, task: Task, events: list[Event]) -> None:
     pile = state.vault if room_name(state, task.room) == VAULT else state.lost
+    unseen_move(state, pile, card, bit(seat))
     pile.remove(card)
     state.hands[seat - 1].append(card)
-    state.knows[card] = bit(seat)
-    events.append(Event.private([seat], f"You take {name(card)}"))
+    events.append(Event.private([seat], f"You take {name(card)}", "take", card=card))
     events.append(Event.others([seat], state.players, f"{label(seat)} takes a card"))
     if task.n > 1 and pile:
         state.tasks.insert(0, Task("pick", seat, room=task.room, n=task.n - 1))
@@ -865,14 +902,14 @@ def do_lure(
     rng: Rng,
     events: list[Event],
 ) -> None:
-    spend(state, seat, LURE)
+    # Which of the Lure cards goes face up onto the discard: the data says it.
+    card = spend(state, seat, LURE)
     if guard >= 0:
-        events.append(Event.public(f"{label(seat)} plays a Lure on a Guard", "lure"))
+        events.append(Event.public(f"{label(seat)} plays a Lure on a Guard", "lure", card=card))
         move_guard_to(state, guard, to, events)
         return
-    events.append(
-        Event.public(f"{label(seat)} plays a Lure: {label(other)} moves to {coord(to)}", "lure")
-    )
+    text = f"{label(seat)} plays a Lure: {label(other)} moves to {coord(to)}"
+    events.append(Event.public(text, "lure", card=card))
     enter(state, other, to, rng, events)
     if task is not None and task.kind == "defend":
         events.append(Event.public(f"{label(other)}'s steal fails"))
@@ -916,23 +953,22 @@ def walk_guard(state: State, guard: int, path: list[int], events: list[Event]) -
 
 def do_takedown(state: State, seat: int, task: Task | None, events: list[Event]) -> None:
     assert task is not None
-    spend(state, seat, TAKEDOWN)
+    card = spend(state, seat, TAKEDOWN)
     state.guards[task.guard] = -1
     if state.supply > 0:
         state.supply -= 1
         state.keys[seat - 1] += 1
-    events.append(
-        Event.public(f"{label(seat)} plays a Take Down: the Guard is out, and its key taken")
-    )
+    text = f"{label(seat)} plays a Take Down: the Guard is out, and its key taken"
+    events.append(Event.public(text, "takedown", card=card))
 
 
 def do_disable(state: State, seat: int, tile: int, how: str, events: list[Event]) -> None:
-    if how == "a Disable card":
-        spend(state, seat, DISABLE)
+    spent = spend(state, seat, DISABLE) if how == "a Disable card" else -1
     t = state.grid[tile]
     state.removed.append(t.cards.pop(0))
     t.up = False
-    events.append(Event.public(f"{label(seat)} disables the Camera on {coord(tile)} with {how}"))
+    text = f"{label(seat)} disables the Camera on {coord(tile)} with {how}"
+    events.append(Event.public(text, "disable", **({"card": spent} if spent >= 0 else {})))
     state.tasks.insert(0, Task("turnover", room=tile))
 
 
@@ -941,7 +977,8 @@ def do_trap(state: State, seat: int, tile: int, events: list[Event]) -> None:
     state.hands[seat - 1].remove(card)
     state.knows[card] = everyone(state)
     state.grid[tile].trap = card
-    events.append(Event.public(f"{label(seat)} sets a Booby Trap on {coord(tile)}", "settrap"))
+    text = f"{label(seat)} sets a Booby Trap on {coord(tile)}"
+    events.append(Event.public(text, "settrap", card=card))
 
 
 def do_stash(state: State, seat: int, card: int, events: list[Event]) -> None:
@@ -997,21 +1034,26 @@ def slip(state: State, seat: int, task: Task, rng: Rng, events: list[Event]) -> 
 
 def do_bust(state: State, seat: int, keep: int, events: list[Event]) -> None:
     """Busted: keep one card (and the keys); the rest confiscated; out of the museum."""
+    piles = {"vault": 0, "lost": 0}
     for c in list(state.hands[seat - 1]):
         if c != keep:
-            discard_from_hand(state, seat, c)
+            piles[discard_from_hand(state, seat, c)] += 1
     if keep >= 0:
         state.knows[keep] = bit(seat)
     state.pos[seat - 1] = OUTSIDE
-    events.append(Event.public(f"{label(seat)} is busted and thrown out of the museum", "busted"))
+    text = f"{label(seat)} is busted and thrown out of the museum"
+    # How many cards go face down to each pile is seen by all: the data says it.
+    events.append(Event.public(text, "busted", **piles))
     # Tasks about this thief are moot now.
     state.tasks = [t for t in state.tasks if t.seat != seat]
 
 
 def do_drop(state: State, seat: int, card: int, task: Task, events: list[Event]) -> None:
-    discard_from_hand(state, seat, card)
-    events.append(Event.private([seat], f"You drop {name(card)}"))
-    events.append(Event.others([seat], state.players, f"{label(seat)} drops a card"))
+    pile = discard_from_hand(state, seat, card)
+    events.append(Event.private([seat], f"You drop {name(card)}", "drop", card=card))
+    events.append(
+        Event.others([seat], state.players, f"{label(seat)} drops a card", "drop", pile=pile)
+    )
     if state.phase == RUSH:
         if task.n > 1 and state.hands[seat - 1]:
             state.tasks.insert(0, Task("drop", seat, n=task.n - 1))
@@ -1203,7 +1245,9 @@ def turn_over(state: State, tile: int, events: list[Event]) -> None:
     card = t.cards[0]
     state.knows[card] = everyone(state)
     kind = CARDS[card].kind
-    events.append(Event.public(f"On {coord(tile)} the next card is {name(card)}", "flip"))
+    events.append(
+        Event.public(f"On {coord(tile)} the next card is {name(card)}", "flip", card=card)
+    )
     if kind == GUARD:
         state.removed.append(t.cards.pop(0))
         state.tasks[0:0] = [
@@ -1293,8 +1337,18 @@ def finish(state: State, events: list[Event]) -> None:
     top = [s for s in range(1, state.players + 1) if state.takes[s - 1] == best]
     tie = max(item_value(state.hands[s - 1]) for s in top)
     state.winners = [s for s in top if item_value(state.hands[s - 1]) == tie]
-    for c in range(len(CARDS)):
+    # The hands, the Vault and the Lost & Found are shown (the face-down cards left
+    # on the tiles and in the deck are not: the views never show those).
+    for c in [*(c for hand in state.hands for c in hand), *state.vault, *state.lost]:
         state.knows[c] = everyone(state)
+    seats = range(1, state.players + 1)
+    # Every card and Buyer is shown now: the data carries what the views then show.
+    shown = {
+        "hands": {str(s): sorted(state.hands[s - 1]) for s in seats},
+        "vault": sorted(state.vault),
+        "lost": sorted(state.lost),
+        "buyers": {str(s): state.buyer[s - 1] for s in seats},
+    }
     events.append(
         Event.public(
             "Takes: "
@@ -1302,6 +1356,7 @@ def finish(state: State, events: list[Event]) -> None:
             + "; winner: "
             + ", ".join(label(s) for s in state.winners),
             "over",
+            **shown,
         )
     )
 

@@ -61,6 +61,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         }
         if tile.up and tile.cards:
             entry["top"] = card_json(tile.cards[0])
+        if tile.trap >= 0:  # face up: which Booby Trap card it is, everyone sees
+            entry["trap_card"] = card_json(tile.trap)
         if room.code:
             entry["code"] = room.code
             entry["covered"] = list(tile.covered)
@@ -95,6 +97,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "deck": len(state.deck),
         "discard": [card_json(c) for c in state.discard],
         "removed": len(state.removed),
+        # Every card removed from the game went out face up, in everyone's sight.
+        "removed_cards": [card_json(c) for c in state.removed],
         "vault": {
             "count": len(state.vault),
             "known": [card_json(c) for c in sorted(state.vault) if seen(c)],
@@ -131,11 +135,22 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         }
         if state.stash[seat - 1]:
             you["stash"] = state.stash[seat - 1]
+        # Search cards the seat saw go back into the deck (The Owl's), by place.
+        deck = [
+            {"from_top": i, **card_json(c)}
+            for i, c in enumerate(state.deck)
+            if state.knows[c] & bit(seat)
+        ]
+        if deck:
+            you["deck"] = deck
         if state.buyer[seat - 1] >= 0:
             buyer, loot, rare = BUYERS[state.buyer[seat - 1]]
             you["buyer"] = {"name": buyer, "wants": [card_json(loot), card_json(rare)]}
-        if state.tasks and state.tasks[0].kind == "owl" and state.tasks[0].seat == seat:
-            you["drawn"] = [card_json(c) for c in state.tasks[0].cards]
+        # The Owl's two cards stay in sight until one is kept, even while another
+        # task comes first (the seat was told them: the view keeps what it was told).
+        owl = next((t for t in state.tasks if t.kind == "owl" and t.seat == seat), None)
+        if owl is not None:
+            you["drawn"] = [card_json(c) for c in owl.cards]
         out["you"] = you
     if state.phase == OVER:
         out["takes"] = list(state.takes)

@@ -66,7 +66,7 @@ def test_rules_topics_name_real_actions() -> None:
     from gameweave_core.actions import action_tag
 
     topics = TITLE.rules_text()
-    assert next(iter(topics)) == "overview" and "actions" in topics
+    assert topics is not None and next(iter(topics)) == "overview" and "actions" in topics
     tags = {action_tag(cls) for cls in ACTIONS} | {"escape"}
     typed = [
         line.split("`")[1] for line in topics["actions"].splitlines() if line.startswith("- `")

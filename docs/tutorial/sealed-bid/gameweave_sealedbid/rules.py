@@ -106,7 +106,9 @@ def sell(state: State) -> list[Event]:
     state.past.append(state.lot)
     state.revealed, state.bids = bids, {}
     if state.deck:
+        # What comes up is news to everyone: a seat learns only through events.
         state.lot = state.deck.pop(0)
+        events.append(Event.public(f"The {state.lot}-point lot comes up", "lot", lot=state.lot))
     return events
 
 

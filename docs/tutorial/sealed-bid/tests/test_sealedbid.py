@@ -42,6 +42,18 @@ def test_the_highest_bid_wins_the_lot_and_pays() -> None:
     assert f"Seat 1 wins the {lot}-point lot for 5" in match.history(2)
 
 
+def test_the_next_lot_is_announced_to_everyone() -> None:
+    """A seat learns only through the events it reads: the lot that comes up is
+    told to all, as well as shown in every view."""
+    match = Match(SealedBid(), 3, seed=1)
+    for seat in (1, 2, 3):
+        match.submit(seat, bid(0))
+    lot = match.view(None)["lot"]
+    for watcher in (1, 2, 3, None):
+        assert match.history(watcher)[-1] == f"The {lot}-point lot comes up"
+        assert match.events(watcher)[-1]["data"] == {"lot": lot}
+
+
 def test_a_tie_for_highest_leaves_the_lot_unsold() -> None:
     match = Match(SealedBid(), 3, seed=1)
     for seat, coins in [(1, 4), (2, 4), (3, 1)]:
@@ -75,18 +87,18 @@ def test_the_lots_to_come_are_secret() -> None:
 
 
 def test_resample_redraws_only_what_the_seat_has_not_seen() -> None:
-    title = SealedBid()
-    state = title.setup(3, title.check_config(3, {}), Rng(2))
-    title.apply(state, 1, Bid(7), Rng(0))
-    title.apply(state, 2, Bid(3), Rng(0))
-    unseen = set(VALUES) - {state.lot}
+    match = Match(SealedBid(), 3, seed=2)
+    match.submit(1, bid(7))
+    match.submit(2, bid(3))
+    before = match.snapshot()  # the whole state as data, secrets included: tests only
+    unseen = set(VALUES) - {match.state.lot}  # match.state: the live state, tests only
     for seed in range(20):
-        drawn = title.resample(state, 1, Rng(seed))
-        assert drawn is not state and state.bids == {1: 7, 2: 3}  # the real one unchanged
-        assert title.view(drawn, 1) == title.view(state, 1)
+        drawn = match.resample(1, Rng(seed))  # a state seat 1 cannot tell from the real one
+        assert SealedBid().view(drawn, 1) == match.view(1)
         assert drawn.bids[1] == 7 and 0 <= drawn.bids[2] <= START_COINS  # 2's bid redrawn
         assert len(drawn.deck) == LOTS - 1 and set(drawn.deck) <= unseen
-    decks = {tuple(title.resample(state, None, Rng(s)).deck) for s in range(20)}
+    assert match.snapshot() == before  # drawing left the real match untouched
+    decks = {tuple(match.resample(3, Rng(s)).deck) for s in range(20)}
     assert len(decks) > 1  # the lots to come really are drawn again
 
 
@@ -148,6 +160,10 @@ def test_typed_bids_are_read() -> None:
     assert title.parse_action("bid 7", legal) == Bid(7)
     with pytest.raises(ValueError, match="cannot read"):
         title.parse_action("bid seven", legal)
+    # What the adapters call: the canonical JSON form first (the core reads it for
+    # every title), then the title's own notation.
+    assert title.read_action('{"type": "bid", "coins": 7}', legal) == Bid(7)
+    assert title.read_action("bid 7", legal) == Bid(7)
 
 
 def test_the_terminal_shows_a_bid_only_to_its_bidder() -> None:

@@ -1,0 +1,686 @@
+"""The rules of The House Job: setup, whose turn it is, what is legal, and applying it.
+
+Functions here change the :class:`~gameweave_house.state.State` in place and return
+history events. The pieces live in modules named for them: ``cards`` (totals),
+``deck`` (drawing), ``dealer`` (how the house plays), ``settle`` (what a hand
+pays), ``abilities`` (the fifteen cards) and ``history`` (the lines, all public).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from gameweave_core import ConfigError, Event, Outcome, Rng
+
+from .abilities import CARDS, add_plays, bust, listed, play_card, why_not, wrong_targets
+from .actions import (
+    Ability,
+    Chips,
+    ColdFeet,
+    DealMeIn,
+    Double,
+    Draft,
+    Heavy,
+    Hit,
+    Mark,
+    NextRound,
+    NoMark,
+    Split,
+    Stand,
+)
+from .cards import FULL_DECK, check_deck, high_low, is_two_card_21, label, labels, points, rank_name
+from .dealer import dealer_play
+from .deck import can_deal_round, draw
+from .deck import face_up as face_up  # tests/http/test_http_leaks_house.py reads it here
+from .history import box_id_name, box_name, crew, describe, line, settled_line, signed, upcard_line
+from .roles import ABILITIES, ROLES
+from .settle import BUST, result, settle_backed, settle_hand
+from .state import (
+    BET,
+    CALL,
+    DRAFT,
+    MIN_BET,
+    OVER,
+    PLAY,
+    SETTLED,
+    Box,
+    Hand,
+    Result,
+    Settled,
+    State,
+)
+
+#: The chips a betting turn pushes at a time.
+CHIP_STEPS: Final = (10, 50, 100)
+
+# Actions without fields are immutable and all equal: legal_actions, which runs after
+# every step, hands out one shared object of each (see docs/titles/house/compiled.md).
+HIT: Final = Hit()
+STAND: Final = Stand()
+DOUBLE: Final = Double()
+SPLIT: Final = Split()
+COLD_FEET: Final = ColdFeet()
+DEAL_ME_IN: Final = DealMeIn()
+NO_MARK: Final = NoMark()
+HEAVY: Final = Heavy()
+NEXT_ROUND: Final = NextRound()
+#: Chips on a seat's own box, one per step (the Extra Box's are made as needed).
+OWN_CHIPS: Final = tuple(Chips(step) for step in CHIP_STEPS)
+#: The Mark of each box id (seats 1 to 4, the Extra Box at most 5).
+MARKS: Final = tuple(Mark(box) for box in range(6))
+
+
+# -- setup ---------------------------------------------------------------------------
+
+
+def check_config(players: int, config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` when its options are usable, else :class:`ConfigError` saying why."""
+    deck = config.get("deck", [])
+    if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+        raise ConfigError("deck: give a list of card strings like 'AS', 'TD', '7H'")
+    problem = check_deck(deck) if deck else None
+    if problem:
+        raise ConfigError(problem)
+    take = config.get("take", 1000)
+    if not isinstance(take, int) or isinstance(take, bool) or take < MIN_BET:
+        raise ConfigError(f"take: the opening Take must be a whole number of at least {MIN_BET}")
+    return config
+
+
+def setup(players: int, config: Mapping[str, Any], rng: Rng) -> State:
+    """A job before the draft: the deck in draw order, the opening Take."""
+    order = list(config.get("deck") or [])
+    if not order:
+        order = list(FULL_DECK)
+        rng.shuffle(order)
+    take = int(config.get("take", 1000))
+    return State(
+        players=players,
+        take=take,
+        opening=take,
+        deck=order[::-1],  # the next card is the last item: pop() is cheap
+        roles=[""] * players,
+        spent=[[] for _ in range(players)],
+    )
+
+
+# -- whose turn, and the end ---------------------------------------------------------------
+
+
+def awaiting(state: State) -> tuple[int, ...]:
+    return () if state.phase == OVER else (state.turn,)
+
+
+def outcome(state: State) -> Outcome | None:
+    """The crew wins by ending above the opening Take."""
+    if state.phase != OVER:
+        return None
+    won = state.take > state.opening
+    verdict = "took the house" if won else "the house kept its edge"
+    how = "went broke" if state.ended == "broke" else "played the deck through"
+    return Outcome(
+        side="crew" if won else "house",
+        winners=tuple(range(1, state.players + 1)) if won else (),
+        reason=state.ended,
+        summary=f"The crew {how}: Take {state.take} against the opening {state.opening}; {verdict}",
+        figures={"take": state.take, "opening": state.opening, "took_the_house": won},
+    )
+
+
+# -- legal actions -------------------------------------------------------------------------
+
+
+def legal_actions(state: State, seat: int) -> list[Any]:
+    """Every legal action of ``seat`` now (empty when it is not awaited)."""
+    phase = state.phase
+    if phase == OVER or seat != state.turn:
+        return []
+    if phase == DRAFT:
+        return [Draft(r) for r in ROLES if r not in state.roles]
+    if phase == SETTLED:
+        return [NEXT_ROUND]
+    if phase == CALL:
+        out: list[Any] = [MARKS[i] for i in mark_targets(state)]
+        out.append(NO_MARK)
+        return out
+    out = betting_actions(state, seat) if phase == BET else playing_actions(state)
+    add_plays(state, seat, out)
+    return out
+
+
+def betting_actions(state: State, seat: int) -> list[Any]:
+    out: list[Any] = []
+    mine = [b for b in state.boxes if b.seat == seat]
+    missing = 0  # what the seat's boxes still need to reach the minimum bet
+    for b in mine:
+        if b.main.bet < MIN_BET:
+            missing += MIN_BET - b.main.bet
+    for b in mine:
+        bet = b.main.bet
+        gap = MIN_BET - bet if bet < MIN_BET else 0
+        # chips may not eat what the seat's other boxes still need to reach 10
+        room = min(state.take - (missing - gap), state.table_max(b) - bet)
+        for i, step in enumerate(CHIP_STEPS):
+            if step > room:
+                break
+            out.append(Chips(step, b.id) if b.extra else OWN_CHIPS[i])
+    if not missing:
+        out.append(DEAL_ME_IN)
+    if seat == state.caller:
+        if not state.mark:
+            out.extend([MARKS[i] for i in mark_targets(state)])
+        if not state.heavy_used:
+            out.append(HEAVY)
+    return out
+
+
+def mark_targets(state: State) -> list[int]:
+    """Boxes the caller may Mark: the dealt boxes at The Call's pause, else every
+    seat not sitting out and the Extra Box once it is open."""
+    if state.phase == CALL:
+        return [b.id for b in state.boxes]
+    ids = [s for s in range(1, state.players + 1) if s not in state.sitting_out]
+    if state.box(state.extra_id):
+        ids.append(state.extra_id)
+    return ids
+
+
+def playing_actions(state: State) -> list[Any]:
+    box, h = state.current()
+    out: list[Any] = [HIT, STAND]
+    if len(h.cards) == 2 and h.hits == 0 and state.take >= h.bet:
+        out.append(DOUBLE)
+        if not box.extra and len(box.hands) == 1 and h.cards[0][0] == h.cards[1][0]:
+            out.append(SPLIT)
+    if state.has_role("ghost") and pays_cold_feet(h):
+        out.append(COLD_FEET)
+    return out
+
+
+def pays_cold_feet(hand: Hand) -> bool:
+    return hand.hits == 0 and not hand.from_split and not hand.done
+
+
+# -- why an action is illegal --------------------------------------------------------------
+
+
+def explain_illegal(state: State, seat: int, action: Any) -> str | None:
+    """Why a well-formed action is illegal, in words any crewmate may read."""
+    if state.phase == OVER:
+        return "the job is over"
+    match action:
+        case Ability():
+            return explain_ability(state, seat, action)
+        case Draft(role=role):
+            if state.phase != DRAFT:
+                return "the draft is over"
+            if role not in ROLES:
+                return f"there is no role {role!r}; roles: {', '.join(ROLES)}"
+            return f"the {ROLES[role].name} is already taken"
+        case Chips(amount=amount):
+            if state.phase != BET:
+                return "chips go on a box only on your betting turn"
+            if amount not in CHIP_STEPS:
+                return "push chips in steps of 10, 50 or 100"
+            return (
+                f"{amount} more would pass the table maximum or what the Take can cover "
+                f"(Take {state.take})"
+            )
+        case DealMeIn():
+            if state.phase != BET:
+                return "Deal me in ends a betting turn; it is not your betting turn"
+            return f"bet at least {MIN_BET} first: push chips onto your box (+10, +50 or +100)"
+        case Mark() | Heavy() if seat != state.caller:
+            return f"only the caller ({crew(state.caller)}) calls the Mark and the Heavy"
+        case Heavy():
+            if state.heavy_used:
+                return "the Heavy has been spent; there is one per job"
+            return "the Heavy is called on the caller's betting turn"
+        case Mark(box=box_id):
+            if state.mark:
+                return "a box is already Marked this round"
+            return f"there is no box {box_id} to Mark now"
+        case NoMark():
+            return "No Mark is chosen only at The Call's pause in the deal"
+        case NextRound():
+            return "Next round comes once the round has settled"
+        case Hit() | Stand() | Double() | Split() | ColdFeet() if state.phase != PLAY:
+            return "that is a playing-turn action; it is not your playing turn"
+        case Double():
+            _, h = state.current()
+            if len(h.cards) != 2 or h.hits:
+                return "double only on a two-card hand before any hit"
+            return f"the Take ({state.take}) can't cover a second bet of {h.bet}"
+        case Split():
+            box, h = state.current()
+            if box.extra:
+                return "the Extra Box never splits"
+            if len(box.hands) > 1:
+                return "this box has already split"
+            if len(h.cards) != 2 or h.cards[0][0] != h.cards[1][0]:
+                return "split needs two cards of the same rank"
+            return f"the Take ({state.take}) can't cover a second bet of {h.bet}"
+        case ColdFeet():
+            if not state.has_role("ghost"):
+                return "Cold Feet needs a Ghost at the table"
+            return "Cold Feet only before the hand's first hit, and never after a split"
+    return None
+
+
+def explain_ability(state: State, seat: int, act: Ability) -> str:
+    card = act.card
+    info = ABILITIES.get(card)
+    if info is None:
+        return f"there is no ability card {card!r}; cards: {', '.join(ABILITIES)}"
+    if info.role != state.role_of(seat):
+        return f"{info.name} is the {ROLES[info.role].name}'s card, not yours"
+    wrong = wrong_targets(act)
+    if wrong:
+        return wrong
+    why = why_not(state, seat, card)
+    if why:
+        return f"{info.name} can't be played now: {why}"
+    plays: list[Any] = []
+    CARDS[card].targets(state, seat, plays)
+    boxes = sorted({p.box for p in plays if p.box is not None})
+    if act.box is not None and act.box not in boxes:
+        named = listed([f"box {b}" for b in boxes], "or")
+        return f"{info.name} can't name box {act.box} now; it can name {named}"
+    return f"{info.name} can't be played that way now; check the card and amount"
+
+
+# -- applying ------------------------------------------------------------------------------
+
+
+def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
+    """Carry out a legal action; the dealer's turn and settlement follow by themselves."""
+    events: list[Event] = []
+    match action:
+        case Hit():
+            do_hit(state, rng, events)
+        case Stand():
+            do_stand(state, events)
+        case Chips(amount=amount, box=box_id):
+            do_chips(state, seat, amount, box_id, events)
+            return events  # the betting turn goes on
+        case DealMeIn():
+            do_deal_me_in(state, seat, rng, events)
+            return events
+        case NextRound():
+            do_next_round(state, seat, rng, events)
+            return events
+        case Double():
+            do_double(state, rng, events)
+        case Split():
+            do_split(state, rng, events)
+        case ColdFeet():
+            do_cold_feet(state, events)
+        case Ability():
+            play_card(state, seat, action, rng, events)
+            if state.phase != PLAY:
+                return events
+        case Draft(role=role):
+            do_draft(state, seat, role, rng, events)
+            return events
+        case Mark(box=box_id):
+            do_mark(state, seat, box_id, rng, events)
+            return events
+        case NoMark():
+            events.append(line(f"{crew(seat)} calls No Mark"))
+            finish_deal(state, events, rng)
+            return events
+        case Heavy():
+            state.heavy = state.heavy_used = True
+            events.append(
+                line(f"{crew(seat)} calls the Heavy — every bet counts double this round")
+            )
+            return events
+        case _:  # pragma: no cover - Match only passes legal actions
+            raise TypeError(f"unknown action {action!r}")
+    advance(state, events, rng)  # a hand was played: on to the next decision
+    return events
+
+
+# -- betting and the deal ------------------------------------------------------------------
+
+
+def do_draft(state: State, seat: int, role: str, rng: Rng, events: list[Event]) -> None:
+    state.roles[seat - 1] = role
+    events.append(line(f"{crew(seat)} drafts the {ROLES[role].name}", "draft"))
+    if "" in state.roles:
+        state.turn = seat + 1
+    else:
+        state.caller = 1
+        start_round(state, events, rng)
+
+
+def do_chips(state: State, seat: int, amount: int, box_id: int | None, events: list[Event]) -> None:
+    target = state.box(box_id) if box_id is not None else state.seat_box(seat)
+    assert target is not None
+    target.main.bet += amount
+    state.take -= amount
+    # The table sees the chips go on: a seat learns only through the lines it reads.
+    where = " on the Extra Box" if target.extra else ""
+    events.append(line(f"{crew(seat)} puts {amount} on{where or ' their box'}", "chips"))
+
+
+def do_deal_me_in(state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+    mine = [b for b in state.boxes if b.seat == seat]
+    bets = " and ".join([f"{b.main.bet}{' on the Extra Box' if b.extra else ''}" for b in mine])
+    events.append(line(f"{crew(seat)} is in for {bets} — Take {state.take}", "bet"))
+    next_bettor(state, events, rng)
+
+
+def do_mark(state: State, seat: int, box_id: int, rng: Rng, events: list[Event]) -> None:
+    state.mark = box_id
+    events.append(line(f"{crew(seat)} Marks {box_id_name(state, box_id)}", "mark"))
+    if state.phase == CALL:
+        finish_deal(state, events, rng)
+
+
+def do_next_round(state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+    if state.last_round or not can_deal_round(state):
+        end_by_deck(state, events)
+        return
+    for b in state.boxes:
+        for h in b.hands:
+            state.discard.extend(h.cards)
+    state.discard.extend(state.dealer)
+    state.caller = seat
+    start_round(state, events, rng)
+
+
+def start_round(state: State, events: list[Event], rng: Rng) -> None:
+    state.round += 1
+    state.boxes = []
+    state.sitting_out = []
+    state.dealer = []
+    state.hole_up = False
+    state.mark = 0
+    state.call = state.heavy = state.double_bag = state.slow_hand = state.nod = False
+    state.vanish = []
+    state.short_change = []
+    state.cur_box = state.cur_hand = 0
+    n = state.players
+    state.to_bet = [(state.caller - 1 + i) % n + 1 for i in range(n)]
+    events.append(line(f"Round {state.round} — {crew(state.caller)} calls", "round"))
+    next_bettor(state, events, rng)
+
+
+def next_bettor(state: State, events: list[Event], rng: Rng) -> None:
+    while state.to_bet:
+        seat = state.to_bet.pop(0)
+        if state.take < MIN_BET:
+            state.sitting_out.append(seat)
+            events.append(line(f"{crew(seat)} sits the round out — the Take can't cover {MIN_BET}"))
+            continue
+        state.phase = BET
+        state.turn = seat
+        state.boxes.append(Box(id=seat, seat=seat))
+        return
+    deal(state, events, rng)
+
+
+def deal(state: State, events: list[Event], rng: Rng) -> None:
+    """Every seat's box its first card; The Call pauses here for the caller's Mark."""
+    state.last = None  # the last round's results leave the table with the new deal
+    state.boxes.sort(key=lambda b: (b.seat, b.extra))
+    for b in state.boxes:
+        if not b.extra:
+            b.main.cards.append(draw(state, rng, events))
+    if state.call and not state.mark:
+        state.phase = CALL
+        state.turn = state.caller
+        firsts = ", ".join(
+            f"{box_name(b)} {label(b.main.cards[0])}" for b in state.boxes if not b.extra
+        )
+        events.append(line(f"The Call — first cards {firsts}; {crew(state.caller)} may Mark a box"))
+        return
+    finish_deal(state, events, rng)
+
+
+def finish_deal(state: State, events: list[Event], rng: Rng) -> None:
+    """The up-card, the second cards, the Extra Box's two, the hole card and the peek."""
+    up = draw(state, rng, events)
+    state.dealer = [up]
+    events.append(upcard_line(up))
+    for b in state.boxes:
+        if not b.extra:
+            b.main.cards.append(draw(state, rng, events))
+    for b in state.boxes:
+        if b.extra:
+            b.main.cards.append(draw(state, rng, events))
+            b.main.cards.append(draw(state, rng, events))
+    state.dealer.append(draw(state, rng, events))
+    for b in state.boxes:
+        h = b.main
+        if is_two_card_21(h.cards):
+            h.natural = h.done = True
+            events.append(line(f"{box_name(b)} is dealt a blackjack ({labels(h.cards)})"))
+        else:
+            events.append(line(f"{box_name(b)} is dealt {labels(h.cards)} — {describe(h)}"))
+    events.append(line("The house takes its hole card face down"))
+    if state.has_role("inside_man"):
+        events.append(line(f"The Tell — the hole card is {high_low(state.dealer[1])}", "tell"))
+    if is_two_card_21(state.dealer):
+        state.hole_up = True
+        events.append(line(f"The house peeks — blackjack ({labels(state.dealer)}); the round ends"))
+        settle(state, events)
+        return
+    events.append(line("The house peeks — no blackjack"))
+    state.phase = PLAY
+    state.cur_box = state.cur_hand = 0
+    advance(state, events, rng)
+
+
+# -- playing a hand ------------------------------------------------------------------------
+
+
+def do_hit(state: State, rng: Rng, events: list[Event]) -> None:
+    box, h = state.current()
+    card = draw(state, rng, events)
+    h.cards.append(card)
+    h.hits += 1
+    p = h.points
+    name = box_name(box, state.cur_hand)
+    # Every line names the card drawn: a seat learns only through the lines it reads.
+    if p > 21:
+        events.append(line(f"{name} hits {label(card)} to {p} — bust", "bust"))
+        bust(state, box, h, events)
+    elif p == 21:
+        h.done = True
+        events.append(line(f"{name} hits {label(card)} to 21 and stands"))
+    else:
+        events.append(line(f"{name} hits {label(card)} to {describe(h)}"))
+
+
+def do_stand(state: State, events: list[Event]) -> None:
+    box, h = state.current()
+    h.done = True
+    events.append(line(f"{box_name(box, state.cur_hand)} stands on {h.points}"))
+
+
+def do_double(state: State, rng: Rng, events: list[Event]) -> None:
+    box, h = state.current()
+    state.take -= h.bet
+    h.bet *= 2
+    h.doubled = True
+    card = draw(state, rng, events)
+    h.cards.append(card)
+    h.hits += 1
+    h.done = True
+    p = h.points
+    name = box_name(box, state.cur_hand)
+    events.append(
+        line(
+            f"{name} doubles to {h.bet} and draws {label(card)} to {p}{' — bust' if p > 21 else ''}"
+        )
+    )
+    if p > 21:
+        bust(state, box, h, events)
+
+
+def do_split(state: State, rng: Rng, events: list[Event]) -> None:
+    box, h = state.current()
+    state.take -= h.bet
+    other = Hand(cards=[h.cards.pop()], bet=h.bet, from_split=True)
+    h.from_split = True
+    box.hands.append(other)
+    aces = h.cards[0][0] == "A"
+    for hand in (h, other):
+        hand.cards.append(draw(state, rng, events))
+        if aces or hand.points == 21:
+            hand.done = True
+    events.append(
+        line(
+            f"{box_name(box)} splits {rank_name(h.cards[0])}s — {labels(h.cards)} ({h.points}) "
+            f"and {labels(other.cards)} ({other.points}){' — split aces stand' if aces else ''}"
+        )
+    )
+
+
+def do_cold_feet(state: State, events: list[Event]) -> None:
+    box, h = state.current()
+    h.walked = h.done = True
+    events.append(
+        line(
+            f"{box_name(box, state.cur_hand)} walks out on {h.points} (Cold Feet) — "
+            f"{h.bet // 2} of {h.bet} comes back"
+        )
+    )
+
+
+def advance(state: State, events: list[Event], rng: Rng) -> None:
+    """Move to the next hand with a decision to make, or let the dealer play."""
+    bi, hi = state.cur_box, state.cur_hand
+    boxes = state.boxes
+    while bi < len(boxes):
+        hands = boxes[bi].hands
+        while hi < len(hands):
+            if not hands[hi].done:
+                state.cur_box, state.cur_hand = bi, hi
+                state.turn = boxes[bi].seat
+                state.phase = PLAY
+                return
+            hi += 1
+        bi += 1
+        hi = 0
+    dealer_turn(state, events, rng)
+
+
+# -- the house plays, and the round settles ------------------------------------------------
+
+
+def dealer_turn(state: State, events: list[Event], rng: Rng) -> None:
+    """The hole card goes up; the house draws (if a hand stands against it) and The Nod
+    may give it one more; then the round settles."""
+    if state.hole_up:
+        events.append(line(f"The house has {points(state.dealer)}"))
+    else:
+        state.hole_up = True
+        # The card rides along for renderers, as the up-card's does: everyone sees it.
+        text = f"Hole card up — house has {points(state.dealer)}"
+        events.append(Event(text, None, True, "hole", {"card": state.dealer[1]}))
+    if not any(h.live for b in state.boxes for h in b.hands):
+        events.append(line("No hand stands against the house; it draws nothing"))
+        settle(state, events)
+        return
+    drawn = dealer_play(
+        state.dealer, lambda: draw(state, rng, events), 16 if state.slow_hand else 17
+    )
+    p = points(state.dealer)
+    if drawn:
+        events.append(line(f"The house draws {labels(drawn)} to {p}{' — bust' if p > 21 else ''}"))
+    else:
+        events.append(line(f"The house stands on {p}"))
+    if state.nod:
+        if p <= 21:
+            card = draw(state, rng, events)
+            state.dealer.append(card)
+            p = points(state.dealer)
+            events.append(
+                line(
+                    f"The Nod — the house takes one more, {label(card)}, to {p}"
+                    f"{' — bust' if p > 21 else ''}"
+                )
+            )
+        else:
+            events.append(line("The Nod goes unused — the house has already bust"))
+        state.nod = False
+    settle(state, events)
+
+
+def settle(state: State, events: list[Event]) -> None:
+    """Settle every hand: all credits first, then the debits, capped at the Take."""
+    dealer_pts = points(state.dealer)
+    dealer_bj = is_two_card_21(state.dealer)
+    # Each line's result, with the bet, the credit and the debit wanted behind it:
+    # its chips are known once every credit is in and the debits before it are taken.
+    lines: list[tuple[Result, int, int, int]] = []
+    for b in state.boxes:
+        marked = state.mark == b.id
+        short = b.id in state.short_change
+        words = []
+        for i, h in enumerate(b.hands):
+            pts = h.points
+            word = result(pts, h.bust, h.natural, h.walked, dealer_pts, dealer_bj)
+            words.append(word)
+            credit, debit, notes = settle_hand(
+                word,
+                h.bet,
+                heavy=state.heavy,
+                marked=marked,
+                double_bag=state.double_bag,
+                saved=h.saved,
+                short_change=short and i == 0,
+            )
+            state.take += credit
+            rescued = "VANISH" in notes or "SHORT CHANGE" in notes
+            said = "BUST · LOSS" if word == BUST and not rescued else word
+            if notes:
+                said += "".join([f" · {n}" for n in notes])
+            lines.append((Result(box_name(b, i), h.cards, pts, said, 0), h.bet, credit, debit))
+        if b.backed:
+            back = settle_backed(words[0], b.backed, saved=b.main.saved, short_change=short)
+            state.take += back
+            lines.append((Result(f"Raise on {box_name(b)}", [], 0, "", 0), b.backed, back, 0))
+    results = []
+    for r, bet, credit, wanted in lines:
+        debit = min(wanted, state.take)
+        state.take -= debit
+        if debit < wanted:
+            r.result += " · TAKE EMPTY"
+        r.chips = credit - bet - debit
+        head = f"{r.name} {r.points} {r.result}" if r.result else r.name
+        events.append(line(f"{head} {signed(r.chips)}", "settle"))
+        results.append(r)
+    # No copies: the next deal gives the dealer and every box new lists.
+    state.last = Settled(state.round, state.dealer, results, state.take)
+    events.append(settled_line(state.take))
+    state.phase = SETTLED
+    if state.take < MIN_BET:
+        state.phase = OVER
+        state.ended = "broke"
+        events.append(
+            line(
+                f"The crew is broke — the job is over with the Take at {state.take} "
+                f"(opened at {state.opening}); the house kept its edge",
+                "end",
+            )
+        )
+        return
+    state.turn = state.caller % state.players + 1
+
+
+def end_by_deck(state: State, events: list[Event]) -> None:
+    state.phase = OVER
+    state.ended = "deck"
+    verdict = "the crew took the house" if state.take > state.opening else "the house kept its edge"
+    why = "the last round is played" if state.last_round else "the deck can't deal another round"
+    events.append(
+        line(
+            f"The job is over — {why}: Take {state.take} (opened at {state.opening}); {verdict}",
+            "end",
+        )
+    )

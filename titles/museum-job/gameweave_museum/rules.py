@@ -1,0 +1,702 @@
+"""The rules of The Museum Job.
+
+The title's entry points (``setup``, ``awaiting``, ``legal_actions``, ``apply``,
+``explain_illegal``, ``outcome``) take the state alone: there is one floor plan,
+:func:`~gameweave_museum.floorplan.quayside_palace`, read once. The helpers they
+call (``walk_targets``, ``satchel_value`` ...) are pure functions of the floor plan
+and the state. Transitions (``apply`` and the steps of a round it calls) change
+the state in place and return the events that happened, each addressed to the
+seats allowed to read it: the Thief reads what they did, everyone else reads "The
+Thief takes a turn".
+
+Every ruling on a point the rulebook leaves open is marked ``Ruling:`` here and
+written up in ``docs/titles/museum/rulings.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+import attrs
+
+from gameweave_core import Event, Outcome, Rng, action_tag
+
+from .actions import (
+    THEN_CUT,
+    THEN_ESCAPE,
+    Cut,
+    Enter,
+    Escape,
+    Hold,
+    Lift,
+    MoveGuard,
+    Pick,
+    Post,
+    Walk,
+)
+from .floorplan import FloorPlan, coord, parse_coord, quayside_palace
+from .sight import camera_working, guard_sees, office_manned
+from .state import (
+    DAWN,
+    ENTRY,
+    ESCAPE_VALUE,
+    GUARD_MOVE,
+    GUARDS,
+    HEAVY_WALK,
+    OVER,
+    POSTING,
+    SECURITY,
+    THIEF,
+    WALK,
+    Evidence,
+    State,
+)
+
+THIEF_SEAT = 1
+#: The line every seat but the Thief's reads for any Thief turn.
+THIEF_TURN = "The Thief takes a turn"
+
+
+# -- setup ----------------------------------------------------------------------
+
+
+def setup(players: int, config: Mapping[str, Any], rng: Rng) -> State:
+    """Crowns in the vault cases, the rest of the collection shuffled into the
+    display cases; guards, assignments and the entry are chosen by actions."""
+    plan = quayside_palace()
+    crowns = [i for i, a in enumerate(plan.collection) if a.vault]
+    others = [i for i, a in enumerate(plan.collection) if not a.vault]
+    rng.shuffle(others)
+    display = []
+    for case in plan.cases:
+        display.append(crowns.pop(0) if case.vault else others.pop(0))
+    return State(players=players, display=display, dawn=DAWN)
+
+
+def security_seats(state: State) -> list[int]:
+    return list(range(2, state.players + 1))
+
+
+def guards_of(state: State, seat: int) -> list[int]:
+    """The guard numbers (1-3) ``seat`` runs."""
+    return [i + 1 for i, s in enumerate(state.guard_seats) if s == seat]
+
+
+# -- queries --------------------------------------------------------------------
+
+
+def awaiting(state: State) -> tuple[int, ...]:
+    if state.phase == POSTING:
+        # Ruling: the lowest Security seat types the team's setup choices.
+        return (2,)
+    if state.phase in (ENTRY, THIEF):
+        return (THIEF_SEAT,)
+    if state.phase == SECURITY:
+        return (state.guard_seats[state.turn],)
+    return ()
+
+
+def satchel(plan: FloorPlan, state: State) -> list[int]:
+    """The artifacts (collection indices) in the satchel, in the order taken."""
+    return [state.display[c] for c in state.taken]
+
+
+def satchel_value(plan: FloorPlan, state: State) -> int:
+    return sum(plan.collection[a].value for a in satchel(plan, state))
+
+
+def walk_range(plan: FloorPlan, state: State) -> int:
+    """4 steps, or 2 while carrying anything heavy."""
+    heavy = any(plan.collection[a].heavy for a in satchel(plan, state))
+    return HEAVY_WALK if heavy else WALK
+
+
+def walk_targets(plan: FloorPlan, state: State) -> dict[int, int]:
+    """Squares the Thief may walk to now, with their walking distance.
+
+    Walls and guards' squares block: the Thief never walks onto or through a guard.
+    """
+    found = plan.reachable(state.thief, walk_range(plan, state), blocked=state.guards)
+    found.pop(state.thief, None)
+    return found
+
+
+def can_cut(plan: FloorPlan, state: State, square: int) -> bool:
+    """Whether there is a working camera or a breaker that is on at ``square``.
+
+    Ruling: a camera or breaker already cut cannot be cut again until a guard
+    repairs or resets it.
+    """
+    cam = plan.camera_at(square)
+    if cam is not None:
+        return cam.number not in state.cut_cameras
+    wing = plan.breaker_at(square)
+    return wing is not None and wing not in state.cut_breakers
+
+
+def can_escape(plan: FloorPlan, state: State, square: int) -> bool:
+    return square in state.open_exits and satchel_value(plan, state) >= ESCAPE_VALUE
+
+
+def guard_targets(plan: FloorPlan, state: State, index: int) -> dict[int, int]:
+    """Squares guard ``index`` (0-2) may move to: within 3 steps, walls blocking.
+
+    Ruling: guards walk past one another, but two guards never end on one square.
+    """
+    here = state.guards[index]
+    found = plan.reachable(here, GUARD_MOVE)
+    for other, sq in enumerate(state.guards):
+        if other != index:
+            found.pop(sq, None)
+    return found
+
+
+def free_posts(plan: FloorPlan, state: State) -> list[int]:
+    return [p for p in plan.posts if p not in state.guards]
+
+
+def seats_for_guard(state: State, index: int) -> list[int]:
+    """Security seats that may run guard ``index``: every Security player must
+    end with at least one guard."""
+    seats = security_seats(state)
+    after = GUARDS - index - 1
+    allowed = []
+    for seat in seats:
+        chosen = [*state.guard_seats[:index], seat]
+        idle = [s for s in seats if s not in chosen]
+        if len(idle) <= after:
+            allowed.append(seat)
+    return allowed
+
+
+def legal_actions(state: State, seat: int) -> list[Any]:
+    """The actions ``seat`` may take now (none when it is not asked to act)."""
+    if seat not in awaiting(state):
+        return []
+    plan = quayside_palace()
+    if state.phase == POSTING:
+        index = state.guards.index(-1)
+        return [
+            Post(index + 1, coord(p), s)
+            for p in free_posts(plan, state)
+            for s in seats_for_guard(state, index)
+        ]
+    if state.phase == ENTRY:
+        return [Enter(coord(e.square)) for e in plan.exits]
+    if state.phase == THIEF:
+        return thief_actions(plan, state)
+    index = state.turn
+    return [guard_move(index + 1, sq) for sq in sorted(guard_targets(plan, state, index))]
+
+
+@cache
+def guard_move(guard: int, square: int) -> MoveGuard:
+    """Guard ``guard`` (1-3) moving to ``square``. Actions are frozen, so one object
+    serves every listing: the search bot lists the guards' moves at every step of its
+    rollouts, and making them afresh took about a fifteenth of its time."""
+    return MoveGuard(guard, coord(square))
+
+
+def thief_actions(plan: FloorPlan, state: State) -> list[Any]:
+    out: list[Any] = []
+    for sq in sorted(walk_targets(plan, state)):
+        out.append(Walk(coord(sq)))
+        if can_cut(plan, state, sq):
+            out.append(Walk(coord(sq), THEN_CUT))
+        if can_escape(plan, state, sq):
+            out.append(Walk(coord(sq), THEN_ESCAPE))
+    here = state.thief
+    out.append(Hold())
+    case = plan.case_at(here)
+    if case is not None and case.index not in state.taken:
+        out.append(Lift())
+    if plan.exit_at(here) is not None and here not in state.open_exits:
+        out.append(Pick())
+    if can_cut(plan, state, here):
+        out.append(Cut())
+    if can_escape(plan, state, here):
+        out.append(Escape())
+    return out
+
+
+def explain_illegal(state: State, seat: int, action: Any) -> str | None:
+    """Why a well-formed action is not legal, in words the seat may read.
+
+    Only facts the seat knows are used: Security is never told anything about
+    the Thief, and the Thief knows everything.
+    """
+    plan, act = quayside_palace(), action
+    if state.phase == THIEF and seat == THIEF_SEAT:
+        here = state.thief
+        if isinstance(act, Walk):
+            try:
+                to = parse_coord(act.to)
+            except ValueError as exc:
+                return str(exc)
+            if to in plan.walls:
+                return f"{act.to} is a wall"
+            if to == here:
+                return "you are already there: hold, or choose another square"
+            if to in state.guards:
+                return f"a guard stands on {act.to}"
+            steps = walk_range(plan, state)
+            if to not in walk_targets(plan, state):
+                return f"{act.to} is more than {steps} steps away (walls and guards block)"
+            if act.then == THEN_CUT:
+                return f"there is nothing at {act.to} you can cut"
+            if act.then == THEN_ESCAPE:
+                if to not in state.open_exits:
+                    return f"{act.to} is not an open exit"
+                return f"your satchel is worth {satchel_value(plan, state)}; you need {ESCAPE_VALUE} to leave"
+            return f"a walk may end with 'cut' or 'escape', not {act.then!r}"
+        if isinstance(act, Lift):
+            case = plan.case_at(here)
+            return "you are not standing on a case" if case is None else "that case is empty"
+        if isinstance(act, Pick):
+            if plan.exit_at(here) is None:
+                return "you are not standing on an exit"
+            return "this exit is already open"
+        if isinstance(act, Cut):
+            return "there is no working camera or live breaker on your square"
+        if isinstance(act, Escape):
+            if here not in state.open_exits:
+                return "you are not standing on an open exit"
+            return f"your satchel is worth {satchel_value(plan, state)}; you need {ESCAPE_VALUE} to leave"
+        return f"it is your turn: walk, hold, lift, pick, cut or escape, not {action_tag(act)}"
+    if state.phase == SECURITY and isinstance(act, MoveGuard):
+        if act.guard != state.turn + 1:
+            return f"it is guard {state.turn + 1}'s move, not guard {act.guard}'s"
+        try:
+            to = parse_coord(act.to)
+        except ValueError as exc:
+            return str(exc)
+        if to in plan.walls:
+            return f"{act.to} is a wall"
+        if to in state.guards:
+            return f"another guard stands on {act.to}"
+        return f"{act.to} is more than {GUARD_MOVE} steps from guard {act.guard} (walls block)"
+    if state.phase == POSTING and isinstance(act, Post):
+        index = state.guards.index(-1)
+        if act.guard != index + 1:
+            return f"guard {index + 1} is posted next"
+        try:
+            at = parse_coord(act.at)
+        except ValueError as exc:
+            return str(exc)
+        if at not in plan.posts:
+            posts = ", ".join(coord(p) for p in plan.posts)
+            return f"{act.at} is not a guard post; the posts are {posts}"
+        if at in state.guards:
+            return f"a guard is already posted at {act.at}"
+        seats = ", ".join(map(str, seats_for_guard(state, index)))
+        return f"guard {act.guard} may be run by seat {seats}: every Security player needs a guard"
+    if state.phase == ENTRY and isinstance(act, Enter):
+        exits = ", ".join(coord(e.square) for e in plan.exits)
+        return f"{act.exit} is not an exit; the exits are {exits}"
+    phase_words = {
+        POSTING: "Security is posting guards",
+        ENTRY: "the Thief is choosing where to break in",
+        THIEF: "it is the Thief's turn",
+        SECURITY: f"it is guard {state.turn + 1}'s move",
+        OVER: "the heist is over",
+    }
+    return f"{phase_words[state.phase]}: a {action_tag(act)} action is not possible now"
+
+
+# -- evidence ---------------------------------------------------------------------
+
+
+def watched(state: State, squares: int, monitors: bool = False) -> None:
+    """Note in ``state.trail`` that this round's checks covered ``squares`` (a bit
+    mask), and whether they read the monitors."""
+    trail = state.trail
+    while len(trail.watched) < state.round:
+        trail.watched.append(0)
+        trail.monitored.append(False)
+    trail.watched[-1] |= squares
+    if monitors:
+        trail.monitored[-1] = True
+
+
+def spot(state: State, how: str, events: list[Event]) -> None:
+    """The Thief is Spotted where they stand: a Last Seen token, public."""
+    where = state.thief
+    for ev in state.evidence:
+        if ev.kind == "last_seen" and (ev.square, ev.round, ev.how) == (where, state.round, how):
+            return
+    state.evidence.append(Evidence("last_seen", where, state.round, how=how))
+    events.append(
+        Event.public(
+            f"Spotted! The Thief is at {coord(where)} ({how})",
+            "spotted",
+            at=coord(where),
+            how=how,
+            round=state.round,
+        )
+    )
+
+
+def bring_to_light(plan: FloorPlan, state: State, case_index: int, events: list[Event]) -> None:
+    """A theft comes to light: the artifact comes off, an empty frame stays."""
+    if case_index in state.revealed:
+        return
+    taken = state.taken[case_index]
+    state.revealed[case_index] = taken
+    square = plan.cases[case_index].square
+    state.evidence.append(Evidence("empty_frame", square, taken))
+    name = plan.collection[state.display[case_index]].name
+    events.append(
+        Event.public(
+            f"The {name} is gone from its case at {coord(square)}: taken in round {taken}",
+            "theft",
+            at=coord(square),
+            round=taken,
+        )
+    )
+
+
+def _found_cut(
+    state: State, kind: str, key: str, square: int, what: str, events: list[Event]
+) -> None:
+    """A cut camera (``kind`` "cut_camera") or dark breaker ("dark") is found:
+    evidence with the rounds it could have happened in, since Security last saw
+    it working."""
+    since = state.confirmed.get(key, 0) + 1
+    state.evidence.append(Evidence(kind, square, state.round, since=since))
+    window = f"round {since}" if since == state.round else f"rounds {since}-{state.round}"
+    events.append(
+        Event.public(
+            f"{what[0].upper()}{what[1:]} at {coord(square)} was cut ({window})",
+            kind,
+            at=coord(square),
+            since=since,
+            round=state.round,
+        )
+    )
+
+
+def check_monitors(plan: FloorPlan, state: State, events: list[Event]) -> None:
+    """While a guard is in the Office: working cameras that see the Thief, dead
+    feeds, and empty cases a working camera sees."""
+    if not office_manned(plan, state):
+        return
+    working = [cam for cam in plan.cameras if camera_working(state, cam)]
+    covered = 0
+    for cam in working:
+        covered |= cam.coverage_bits
+    watched(state, covered, monitors=True)
+    for cam in working:
+        state.confirmed[f"camera {cam.number}"] = state.round
+        if state.thief in cam.coverage:
+            spot(state, f"camera {cam.number}", events)
+    for wing, square in plan.breakers.items():
+        if wing not in state.cut_breakers:
+            state.confirmed[wing] = state.round
+        elif wing not in state.dark_wings:
+            state.dark_wings.append(wing)
+            _found_cut(state, "dark", wing, square, f"the {wing} breaker", events)
+            if state.cut_breakers[wing] == state.round:
+                spot(state, "caught cutting", events)
+    for cam in plan.cameras:
+        # Ruling: a camera in a dark wing shows nothing, so a cut on it is not told
+        # apart from the blackout until the breaker is reset.
+        if cam.wing in state.cut_breakers or cam.number not in state.cut_cameras:
+            continue
+        if cam.number not in state.dead_cameras:
+            state.dead_cameras.append(cam.number)
+            cut_round = state.cut_cameras[cam.number]
+            key = f"camera {cam.number}"
+            _found_cut(state, "cut_camera", key, cam.square, key, events)
+            if cut_round == state.round:
+                spot(state, "caught cutting", events)
+    for cam in working:
+        for case in plan.cases:
+            if case.square in cam.coverage and case.index in state.taken:
+                bring_to_light(plan, state, case.index, events)
+
+
+# -- the round ----------------------------------------------------------------------
+
+
+def end_thief_turn(plan: FloorPlan, state: State, events: list[Event]) -> None:
+    """Step 2 of a round: old thefts come off, guards look, the monitors are read."""
+    for case_index, taken in list(state.taken.items()):
+        if taken < state.round:
+            bring_to_light(plan, state, case_index, events)
+    seen = 0
+    for i, g in enumerate(state.guards):
+        seen |= plan.sight_bits[g]
+        if guard_sees(plan, g, state.thief):
+            spot(state, f"guard {i + 1}", events)
+    watched(state, seen)
+    check_monitors(plan, state, events)
+
+
+def guard_checks(plan: FloorPlan, state: State, index: int, events: list[Event]) -> None:
+    """What a guard does after its move, in the rulebook's order."""
+    here = state.guards[index]
+    number = index + 1
+    watched(state, plan.sight_bits[here])
+    if guard_sees(plan, here, state.thief):
+        spot(state, f"guard {number}", events)
+    if here in state.open_exits:
+        state.open_exits.remove(here)
+        state.evidence.append(Evidence("forced_exit", here, state.round))
+        name = plan.exit_at(here).name  # type: ignore[union-attr]
+        events.append(
+            Event.public(
+                f"Guard {number} finds the {name} at {coord(here)} forced open, and locks it",
+                "forced_exit",
+                at=coord(here),
+                round=state.round,
+            )
+        )
+    wing = plan.breaker_at(here)
+    if wing is not None:
+        if wing in state.cut_breakers:
+            if wing in state.dark_wings:
+                state.dark_wings.remove(wing)
+            else:
+                _found_cut(state, "dark", wing, here, f"the {wing} breaker", events)
+            del state.cut_breakers[wing]
+            events.append(Event.public(f"Guard {number} resets the {wing} breaker", "reset"))
+        state.confirmed[wing] = state.round
+    cam = plan.camera_at(here)
+    if cam is not None:
+        key = f"camera {cam.number}"
+        if cam.number in state.cut_cameras:
+            if cam.number not in state.dead_cameras:
+                _found_cut(state, "cut_camera", key, here, key, events)
+            else:
+                state.dead_cameras.remove(cam.number)
+            del state.cut_cameras[cam.number]
+            events.append(Event.public(f"Guard {number} repairs camera {cam.number}", "repair"))
+        state.confirmed[key] = state.round
+    for case in plan.cases:
+        if case.index in state.taken and guard_sees(plan, here, case.square):
+            bring_to_light(plan, state, case.index, events)
+    check_monitors(plan, state, events)
+
+
+def end_round(state: State, events: list[Event]) -> None:
+    state.dawn -= 1
+    if state.dawn <= 0:
+        state.ended = "dawn"
+        state.phase = OVER
+        dawn = Event.public("Dawn breaks with the Thief still inside", "dawn")
+        events.append(revealing(state, dawn))
+        return
+    events.append(
+        Event.public(f"Round {state.round} ends; dawn in {state.dawn}", "round", dawn=state.dawn)
+    )
+    state.round += 1
+    state.turn = 0
+    state.phase = THIEF
+
+
+# -- applying actions ------------------------------------------------------------------
+
+
+def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
+    """Carry out a legal action and everything that follows from it (the rules
+    draw nothing at random after setup, so ``rng`` is unused)."""
+    plan = quayside_palace()
+    public: list[Event] = []
+    match action:
+        case Post():
+            return do_post(state, action)
+        case Enter():
+            return do_enter(state, action)
+        case MoveGuard():
+            return do_move_guard(plan, state, action)
+        case Walk():
+            mine = do_walk(plan, state, action)
+        case Hold():
+            mine = do_hold()
+        case Lift():
+            mine = do_lift(plan, state, public)
+        case Pick():
+            mine = do_pick(state)
+        case Cut():
+            mine = do_cut(plan, state)
+        case Escape():
+            mine = do_escape(state)
+        case _:
+            raise TypeError(f"not a Museum Job action: {action!r}")
+    return end_of_thief_action(plan, state, mine, public)
+
+
+def do_post(state: State, act: Post) -> list[Event]:
+    index = act.guard - 1
+    state.guards[index] = state.turn_start[index] = parse_coord(act.at)
+    state.guard_seats[index] = act.seat
+    state.trail.guards.append(state.guards[index])
+    if -1 not in state.guards:
+        state.phase = ENTRY
+    return [
+        Event.public(
+            f"Guard {act.guard} takes the post at {act.at}, run by seat {act.seat}",
+            "post",
+            guard=act.guard,
+            at=act.at,
+            seat=act.seat,
+        )
+    ]
+
+
+def do_enter(state: State, act: Enter) -> list[Event]:
+    square = parse_coord(act.exit)
+    state.entry = square
+    state.thief = square
+    state.route = [square]
+    state.open_exits = [square]
+    state.phase = THIEF
+    return [
+        Event.private([THIEF_SEAT], f"You force the exit at {act.exit} and slip inside"),
+        Event.others([THIEF_SEAT], state.players, "The Thief breaks in somewhere"),
+    ]
+
+
+# Each of the Thief's actions returns what the Thief reads of it ("" for nothing).
+
+
+def do_walk(plan: FloorPlan, state: State, act: Walk) -> str:
+    state.thief = parse_coord(act.to)
+    mine = f"You walk to {act.to}"
+    if act.then == THEN_CUT:
+        mine += f"; {do_cut(plan, state)}"
+    elif act.then == THEN_ESCAPE:
+        state.ended = "escape"
+    return mine
+
+
+def do_hold() -> str:
+    return "You hold still"
+
+
+def do_pick(state: State) -> str:
+    state.open_exits.append(state.thief)
+    state.open_exits.sort()
+    return f"You pick the lock at {coord(state.thief)}: it is open"
+
+
+def do_escape(state: State) -> str:
+    state.ended = "escape"
+    return ""
+
+
+def end_of_thief_action(
+    plan: FloorPlan, state: State, mine: str, public: list[Event]
+) -> list[Event]:
+    """What follows every Thief action: the route grows, the others read one
+    line, and unless the Thief escaped, step 2 of the round runs."""
+    state.route.append(state.thief)
+    events = [
+        Event.private([THIEF_SEAT], mine or "You take a turn", "turn"),
+        Event.others([THIEF_SEAT], state.players, THIEF_TURN, "turn"),
+        *public,
+    ]
+    if state.ended == "escape":
+        state.phase = OVER
+        value = satchel_value(plan, state)
+        line = f"The Thief escapes through {coord(state.thief)} with a satchel worth {value}"
+        events.append(revealing(state, Event.public(line, "escape")))
+        return events
+    end_thief_turn(plan, state, events)
+    state.phase = SECURITY
+    state.turn = 0
+    state.turn_start = list(state.guards)
+    return events
+
+
+def do_cut(plan: FloorPlan, state: State) -> str:
+    here = state.thief
+    cam = plan.camera_at(here)
+    if cam is not None:
+        state.cut_cameras[cam.number] = state.round
+        return f"you cut camera {cam.number}"
+    wing = plan.breaker_at(here)
+    assert wing is not None
+    state.cut_breakers[wing] = state.round
+    return f"you cut the {wing} breaker: its cameras are blind"
+
+
+def do_lift(plan: FloorPlan, state: State, public: list[Event]) -> str:
+    case = plan.case_at(state.thief)
+    assert case is not None
+    state.taken[case.index] = state.round
+    art = plan.collection[state.display[case.index]]
+    text = f"You lift the {art.name} (worth {art.value}{', heavy' if art.heavy else ''})"
+    if case.vault and "North" not in state.cut_breakers:
+        state.evidence.append(Evidence("alarm", case.square, state.round))
+        public.append(
+            Event.public(
+                f"The vault alarm goes off at {coord(case.square)}!",
+                "alarm",
+                at=coord(case.square),
+                round=state.round,
+            )
+        )
+        bring_to_light(plan, state, case.index, public)
+        spot(state, "vault alarm", public)
+        text += ": the vault alarm goes off"
+    return text
+
+
+def do_move_guard(plan: FloorPlan, state: State, act: MoveGuard) -> list[Event]:
+    index = act.guard - 1
+    to = parse_coord(act.to)
+    state.trail.guards.append(to)
+    stays = state.guards[index] == to
+    state.guards[index] = to
+    verb = "stays at" if stays else "moves to"
+    events = [
+        Event.public(f"Guard {act.guard} {verb} {act.to}", "guard", guard=act.guard, at=act.to)
+    ]
+    if to == state.thief:
+        state.ended = "catch"
+        state.phase = OVER
+        caught = Event.public(f"Guard {act.guard} catches the Thief at {act.to}!", "catch")
+        events.append(revealing(state, caught))
+        return events
+    guard_checks(plan, state, index, events)
+    state.turn += 1
+    if state.turn == GUARDS:
+        end_round(state, events)
+    return events
+
+
+# -- the end ----------------------------------------------------------------------------
+
+
+def revealing(state: State, event: Event) -> Event:
+    """The event that ends the heist, carrying what every view then shows of the
+    Thief's night (as its data): a seat learns only through the events it reads."""
+    from .views import thief_section  # the views build on these rules
+
+    reveal = thief_section(quayside_palace(), state)
+    return attrs.evolve(event, data={**event.data, "reveal": reveal})
+
+
+def outcome(state: State) -> Outcome | None:
+    """Who won once the heist is over: the Thief by escaping, Security by a
+    catch or at dawn."""
+    if state.phase != OVER:
+        return None
+    value = satchel_value(quayside_palace(), state)
+    figures = {"rounds": state.round, "satchel": value, "dawn": state.dawn}
+    if state.ended == "escape":
+        return Outcome(
+            "Thief",
+            (THIEF_SEAT,),
+            "escape",
+            f"The Thief escaped in round {state.round} with a satchel worth {value}",
+            figures,
+        )
+    if state.ended == "catch":
+        summary = f"Security caught the Thief in round {state.round}"
+    else:
+        summary = "Dawn broke with the Thief still inside"
+    return Outcome("Security", tuple(security_seats(state)), state.ended, summary, figures)
