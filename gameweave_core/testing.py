@@ -32,6 +32,7 @@ import json
 import os
 import random
 import sys
+import threading
 import time
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
@@ -247,6 +248,14 @@ class _Watch:
         self.doing = ""
         self.caught: list[str] = []
         self._undo: list[tuple[Any, str, Any]] = []
+        #: The thread the kit runs the title in: the patches are process-wide, and
+        #: another thread (an event loop left by an earlier test, a server's) may read
+        #: the clock meanwhile without being the title's doing.
+        self.thread: int | None = None
+
+    def watching(self) -> bool:
+        """Whether the caller runs in the thread being watched."""
+        return threading.get_ident() == self.thread
 
     def refuse(self, what: str, drawer: tuple[str, str]) -> None:
         entry, caller = drawer
@@ -265,6 +274,8 @@ class _Watch:
         if method:
 
             def refused_method(obj: Any, *args: Any, **kwargs: Any) -> Any:
+                if not watch.watching():
+                    return original(obj, *args, **kwargs)
                 drawer = _drawer()
                 if drawer is not None:
                     drawer = (drawer[0] or name, drawer[1])
@@ -277,6 +288,8 @@ class _Watch:
             return refused_method
 
         def refused(*args: Any, **kwargs: Any) -> Any:
+            if not watch.watching():
+                return original(*args, **kwargs)
             drawer = _drawer()
             if drawer is not None:
                 watch.refuse(what, drawer)
@@ -285,6 +298,7 @@ class _Watch:
         return refused
 
     def start(self) -> None:
+        self.thread = threading.get_ident()
         for name in _DRAWS:
             # The module's functions are bound to the global generator; the classes'
             # methods cover every other generator and the module's Python methods.
@@ -302,6 +316,7 @@ class _Watch:
                 self._patch(time, name, self._refusing(what, getattr(time, name), False))
 
     def stop(self) -> None:
+        self.thread = None
         while self._undo:
             owner, name, before = self._undo.pop()
             if before is _ABSENT:
@@ -323,7 +338,8 @@ def watching_randomness(doing: str) -> Iterator[None]:
     the step when a match is applying an action, the draw and the line that made it.
     So a draw is caught the first time it happens, however rarely, even when it
     would not have changed the result. Calls from pytest, hypothesis, logging and
-    tempfile pass. Draws the watch cannot see: a name imported from ``random`` or
+    tempfile pass, and so do calls from other threads (the patches are process-wide;
+    the title runs in the thread that opened the watch). Draws the watch cannot see: a name imported from ``random`` or
     ``time`` before the block (``from random import random``), ``datetime.now``."""
     watch = _WATCH
     if watch.depth == 0:
@@ -365,7 +381,7 @@ def _guarded(name: str, original: Any, allowed: list[Rng]) -> Any:
         return made
 
     def drawn(obj: Rng, *args: Any, **kwargs: Any) -> Any:
-        if not any(obj is r for r in allowed):
+        if _WATCH.watching() and not any(obj is r for r in allowed):
             drawer = _drawer()
             if drawer is not None:
                 what = f"a generator other than the Rng it was handed (Rng.{name}, seed {obj.seed})"

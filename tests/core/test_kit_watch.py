@@ -82,3 +82,26 @@ def test_a_bot_may_draw_only_from_the_generator_it_is_handed_or_ones_it_makes() 
     ):
         KEPT.random()
     assert "word" in Rng.__dict__ and not hasattr(Rng.word, "__wrapped__")
+
+
+def test_another_threads_clock_and_draws_pass_while_the_titles_thread_is_watched() -> None:
+    """The patches are process-wide: an event loop another test left running (it
+    reads the clock) must not fail the title, nor be refused mid-loop."""
+    import threading
+
+    seen: list[Any] = []
+
+    def bystander() -> None:
+        seen.extend([time.monotonic(), random.random(), os.urandom(2)])
+
+    with watching_randomness("a title: apply at step 1"):
+        other = threading.Thread(target=bystander)
+        other.start()
+        other.join()
+    assert len(seen) == 3  # nothing was refused, nothing caught
+    # The watched thread's own clock is refused all the same.
+    with (
+        pytest.raises(AssertionError, match=r"time\.monotonic"),
+        watching_randomness("a title: apply at step 2"),
+    ):
+        time.monotonic()
