@@ -223,7 +223,7 @@ def test_a_server_handed_its_socket_turns_nagle_off(
             s.settimeout(10)
             assert s.recv(65536).startswith(b"HTTP/1.1 200")
             (held,) = server.server_state.connections
-            served = held.transport.get_extra_info("socket")  # type: ignore[attr-defined]
+            served = held.transport.get_extra_info("socket")
             assert served.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
     finally:
         server.should_exit = True
