@@ -53,6 +53,31 @@ class Conn:
     async def request(
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
     ) -> tuple[int, Any]:
+        """One request and its answer. The connection is opened with the first
+        request (a server may close one that sends nothing for a while); one the
+        server closed while it was idle (its keep-alive ran out) is opened again
+        first, as any HTTP client does; one closed before any answer came is opened
+        again and the request sent once more (the server closes an idle connection
+        only between requests)."""
+        if self.reader is None:
+            await self.open()  # when first needed, as a browser does
+        elif self.reader.at_eof():
+            await self.close()
+            await self.open()
+        try:
+            return await self._request(method, path, body, headers)
+        except asyncio.IncompleteReadError as exc:
+            if exc.partial:
+                raise
+        except ConnectionError:  # closed under the request as it was sent
+            pass
+        await self.close()
+        await self.open()
+        return await self._request(method, path, body, headers)
+
+    async def _request(
+        self, method: str, path: str, body: Any, headers: dict[str, str] | None
+    ) -> tuple[int, Any]:
         assert self.reader is not None and self.writer is not None
         data = b"" if body is None else json.dumps(body).encode()
         head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]

@@ -450,6 +450,19 @@ def run(
     }
 
 
+def bench(s: Any, ctx: dict[str, Any]) -> Any:
+    """``run.py search``: :func:`run` as a section of the results (strength against
+    the shipped bots, seat-swapped, with Wilson intervals; time per decision)."""
+    from common import Goal, Section, say
+
+    sec = Section("search", "6. The search bot (ISMCTS): strength and speed")
+    out = run(s.quick, ctx.get("search_games"), say=say)
+    sec.body += out["body"]
+    sec.goals += [Goal(*g) for g in out["goals"]]
+    sec.raw = out["raw"]
+    return sec
+
+
 def write_json(path: Path, data: dict[str, Any]) -> None:
     """Write ``data`` to ``path`` whole or not at all (a run may be stopped mid-write)."""
     part = path.with_name(path.name + ".part")

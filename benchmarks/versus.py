@@ -6,19 +6,36 @@ Tic-tac-toe twice: ``benchmarks/tictactoe`` (a Gameweave title, served by
 with its default in-memory store). Each is played by its own client: Gameweave's
 seats as the browser client plays (``versus_loadgen.py``: an event stream per seat,
 a POST per move), boardgame.io's with its ``Client`` and ``SocketIO`` transport
-(``bgio/loadgen.js``). Both load generators follow one protocol (see their
-docstrings): M matches at once, two seats each, each seat moving at random when
-pushed its turn, finished matches replaced.
+(``bgio/loadgen.js``), in two setups: at its best (each place's two Clients kept
+from match to match with ``updateCredentials``/``updateMatchID``, on the WebSocket
+transport alone: the row the goals are judged against) and as a page that makes
+new Clients for every match (socket.io's default transport, long-polling first).
+Both load generators follow one protocol (see their docstrings): M matches at
+once, two seats each, each seat moving at random when pushed its turn, finished
+matches replaced.
 
-Measured in interleaved rounds (the order of the two servers rotates each round),
-at M = 1, 32 and 256: moves/s, the move latency (one seat's submit to the other
+Measured in interleaved rounds (the order of the sides rotates each round), at
+M = 1, 32 and 256: moves/s, the move latency (one seat's submit to the other
 seat's receipt of the new state; percentiles of every move of every round pooled),
-and the server's and the client's CPU time per move; then each server's memory
-(RSS) with 1,000 live matches, each with both seats connected and a move played.
+each server's and each load generator's CPU time per move and share of a core;
+then each server's memory (RSS) with 1,000 live matches, each with both seats
+connected and a move played. Each server runs on one core and its load generator
+on another (``taskset``), when the machine has two; a round in which a load
+generator, not its server, used most of its core is flagged: its side's figures
+are then the client's limit, not the server's.
+
+    python benchmarks/versus.py                     # as run.py versus does
+    python benchmarks/versus.py --quick --sizes 32
+    python benchmarks/versus.py --before /tmp/old    # also the server of another tree
+
+``--before DIR`` adds a side: ``gameweave_http`` as the tree ``DIR`` has it (e.g.
+``git archive main adapters | tar -x -C DIR``), played by the same client,
+interleaved with the rest, for before/after figures measured side by side.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -31,6 +48,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import harness as H
+from common import BENCH_LIMITS, PY, Goal, Section, Server, Settings, free_port, git_commit, say
+
 HERE = Path(__file__).resolve().parent
 BGIO = HERE / "bgio"
 TICTACTOE = HERE / "tictactoe"
@@ -38,6 +62,9 @@ TICTACTOE = HERE / "tictactoe"
 SIZES = (1, 32, 256)
 #: The live matches of the memory measurement.
 HELD = 1000
+#: A load generator whose process used this share of a core (or more) over a
+#: round was the bottleneck of that round, not the server.
+CLIENT_BOUND = 0.9
 
 
 class Missing(RuntimeError):
@@ -56,8 +83,10 @@ def node() -> str:
     return found
 
 
-def versions(node_exe: str) -> dict[str, str]:
+def versions(node_exe: str | None) -> dict[str, str]:
     def npm_version(name: str) -> str:
+        if node_exe is None:
+            return "-"
         data = json.loads((BGIO / "node_modules" / name / "package.json").read_text())
         return str(data["version"])
 
@@ -66,7 +95,9 @@ def versions(node_exe: str) -> dict[str, str]:
     return {
         "node": subprocess.run(
             [node_exe, "--version"], capture_output=True, text=True, check=True
-        ).stdout.strip(),
+        ).stdout.strip()
+        if node_exe is not None
+        else "-",
         "boardgame.io": npm_version("boardgame.io"),
         "socket.io": npm_version("socket.io"),
         "koa": npm_version("koa"),
@@ -90,33 +121,75 @@ def plugin_path(tmp: Path) -> str:
     return os.pathsep.join([str(tmp / "site"), str(TICTACTOE)])
 
 
-def start_ours(R: Any, tmp: Path, label: str) -> Any:
+def pinning() -> tuple[list[str], list[str]]:
+    """The command prefixes that put a server on one core and its load generator on
+    another (``taskset``), or none on a one-core machine or without taskset."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2 or shutil.which("taskset") is None:
+        return [], []
+    return ["taskset", "-c", str(cores[0])], ["taskset", "-c", str(cores[1])]
+
+
+@attrs.frozen
+class Side:
+    """One contender: how its server starts and how its load generator runs."""
+
+    key: str
+    name: str
+    start: Callable[[Path, str], Server]
+    load: list[str]
+    extra: dict[str, Any] = attrs.field(factory=dict)
+    #: Judged against: the goals compare Gameweave with this side.
+    reference: bool = False
+
+
+def gameweave_side(key: str, name: str, pin: list[str], load: list[str], tree: Path | None) -> Side:
     """``gameweave_http.server`` serving only tic-tac-toe, with the benchmarks' limits
-    (every client comes from one address) and its default store."""
-    port = R.free_port()
-    env = {
-        "GAMEWEAVE_LIMITS": R.BENCH_LIMITS,
-        "GAMEWEAVE_LOAD_PLUGINS": "tictactoe",
-        "PYTHONPATH": plugin_path(tmp),
-    }
-    return R.Server(
-        [R.PY, "-m", "gameweave_http.server", str(port), str(tmp / f"{label}.sqlite3")],
-        port,
-        label,
-        tmp / f"{label}.log",
-        env=env,
-    )
+    (every client comes from one address) and its default store; from ``tree``
+    (its ``adapters`` folder first on the path) when given."""
+
+    def start(tmp: Path, label: str) -> Server:
+        port = free_port()
+        path = [str(tree / "adapters")] if tree is not None else []
+        env = {
+            "GAMEWEAVE_LIMITS": BENCH_LIMITS,
+            "GAMEWEAVE_LOAD_PLUGINS": "tictactoe",
+            "PYTHONPATH": os.pathsep.join([*path, plugin_path(tmp)]),
+        }
+        return Server(
+            [*pin, PY, "-m", "gameweave_http.server", str(port), str(tmp / f"{label}.sqlite3")],
+            port,
+            label,
+            tmp / f"{label}.log",
+            env=env,
+        )
+
+    return Side(key, name, start, [*load, PY, str(HERE / "versus_loadgen.py")])
 
 
-def start_bgio(R: Any, node_exe: str, tmp: Path, label: str) -> Any:
-    """boardgame.io's server, in production mode as deployed (no console log per move)."""
-    port = R.free_port()
-    return R.Server(
-        [node_exe, str(BGIO / "server.js"), str(port)],
-        port,
-        label,
-        tmp / f"{label}.log",
-        env={"NODE_ENV": "production"},
+def bgio_side(
+    key: str, name: str, node_exe: str, pin: list[str], load: list[str], clients: str
+) -> Side:
+    """boardgame.io's server, in production mode as deployed (no console log per
+    move), played by its ``Client`` in the ``clients`` setup of ``bgio/loadgen.js``."""
+
+    def start(tmp: Path, label: str) -> Server:
+        port = free_port()
+        return Server(
+            [*pin, node_exe, str(BGIO / "server.js"), str(port)],
+            port,
+            label,
+            tmp / f"{label}.log",
+            env={"NODE_ENV": "production"},
+        )
+
+    return Side(
+        key,
+        name,
+        start,
+        [*load, node_exe, str(BGIO / "loadgen.js")],
+        {"clients": clients},
+        reference=clients == "kept",
     )
 
 
@@ -139,12 +212,12 @@ def load(cmd: list[str], cfg: dict[str, Any], timeout: float) -> dict[str, Any]:
     return out
 
 
-def hold(cmd: list[str], server: Any, n: int) -> dict[str, Any]:
+def hold(cmd: list[str], server: Server, n: int, extra: dict[str, Any]) -> dict[str, Any]:
     """The server's RSS idle, then with ``n`` live matches held by ``cmd``."""
     time.sleep(1.0)  # let start-up settle
     idle = server.rss()
     proc = subprocess.Popen(
-        [*cmd, json.dumps({"port": server.port, "hold": n})],
+        [*cmd, json.dumps({"port": server.port, "hold": n, **extra})],
         cwd=HERE,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -168,32 +241,61 @@ def hold(cmd: list[str], server: Any, n: int) -> dict[str, Any]:
     return {"idle": idle, "held": held, "matches": told["held"]}
 
 
-def run(s: Any, say: Callable[[str], None]) -> dict[str, Any]:
-    """The comparison; returns ``{"body": [markdown lines], "goals": [...], "raw": {...}}``."""
-    import harness as H
-    import run as R
-
+def sides_for(before: Path | None, pin: bool = True, bgio: bool = True) -> list[Side]:
+    """The contenders: Gameweave (and the server of ``before``), boardgame.io with
+    its kept clients (the reference) and with new clients per match (``bgio``)."""
+    servers, loads = pinning() if pin else ([], [])
+    sides = [gameweave_side("gameweave", "Gameweave", servers, loads, None)]
+    if before is not None:
+        sides.append(gameweave_side("before", f"Gameweave from {before}", servers, loads, before))
+    if not bgio:
+        return sides
     node_exe = node()
-    vers = versions(node_exe)
-    machine = H.machine()
-    machine["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    machine["commit"] = R.git_commit()
-    say(f"versus: {vers}")
-    ours_cmd = [R.PY, str(HERE / "versus_loadgen.py")]
-    bgio_cmd = [node_exe, str(BGIO / "loadgen.js")]
+    sides += [
+        bgio_side(
+            "bgio",
+            "boardgame.io, kept clients (WebSocket)",
+            node_exe,
+            servers,
+            loads,
+            "kept",
+        ),
+        bgio_side(
+            "bgio-default",
+            "boardgame.io, new clients per match (default transport)",
+            node_exe,
+            servers,
+            loads,
+            "default",
+        ),
+    ]
+    return sides
+
+
+def measure(
+    s: Settings,
+    sides: list[Side],
+    sizes: tuple[int, ...],
+    memory_sides: tuple[str, ...],
+    profile_always: bool = False,
+) -> dict[str, Any]:
+    """Every round of every side and size, interleaved; then the memory of
+    ``memory_sides``. Returns the raw results."""
     seconds = s.server_seconds
     warm = {1: 1.0, 32: 1.0, 256: 3.0} if not s.quick else {1: 0.5, 32: 0.5, 256: 2.0}
     tmp = Path(tempfile.mkdtemp(prefix="gameweave-versus-"))
     results: dict[tuple[str, int], list[dict[str, Any]]] = {}
     profile = None
+    by_key = {side.key: side for side in sides}
+    machine = H.machine()
     try:
-        ours = start_ours(R, tmp, "gameweave")
-        bgio = start_bgio(R, node_exe, tmp, "bgio")
-        sides = {"gameweave": (ours, ours_cmd), "bgio": (bgio, bgio_cmd)}
+        servers: dict[str, Server] = {}
         try:
+            for side in sides:
+                servers[side.key] = side.start(tmp, side.key)
 
-            def one(side: str, m: int, r: int) -> dict[str, Any]:
-                server, cmd = sides[side]
+            def one(side: Side, m: int, r: int) -> dict[str, Any]:
+                server = servers[side.key]
                 cfg = {
                     "port": server.port,
                     "matches": m,
@@ -203,50 +305,64 @@ def run(s: Any, say: Callable[[str], None]) -> dict[str, Any]:
                     "server_pid": server.proc.pid,
                     "clock_ticks": os.sysconf("SC_CLK_TCK"),
                     "keep_latencies": True,
+                    **side.extra,
                 }
-                return load(cmd, cfg, timeout=seconds + warm[m] + 120)
+                return load(side.load, cfg, timeout=seconds + warm[m] + 120)
 
-            for m in SIZES:  # a discarded warm-up round
+            for m in sizes:  # a discarded warm-up round
                 for side in sides:
                     one(side, m, 99)
             for r in range(s.server_rounds):
-                for m in SIZES:
-                    order = list(sides) if (r + m) % 2 == 0 else list(sides)[::-1]
-                    for side in order:
-                        results.setdefault((side, m), []).append(one(side, m, r))
+                for m in sizes:
+                    shift = (r + m) % len(sides)
+                    for side in sides[shift:] + sides[:shift]:
+                        results.setdefault((side.key, m), []).append(one(side, m, r))
                 say(
                     f"versus round {r + 1}/{s.server_rounds}: "
-                    + ", ".join(
-                        f"M={m} {rate(results[('gameweave', m)][-1]):,.0f} vs "
-                        f"{rate(results[('bgio', m)][-1]):,.0f} moves/s"
-                        for m in SIZES
+                    + "; ".join(
+                        f"M={m} "
+                        + ", ".join(
+                            f"{side.key} {rate(results[(side.key, m)][-1]):,.0f}" for side in sides
+                        )
+                        for m in sizes
                     )
+                    + " moves/s"
                 )
-            missed = missed_at(H, results)
-            if missed:
-                profile = profile_ours(R, ours, ours_cmd, seconds, max(missed), tmp, say)
+            missed = missed_at(results, sizes) if ("bgio", sizes[0]) in results else []
+            if missed or profile_always:
+                profile = profile_ours(
+                    servers["gameweave"],
+                    by_key["gameweave"].load,
+                    seconds,
+                    max(missed or sizes),
+                    tmp,
+                )
         finally:
-            ours.stop()
-            bgio.stop()
+            for server in servers.values():
+                server.stop()
         n = HELD if not s.quick else 200
         memory = {}
-        for side, start, cmd in (
-            ("gameweave", lambda: start_ours(R, tmp, "gameweave-memory"), ours_cmd),
-            ("bgio", lambda: start_bgio(R, node_exe, tmp, "bgio-memory"), bgio_cmd),
-        ):
-            server = start()
+        for key in memory_sides:
+            side = by_key[key]
+            server = side.start(tmp, f"{key}-memory")
             try:
-                memory[side] = hold(cmd, server, n)
+                memory[key] = hold(side.load, server, n, side.extra)
             finally:
                 server.stop()
             say(
-                f"versus memory: {side} idle {memory[side]['idle']['VmRSS'] / 2**20:.0f} MiB, "
-                f"{n} live matches {memory[side]['held']['VmRSS'] / 2**20:.0f} MiB"
+                f"versus memory: {key} idle {memory[key]['idle']['VmRSS'] / 2**20:.0f} MiB, "
+                f"{n} live matches {memory[key]['held']['VmRSS'] / 2**20:.0f} MiB"
             )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     machine["loadavg_at_end"] = H.machine()["loadavg_at_start"]
-    return report(H, s, vers, results, memory, profile, warm, machine)
+    return {
+        "results": results,
+        "memory": memory,
+        "profile": profile,
+        "warm": warm,
+        "machine": machine,
+    }
 
 
 def shared(machine: dict[str, Any]) -> bool:
@@ -264,33 +380,40 @@ def rate(run: dict[str, Any]) -> float:
     return float(run["moves"]) / float(run["wall"])
 
 
-def missed_at(H: Any, results: dict[tuple[str, int], list[dict[str, Any]]]) -> list[int]:
+def pooled(runs: list[dict[str, Any]], q: float) -> float:
+    """The ``q`` percentile of the latencies of every move of ``runs``."""
+    lat = [x for r in runs for x in r["latencies"]]
+    return float(H.percentile(lat, q)) if lat else float("inf")
+
+
+def missed_at(
+    results: dict[tuple[str, int], list[dict[str, Any]]], sizes: tuple[int, ...]
+) -> list[int]:
     """The numbers of matches at which a speed goal was missed (decides the profile)."""
+    out = []
+    for m in sizes:
+        ours, theirs = results[("gameweave", m)], results[("bgio", m)]
+        slower = m > 1 and statistics.median(map(rate, ours)) < statistics.median(map(rate, theirs))
+        costlier = per_move(ours, "server_cpu") > per_move(theirs, "server_cpu")
+        if pooled(ours, 99) > pooled(theirs, 99) or slower or costlier:
+            out.append(m)
+    return out
 
-    def p99(side: str, m: int) -> float:
-        lat = [x for r in results[(side, m)] for x in r["latencies"]]
-        return float(H.percentile(lat, 99)) if lat else float("inf")
 
-    return [
-        m
-        for m in SIZES
-        if p99("gameweave", m) > p99("bgio", m)
-        or (
-            m > 1
-            and statistics.median(map(rate, results[("gameweave", m)]))
-            < statistics.median(map(rate, results[("bgio", m)]))
-        )
-    ]
+def per_move(runs: list[dict[str, Any]], key: str) -> float:
+    """CPU ms per move (``key``: ``server_cpu`` or ``client_cpu``), the median over
+    the rounds that made moves."""
+    made = [r for r in runs if r["moves"]]
+    return statistics.median(1000 * r[key] / r["moves"] for r in made) if made else 0.0
+
+
+def share(runs: list[dict[str, Any]], key: str) -> float:
+    """The median share of a core ``key``'s process used over a round."""
+    return statistics.median(r[key] / r["wall"] for r in runs)
 
 
 def profile_ours(
-    R: Any,
-    server: Any,
-    cmd: list[str],
-    seconds: float,
-    matches: int,
-    tmp: Path,
-    say: Callable[[str], None],
+    server: Server, cmd: list[str], seconds: float, matches: int, tmp: Path
 ) -> dict[str, Any] | None:
     """py-spy on the Gameweave server (the thread holding the GIL) while ``matches``
     matches play."""
@@ -315,63 +438,70 @@ def profile_ours(
 
 
 def report(
-    H: Any,
-    s: Any,
+    s: Settings,
     vers: dict[str, str],
-    results: dict[tuple[str, int], list[dict[str, Any]]],
-    memory: dict[str, dict[str, Any]],
-    profile: dict[str, Any] | None,
-    warm: dict[int, float],
-    machine: dict[str, Any],
+    sides: list[Side],
+    measured: dict[str, Any],
+    sizes: tuple[int, ...],
+    pinned: bool,
 ) -> dict[str, Any]:
-    names = {
-        "gameweave": f"Gameweave {vers['gameweave']}",
-        "bgio": f"boardgame.io {vers['boardgame.io']}",
-    }
+    """The section's markdown, goals and raw figures."""
+    results = measured["results"]
+    memory = measured["memory"]
+    profile = measured["profile"]
+    machine = measured["machine"]
+    warm = measured["warm"]
 
-    def rates(side: str, m: int) -> list[float]:
-        return [rate(r) for r in results[(side, m)]]
+    def rates(key: str, m: int) -> list[float]:
+        return [rate(r) for r in results[(key, m)]]
 
-    def pooled(side: str, m: int, q: float) -> float:
-        lat = [x for r in results[(side, m)] for x in r["latencies"]]
-        return float(H.percentile(lat, q)) if lat else float("nan")
-
-    def per_move(side: str, m: int, key: str) -> float:
-        # CPU ms per move, the median over the rounds that made moves.
-        runs = [r for r in results[(side, m)] if r["moves"]]
-        return statistics.median(1000 * r[key] / r["moves"] for r in runs) if runs else 0.0
-
-    def stalled(side: str, m: int) -> int:
+    def stalled(key: str, m: int) -> int:
         # Rounds under a twentieth of the side's median: the clients stood waiting.
-        floor = statistics.median(rates(side, m)) / 20
-        return sum(1 for x in rates(side, m) if x < floor or x == 0)
+        floor = statistics.median(rates(key, m)) / 20
+        return sum(1 for x in rates(key, m) if x < floor or x == 0)
+
+    def bound(key: str, m: int) -> int:
+        return sum(1 for r in results[(key, m)] if r["client_cpu"] / r["wall"] >= CLIENT_BOUND)
 
     rows = []
-    for m in SIZES:
-        for side in ("gameweave", "bgio"):
+    for m in sizes:
+        for side in sides:
+            runs = results[(side.key, m)]
+            notes = []
+            if stalled(side.key, m):
+                notes.append(f"{stalled(side.key, m)} stalled")
+            if bound(side.key, m):
+                notes.append(f"**client-bound in {bound(side.key, m)} of {len(runs)}**")
             rows.append(
                 [
-                    names[side],
+                    side.name,
                     str(m),
-                    H.fmt_rate(statistics.median(rates(side, m))),
-                    H.fmt_range(rates(side, m))
-                    + (f" ({stalled(side, m)} stalled)" if stalled(side, m) else ""),
-                    f"{pooled(side, m, 50) * 1000:.1f} ms",
-                    f"{pooled(side, m, 99) * 1000:.1f} ms",
-                    f"{div(m, statistics.median(rates(side, m))) * 1000:.0f} ms",
-                    f"{per_move(side, m, 'server_cpu'):.2f}",
-                    f"{per_move(side, m, 'client_cpu'):.2f}",
+                    H.fmt_rate(statistics.median(rates(side.key, m))),
+                    H.fmt_range(rates(side.key, m)),
+                    f"{pooled(runs, 50) * 1000:.1f} ms",
+                    f"{pooled(runs, 99) * 1000:.1f} ms",
+                    f"{div(m, statistics.median(rates(side.key, m))) * 1000:.0f} ms",
+                    f"{per_move(runs, 'server_cpu'):.2f}",
+                    f"{per_move(runs, 'client_cpu'):.2f}",
+                    f"{share(runs, 'server_cpu'):.2f}",
+                    f"{share(runs, 'client_cpu'):.2f}",
+                    "; ".join(notes),
                 ]
             )
+    where = (
+        "each server pinned to one core and its load generator to the other (`taskset`)"
+        if pinned
+        else "servers and load generators not pinned"
+    )
     body = [
         f"Measured on {machine.get('date', '?')} at commit {machine.get('commit', '?')} by "
-        "`python benchmarks/run.py versus` (part of `make bench`; "
-        f"`make bench-bgio` installs boardgame.io from `benchmarks/bgio/package-lock.json`) "
-        f"on {machine['nproc']} cores ({machine['cpu']}, {machine['memory']}), load "
+        f"`{machine.get('command', 'python benchmarks/run.py versus')}` "
+        f"(`make bench-bgio` installs boardgame.io from `benchmarks/bgio/package-lock.json`) "
+        f"on {machine['nproc']} cores ({machine['cpu']}, {machine['memory']}), {where}; load "
         f"average {machine['loadavg_at_start']} at its start and "
         f"{machine['loadavg_at_end']} at its end"
         + (
-            " (other work shared the machine: the two servers and their clients competed "
+            " (other work shared the machine: the servers and their clients competed "
             "with it for the cores, so read the ratios, measured side by side, more than "
             "the rates)."
             if shared(machine)
@@ -380,7 +510,7 @@ def report(
         "",
         H.md_table(
             [
-                "Server",
+                "Server, client",
                 "M",
                 "moves/s (median)",
                 "range over rounds",
@@ -389,52 +519,78 @@ def report(
                 "move cycle (M / moves/s)",
                 "server CPU ms / move",
                 "client CPU ms / move",
+                "server CPU share",
+                "client CPU share",
+                "notes",
             ],
             rows,
         ),
         "",
     ]
+    reference = next((side for side in sides if side.reference), sides[-1])
+    others = [side for side in sides if side.key != "gameweave"]
     goals: list[tuple[str, str, str, bool]] = []
     ratio_rows = []
-    raw_ratios = {}
-    for m in SIZES:
-        ours, theirs = rates("gameweave", m), rates("bgio", m)
-        ratio = div(statistics.median(ours), statistics.median(theirs))
-        paired = [a / b for a, b in zip(ours, theirs, strict=True) if b] or [float("inf")]
-        p99 = div(pooled("gameweave", m, 99), pooled("bgio", m, 99))
-        cpu = div(per_move("gameweave", m, "server_cpu"), per_move("bgio", m, "server_cpu"))
-        raw_ratios[m] = {"moves": ratio, "p99": p99, "server_cpu": cpu}
-        ratio_rows.append(
-            [
-                str(m),
-                H.fmt_ratio(ratio),
-                H.fmt_range(paired, H.fmt_ratio),
-                f"{p99:.2f}x",
-                f"{cpu:.2f}x",
-            ]
-        )
-        if m in (32, 256):
+    raw_ratios: dict[str, dict[str, float]] = {}
+    for m in sizes:
+        ours = results[("gameweave", m)]
+        for other in others:
+            theirs = results[(other.key, m)]
+            ratio = div(statistics.median(map(rate, ours)), statistics.median(map(rate, theirs)))
+            paired = [
+                a / b for a, b in zip(map(rate, ours), map(rate, theirs), strict=True) if b
+            ] or [float("inf")]
+            p99 = div(pooled(ours, 99), pooled(theirs, 99))
+            cpu = div(per_move(ours, "server_cpu"), per_move(theirs, "server_cpu"))
+            raw_ratios[f"{other.key}/{m}"] = {"moves": ratio, "p99": p99, "server_cpu": cpu}
+            ratio_rows.append(
+                [
+                    other.name,
+                    str(m),
+                    H.fmt_ratio(ratio),
+                    H.fmt_range(paired, H.fmt_ratio),
+                    f"{p99:.2f}x",
+                    f"{cpu:.2f}x",
+                ]
+            )
+            if other is not reference:
+                continue
+            if m in (32, 256):
+                goals.append(
+                    (
+                        "Versus",
+                        f">= 1.0x boardgame.io moves/s at M = {m} (its kept clients)",
+                        f"{ratio:.2f}x ({statistics.median(map(rate, ours)):,.0f} vs "
+                        f"{statistics.median(map(rate, theirs)):,.0f})",
+                        ratio >= 1.0,
+                    )
+                )
             goals.append(
                 (
                     "Versus",
-                    f">= 1.0x boardgame.io moves/s at M = {m}",
-                    f"{ratio:.2f}x ({statistics.median(ours):,.0f} vs {statistics.median(theirs):,.0f})",
-                    ratio >= 1.0,
+                    f"p99 move latency <= boardgame.io's at M = {m} (its kept clients)",
+                    f"{pooled(ours, 99) * 1000:.1f} ms vs {pooled(theirs, 99) * 1000:.1f} ms",
+                    p99 <= 1.0,
                 )
             )
-        goals.append(
-            (
-                "Versus",
-                f"p99 move latency <= boardgame.io's at M = {m}",
-                f"{pooled('gameweave', m, 99) * 1000:.1f} ms vs {pooled('bgio', m, 99) * 1000:.1f} ms",
-                p99 <= 1.0,
-            )
-        )
+            if m in (32, 256):
+                goals.append(
+                    (
+                        "Versus",
+                        f"server CPU per move <= boardgame.io's at M = {m} (its kept clients)",
+                        f"{per_move(ours, 'server_cpu'):.2f} ms vs "
+                        f"{per_move(theirs, 'server_cpu'):.2f} ms",
+                        cpu <= 1.0,
+                    )
+                )
     body += [
+        "Gameweave against each other side, side by side:",
+        "",
         H.md_table(
             [
+                "Against",
                 "M",
-                "moves/s, Gameweave / boardgame.io",
+                "moves/s, Gameweave / other",
                 "per-round range",
                 "p99 latency ratio",
                 "server CPU per move ratio",
@@ -444,34 +600,36 @@ def report(
         "",
     ]
     per = {
-        side: (memory[side]["held"]["VmRSS"] - memory[side]["idle"]["VmRSS"])
-        / memory[side]["matches"]
-        for side in memory
+        key: (memory[key]["held"]["VmRSS"] - memory[key]["idle"]["VmRSS"]) / memory[key]["matches"]
+        for key in memory
     }
-    mem_rows = [
-        [
-            names[side],
-            f"{memory[side]['idle']['VmRSS'] / 2**20:.0f} MiB",
-            f"{memory[side]['held']['VmRSS'] / 2**20:.0f} MiB",
-            f"{per[side] / 1024:.1f} KiB",
+    names = {side.key: side.name for side in sides}
+    if memory:
+        held = next(iter(memory.values()))["matches"]
+        body += [
+            H.md_table(
+                ["Server", "RSS idle", f"RSS with {held:,} live matches", "per live match"],
+                [
+                    [
+                        names[key],
+                        f"{memory[key]['idle']['VmRSS'] / 2**20:.0f} MiB",
+                        f"{memory[key]['held']['VmRSS'] / 2**20:.0f} MiB",
+                        f"{per[key] / 1024:.1f} KiB",
+                    ]
+                    for key in memory
+                ],
+            ),
+            "",
         ]
-        for side in ("gameweave", "bgio")
-    ]
-    held = memory["gameweave"]["matches"]
-    body += [
-        H.md_table(
-            ["Server", "RSS idle", f"RSS with {held:,} live matches", "per live match"], mem_rows
-        ),
-        "",
-    ]
-    goals.append(
-        (
-            "Versus",
-            "memory per live match <= boardgame.io's",
-            f"{per['gameweave'] / 1024:.1f} KiB vs {per['bgio'] / 1024:.1f} KiB",
-            per["gameweave"] <= per["bgio"],
+    if "gameweave" in per and reference.key in per and reference.key != "gameweave":
+        goals.append(
+            (
+                "Versus",
+                "memory per live match <= boardgame.io's",
+                f"{per['gameweave'] / 1024:.1f} KiB vs {per[reference.key] / 1024:.1f} KiB",
+                per["gameweave"] <= per[reference.key],
+            )
         )
-    )
     body.append(
         f"The same game, tic-tac-toe, on both servers on 127.0.0.1: Gameweave "
         f"{vers['gameweave']} (`gameweave_http` on uvicorn {vers['uvicorn']}, Python "
@@ -483,63 +641,145 @@ def report(
         "across a restart. Each side is driven by its own client: Gameweave's seats as "
         "its browser client plays (an event stream per seat, a POST per move, "
         "`benchmarks/versus_loadgen.py`), boardgame.io's by its `Client` with the "
-        "`SocketIO` transport and its `LobbyClient` (`benchmarks/bgio/loadgen.js`). M "
-        "matches at once, two seats each; a seat pushed its turn marks a random empty "
-        "cell; a finished match is replaced at once (on boardgame.io: create and two "
-        "joins through its lobby API, then two socket.io connections; on Gameweave: one "
-        "create, then two event streams). A match's first move waits until both seats "
-        "have their first state. Latency: from one seat's submit to the other seat's "
-        "receipt of the state the move made, every move of every round pooled. The move "
-        "cycle is how long one match takes per move (M over the moves/s): besides the "
-        "latency it holds the seats' reaction to their turn and, shared among a match's "
-        "moves, the setting up of each new match (creating, joining, connecting). A "
-        "*stalled* round made under a twentieth of its side's median; it counts at its "
-        "rate in the median. (Seen on boardgame.io at M = 256: every match standing "
-        "still for seconds, its last move applied by the mover's own client but neither "
-        "confirmed to it nor pushed to the other seat, while the server sat mostly idle; "
-        "not explained yet.) Each "
+        "`SocketIO` transport and its `LobbyClient` (`benchmarks/bgio/loadgen.js`), in "
+        "two setups: *kept clients*, boardgame.io at its best (each place's two Clients "
+        "made once on the WebSocket transport and moved to each new match with "
+        "`updateCredentials` and `updateMatchID`; the goals are judged against this "
+        "row), and *new clients per match* (socket.io's default transport, which starts "
+        "with HTTP long-polling and then upgrades). M matches at once, two seats each; "
+        "a seat pushed its turn marks a random empty cell; a finished match is replaced "
+        "at once (on boardgame.io: create and two joins through its lobby API; on "
+        "Gameweave: one create, then two event streams). A match's first move waits "
+        "until both seats have their first state. Latency: from one seat's submit to "
+        "the other seat's receipt of the state the move made, every move of every round "
+        "pooled. The move cycle is how long one match takes per move (M over the "
+        "moves/s): besides the latency it holds the seats' reaction to their turn and, "
+        "shared among a match's moves, the setting up of each new match. A *stalled* "
+        "round made under a twentieth of its side's median; it counts at its rate in "
+        f"the median. A *client-bound* round is one whose load generator used "
+        f"{CLIENT_BOUND:.0%} of a core or more: that side was held back by its client, "
+        "so its figures say less about its server. Each "
         f"round plays {s.server_seconds:.0f} s per side and M after a warm-up of "
-        f"{warm[1]:.1f} s ({warm[256]:.1f} s at M = 256) that is not counted; "
-        f"{s.server_rounds} rounds, the servers' order alternating, after a discarded "
-        "round. CPU per move is the server process's own CPU time (its "
-        "`/proc/<pid>/stat`) and the load generator's, over the counted window: "
-        "boardgame.io's client runs the game's reducer itself (optimistic updates), so "
-        "on these two shared cores its client costs the server CPU time too. Memory: a "
-        "fresh server of each, its RSS idle and then with "
-        f"{held:,} matches live, each with both seats connected and one move played."
+        f"{warm[min(warm)]:.1f} s ({warm[max(warm)]:.1f} s at M = {max(warm)}) that is "
+        f"not counted; {s.server_rounds} rounds, the sides' order rotating, after a "
+        "discarded round. CPU per move and CPU share are each process's own CPU time "
+        "(the server's `/proc/<pid>/stat`, the load generator's own) over the counted "
+        "window; a share is of one core. boardgame.io's client runs the game's reducer "
+        "itself (optimistic updates). Memory: a fresh server of each, its RSS idle and "
+        "then with the live matches, each with both seats connected and one move played "
+        "(boardgame.io's seats on the WebSocket transport)."
     )
     if profile:
         body += [
             "",
-            f"A goal was missed: where the Gameweave server's time goes under "
-            f"{profile['matches']} matches, sampled by py-spy "
-            f"(the thread holding the GIL, {profile['samples']:,} samples over "
-            f"{profile['seconds']:.0f} s): share of samples under each function, callees "
-            "included, then the innermost frames:",
+            f"Where the Gameweave server's time goes under {profile['matches']} matches, "
+            f"sampled by py-spy (the thread holding the GIL, {profile['samples']:,} samples "
+            f"over {profile['seconds']:.0f} s): share of samples under each function, "
+            "callees included, then the innermost frames:",
             "",
             H.md_table(
                 ["Function (with callees)", "share"],
-                [[f"`{k}`", f"{v:.0%}"] for k, v in profile["inclusive"][:10]],
+                [[f"`{k}`", f"{v:.0%}"] for k, v in profile["inclusive"][:12]],
             ),
             "",
             H.md_table(
                 ["Innermost frame", "share"],
-                [[f"`{k}`", f"{v:.0%}"] for k, v in profile["leaves"][:8]],
+                [[f"`{k}`", f"{v:.0%}"] for k, v in profile["leaves"][:10]],
             ),
         ]
     raw = {
         "versions": vers,
         "machine": machine,
+        "sides": {side.key: side.name for side in sides},
         "runs": {
-            f"{side}/{m}": [{k: v for k, v in r.items() if k != "latencies"} for r in runs]
-            for (side, m), runs in results.items()
+            f"{key}/{m}": [{k: v for k, v in r.items() if k != "latencies"} for r in runs]
+            for (key, m), runs in results.items()
         },
         "latency_ms": {
-            f"{side}/{m}": [pooled(side, m, 50) * 1000, pooled(side, m, 99) * 1000]
-            for (side, m) in results
+            f"{key}/{m}": [pooled(runs, 50) * 1000, pooled(runs, 99) * 1000]
+            for (key, m), runs in results.items()
         },
         "ratios": raw_ratios,
         "memory": memory,
         "profile": profile,
     }
     return {"body": body, "goals": goals, "raw": raw}
+
+
+def run(
+    s: Settings,
+    before: Path | None = None,
+    sizes: tuple[int, ...] = SIZES,
+    pin: bool = True,
+    memory: bool = True,
+    profile: bool = False,
+    command: str = "python benchmarks/run.py versus",
+    bgio: bool = True,
+) -> dict[str, Any]:
+    """The comparison; returns ``{"body": [markdown lines], "goals": [...], "raw": {...}}``."""
+    vers = versions(node() if bgio else None)
+    say(f"versus: {vers}")
+    sides = sides_for(before, pin, bgio)
+    keys = tuple(side.key for side in sides if side.key != "bgio-default")
+    measured = measure(s, sides, sizes, keys if memory else (), profile)
+    measured["machine"].update(
+        date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        commit=git_commit(),
+        command=command,
+    )
+    return report(s, vers, sides, measured, sizes, bool(pinning()[0]) and pin)
+
+
+def bench(s: Settings, ctx: dict[str, Any]) -> Section:
+    """``run.py versus``: the server against boardgame.io's on tic-tac-toe: moves/s
+    and move latency at 1, 32 and 256 matches, CPU per move, memory with 1,000 live
+    matches."""
+    sec = Section("versus", "7. The server against boardgame.io, on tic-tac-toe")
+    out = run(s, profile=ctx.get("profile_always", False))
+    sec.body += out["body"]
+    sec.goals += [Goal(*g) for g in out["goals"]]
+    sec.raw = out["raw"]
+    return sec
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer, shorter rounds")
+    parser.add_argument("--rounds", type=int, help="rounds (default 5; 2 with --quick)")
+    parser.add_argument("--seconds", type=float, help="counted seconds per round and side")
+    parser.add_argument("--sizes", default="1,32,256", help="matches at once, e.g. 32,256")
+    parser.add_argument("--before", type=Path, help="also serve gameweave_http from this tree")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin servers to cores")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory measurement")
+    parser.add_argument("--profile", action="store_true", help="py-spy the server at the end")
+    parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument(
+        "--no-bgio", action="store_true", help="only Gameweave and --before (an A/B of builds)"
+    )
+    args = parser.parse_args(argv)
+    s = Settings.make(args.quick, args.rounds)
+    if args.seconds:
+        s = attrs.evolve(s, server_seconds=args.seconds)
+    sizes = tuple(int(x) for x in args.sizes.split(","))
+    command = "python benchmarks/versus.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    out = run(
+        s,
+        args.before.resolve() if args.before else None,
+        sizes,
+        pin=not args.no_pin,
+        memory=not args.no_memory,
+        profile=args.profile,
+        command=command.strip(),
+        bgio=not args.no_bgio,
+    )
+    print("\n".join(out["body"]))
+    print()
+    for goal in out["goals"]:
+        print(f"{'met' if goal[3] else 'MISSED'}: {goal[1]}: {goal[2]}")
+    if args.json:
+        args.json.write_text(json.dumps(out["raw"], indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

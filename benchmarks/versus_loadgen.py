@@ -197,8 +197,7 @@ async def play_match(
 async def slot(port: int, index: int, seed: int, stats: Stats) -> None:
     """One of the ``matches`` places: plays matches one after another."""
     rng = random.Random(seed * 1000 + index)
-    conns = {1: Conn(HOST, port), 2: Conn(HOST, port)}
-    await asyncio.gather(*(c.open() for c in conns.values()))
+    conns = {1: Conn(HOST, port), 2: Conn(HOST, port)}  # each opened when first used
     try:
         while time.perf_counter() < stats.stop:
             await play_match(port, conns, rng, stats, place=index)
@@ -264,8 +263,7 @@ async def hold(cfg: dict[str, Any]) -> None:
     stats.start = 0.0
     rng = random.Random(int(cfg.get("seed", 0)))
     held: list[asyncio.Task[None]] = []
-    conns = {1: Conn(HOST, port), 2: Conn(HOST, port)}
-    await asyncio.gather(*(c.open() for c in conns.values()))
+    conns = {1: Conn(HOST, port), 2: Conn(HOST, port)}  # each opened when first used
     for _ in range(total):
         before = stats.moves
         held.append(asyncio.create_task(play_match(port, conns, rng, stats, move_limit=1)))

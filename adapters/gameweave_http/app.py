@@ -4,152 +4,39 @@ static browser client.
 Seat tokens travel in the ``X-Seat-Token`` header (or ``Authorization: Bearer``);
 the event stream, which browsers cannot give headers, takes ``?token=``. Join links
 carry the token in the URL fragment (``/play/ID#token=...``), which browsers never
-send to the server. The access log written here (logger ``gameweave_http.access``
-at INFO; ``serve`` turns it on only when asked) holds the method, the path without
-its query and the status: never a token.
+send to the server. The access log (logger ``gameweave_http.access`` at INFO;
+``serve`` turns it on only when asked) holds the method, the path without its
+query and the status: never a token.
 
 The app is put together here from modules that each do one thing:
+:mod:`~gameweave_http.pipeline` (the one road every request takes: limits,
+safety headers, access log, errors, the cross-site check),
 :mod:`~gameweave_http.routes` (the route table), :mod:`~gameweave_http.handlers`
-(what each route does, reading the server from ``request.app.state``),
-:mod:`~gameweave_http.fastpath` (the two routes of every turn, ahead of
-Starlette), :mod:`~gameweave_http.errors` (exceptions to one-line JSON),
+(what each route does), :mod:`~gameweave_http.bodies` (the request bodies as
+classes), :mod:`~gameweave_http.hub` (live matches),
+:mod:`~gameweave_http.errors` (the statuses of refusals),
 :mod:`~gameweave_http.wire` (tokens, bodies, JSON) and
 :mod:`~gameweave_http.events` (server-sent events).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import logging
 from collections.abc import AsyncIterator
-from itertools import chain
 from pathlib import Path
-from typing import Any
-
-from starlette.exceptions import HTTPException
-from starlette.types import Message, Receive, Scope, Send
 
 from gameweave_core import Registry, default_registry
 
-from .errors import on_error
 from .events import Listeners
-from .fastpath import App, access_log, reply_error
-from .hub import ApiError, Hub
-from .limits import Limits, RateLimit, head_too_large
-from .routes import HOT, ROUTES
+from .hub import Hub, off_loop
+from .limits import Limits, RateLimit
+from .pipeline import App, access_log
+from .routes import routes
 from .search import SearchPool
 from .state import AppState, Settings
 from .store import Store, StoreError
-from .wire import parse_json, read_token
 
-__all__ = [
-    "ApiError",
-    "App",
-    "AppState",
-    "GuardedApp",
-    "Limits",
-    "Settings",
-    "StoreError",
-    "access_log",
-    "create_app",
-    "parse_json",
-    "read_token",
-]
-
-
-#: Refusals of the app's own guard (see :class:`GuardedApp`).
-TOO_MANY_REQUESTS = "the server is answering as many requests as it may at once; try again shortly"
-BODY_TOO_SLOW = "the request body was not received in time; the connection is closed"
-
-
-class GuardedApp(App):
-    """The server's app, with the limits an ASGI app can hold itself, whatever
-    server runs it:
-
-    - a request head (request line and headers) over ``max_head`` bytes gets
-      431, however it arrived (uvicorn's h11 bounds only a head still arriving);
-    - at most ``connections`` requests are answered at once (event streams
-      included); one more gets 503 with ``Retry-After``;
-    - a request body must be all in within ``body_timeout`` seconds of the app
-      being handed the request, else 408 and the connection is closed.
-
-    What an app cannot see, it cannot limit: a connection that has not yet sent
-    a whole head (the header timeout) and connections as such (idle keep-alive
-    ones). Those two are held by the protocol ``gameweave serve`` gives uvicorn
-    (:class:`~gameweave_http.limits.GuardedH11Protocol`), which also times
-    bodies, so that under it (:attr:`server_times_bodies`) the app does not.
-    """
-
-    def __init__(self, *, limits: Limits, **options: Any) -> None:
-        super().__init__(**options)
-        self.limits = limits
-        #: Set by :func:`~gameweave_http.server.serve`: its protocol times bodies.
-        self.server_times_bodies = False
-        self._answering = 0
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await super().__call__(scope, receive, send)
-            return
-        limits = self.limits
-        headers = scope["headers"]
-        # The head as sent, but for spaces around header values ("NAME: VALUE\r\n"
-        # per header, the request line's method, path, query and version).
-        size = sum(map(len, chain.from_iterable(headers))) + 4 * len(headers)
-        size += len(scope.get("raw_path") or b"") + len(scope["query_string"]) + 24
-        if size > limits.max_head or self._answering >= limits.connections:
-            if size > limits.max_head:
-                refusal = ApiError(431, head_too_large(limits.max_head))
-            else:
-                refusal = ApiError(503, TOO_MANY_REQUESTS, retry_after=1)
-            await reply_error(scope, send, refusal, access_log.isEnabledFor(logging.INFO))
-            return
-        self._answering += 1
-        try:
-            if not self.server_times_bodies and has_body(headers):
-                receive, send = timed_body(receive, send, limits.body_timeout)
-            await super().__call__(scope, receive, send)
-        finally:
-            self._answering -= 1
-
-
-def has_body(headers: list[tuple[bytes, bytes]]) -> bool:
-    """Whether a request with ``headers`` says a body follows."""
-    for name, value in headers:
-        if name == b"content-length" or name == b"transfer-encoding":
-            return value != b"0"
-    return False
-
-
-def timed_body(receive: Receive, send: Send, seconds: float) -> tuple[Receive, Send]:
-    """``receive`` that refuses (408) a body not all in within ``seconds``, and
-    ``send`` that then closes the connection with the refusal (the rest of the
-    body may still be on its way)."""
-    deadline = asyncio.get_running_loop().time() + seconds
-    complete = late = False
-
-    async def receive_in_time() -> Message:
-        nonlocal complete, late
-        if complete:
-            return await receive()  # the body is in: what follows is a disconnect
-        try:
-            async with asyncio.timeout_at(deadline):
-                message = await receive()
-        except TimeoutError:
-            late = True
-            raise ApiError(408, BODY_TOO_SLOW) from None
-        if message["type"] != "http.request" or not message.get("more_body", False):
-            complete = True
-        return message
-
-    async def send_closing(message: Message) -> None:
-        if late and message["type"] == "http.response.start":
-            headers = [*message.get("headers", ()), (b"connection", b"close")]
-            message = {**message, "headers": headers}
-        await send(message)
-
-    return receive_in_time, send_closing
+__all__ = ["App", "AppState", "Limits", "Settings", "StoreError", "access_log", "create_app"]
 
 
 def create_app(
@@ -161,7 +48,7 @@ def create_app(
     public_url: str | None = None,
     limits: Limits | None = None,
     searches: int | None = None,
-) -> GuardedApp:
+) -> App:
     """The Gameweave server app storing matches in the SQLite file ``db_path``.
 
     Every accepted action is committed before the reply, which survives the
@@ -181,6 +68,9 @@ def create_app(
     shuts down. A database that cannot be used raises
     :class:`~gameweave_http.store.StoreError`, whose message is one line naming
     the file and what to do.
+
+    The app is a Starlette app: middleware may be added to it
+    (``app.add_middleware``) before it serves, and sees every request.
     """
     registry = registry if registry is not None else default_registry()
     limits = limits if limits is not None else Limits()
@@ -202,20 +92,13 @@ def create_app(
         try:
             yield
         finally:
-            # The workers start with the first search; a search under way is ended.
-            await asyncio.to_thread(pool.close)
-            await asyncio.to_thread(store.checkpoint)  # the .sqlite3 file alone holds all
+            # The workers start with the first search; a search under way is ended,
+            # and its turn is owed (searched again when its match is next asked for).
+            await off_loop(pool.close)
+            hub.searches_ended()
+            await off_loop(store.checkpoint)  # the .sqlite3 file alone holds all
 
-    # Refusals (ApiError, Starlette's HTTPException) are answered by Starlette's
-    # ExceptionMiddleware, anything else by its ServerErrorMiddleware: all by one mapper.
-    handlers = {ApiError: on_error, HTTPException: on_error, Exception: on_error}
-    app = GuardedApp(
-        limits=limits,
-        hot=HOT,
-        routes=list(ROUTES),
-        exception_handlers=handlers,
-        lifespan=lifespan,
-    )
+    app = App(routes=routes(), lifespan=lifespan)
     # Starlette's State holds anything; this app's holds exactly these, typed.
     app.state = AppState(  # type: ignore[assignment]
         registry=registry,

@@ -6,31 +6,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable
 
-from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Send
 
-from .hub import ApiError, Busy, Hub, LiveMatch
-from .wire import to_json
+from .hub import Hub, LiveMatch
+from .refusals import ServerFull, TooMany
 
 #: Seconds between keep-alive comments on an idle event stream.
 KEEPALIVE = 15.0
 
-T = TypeVar("T")
-
 Entry = tuple[asyncio.AbstractEventLoop, asyncio.Event]
-
-
-async def promptly(call: Callable[..., T], *args: Any) -> T:
-    """``call(*args)`` of the hub, on the event loop when the hub can answer without
-    waiting, else in a worker thread (the hub raises :class:`Busy`, having changed
-    nothing, when it would have to wait; see its module docstring)."""
-    try:
-        return call(*args, wait=False)
-    except Busy:
-        return await run_in_threadpool(call, *args, wait=True)
 
 
 class Listeners:
@@ -44,21 +30,19 @@ class Listeners:
         self._by_match: dict[str, set[Entry]] = {}
 
     def add(self, match_id: str) -> Entry:
-        """A new stream of ``match_id``, or a refusal (429: the match has as many as
-        it may; 503: the server has) that changes nothing."""
+        """A new stream of ``match_id``, or a refusal (the match has as many as it
+        may, or the server has) that changes nothing."""
         entry = (asyncio.get_running_loop(), asyncio.Event())
         with self._lock:
             found = self._by_match.get(match_id, ())
             if len(found) >= self.per_match:
-                raise ApiError(
-                    429,
+                raise TooMany(
                     f"match {match_id} has {self.per_match} event streams open, the most it "
                     "may; close one (a browser tab) or try again later",
                     retry_after=10,
                 )
             if self._open >= self.total:
-                raise ApiError(
-                    503,
+                raise ServerFull(
                     f"the server has {self.total} event streams open, the most it may; "
                     "try again later",
                     retry_after=10,
@@ -103,8 +87,7 @@ class Listeners:
 #: The last event of a seat's stream whose token was reissued.
 REVOKED = b"event: revoked\ndata: {}\n\n"
 
-#: An event stream's own headers (the fast path adds the safety headers; on
-#: Starlette's road the app does).
+#: An event stream's own headers (the pipeline adds the safety headers).
 STREAM_HEADERS = (
     (b"cache-control", b"no-store"),
     (b"x-accel-buffering", b"no"),
@@ -114,18 +97,17 @@ STREAM_HEADERS = (
 
 class EventStream:
     """One open event stream: a ``payload`` event (the hub's payload for ``seat``,
-    exactly as a read would answer it) whenever it changed, a keep-alive comment
-    after :data:`KEEPALIVE` quiet seconds.
+    exactly as a read would answer it, the same bytes) whenever it changed, a
+    keep-alive comment after :data:`KEEPALIVE` quiet seconds.
 
     Written with ASGI ``send`` directly rather than by Starlette's
     ``StreamingResponse``, whose anyio task group (one per stream, and the server
     opens two streams per match) showed in the versus benchmark's profile at 256
-    matches; served so, on the fast path, with the two changes marked below, the
-    versus benchmark's p99 move latency went from 419 to 294 ms at 256 matches
-    and from 57 to 47 ms at 32 (A/B in one run, load average 4). ``entry`` is the stream's place among the :class:`Listeners`;
-    ``on_close`` lets go of it when the stream ends, however it ends. With
-    ``still_valid`` (a seat's stream), the stream ends before any chunk once that
-    says no: a reissued token's old link learns nothing new."""
+    matches: p99 move latency 419 -> 294 ms at 256 matches and 57 -> 47 ms at 32
+    (A/B in one run, load average 4). ``entry`` is the stream's place among the
+    :class:`Listeners`; ``on_close`` lets go of it when the stream ends, however it
+    ends. With ``still_valid`` (a seat's stream), the stream ends before any chunk
+    once that says no: a reissued token's old link learns nothing new."""
 
     def __init__(
         self,
@@ -134,7 +116,7 @@ class EventStream:
         seat: int | None,
         entry: Entry,
         on_close: Callable[[], None],
-        still_valid: Callable[[], Awaitable[bool]] | None = None,
+        still_valid: Callable[[], bool] | None = None,
     ) -> None:
         self.hub = hub
         self.live = live
@@ -146,31 +128,26 @@ class EventStream:
         self.gone = False
         self.idle = False
 
-    async def run(
-        self, receive: Receive, send: Send, headers: Sequence[tuple[bytes, bytes]] = ()
-    ) -> None:
+    async def run(self, receive: Receive, send: Send) -> None:
         """Answer the request with the stream, until the client goes away or the
         token stops being the seat's."""
         loop = asyncio.get_running_loop()
         _, changed = self.entry
         watcher = loop.create_task(self._watch(receive))
         try:
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 200,
-                    "headers": [*STREAM_HEADERS, *headers],
-                }
-            )
-            if not await self._send(send, b"retry: 2000\n\n"):
-                return
-            sent: tuple[int, str | None, list[int] | None] | None = None
+            # A list of its own: middleware may change a response's headers in place.
+            headers = list(STREAM_HEADERS)
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            # How soon to reconnect, said with the first event (one chunk, one write).
+            first = b"retry: 2000\n\n"
+            sent = b""
             while True:
-                payload = await promptly(self.hub.payload, self.live, self.seat)
-                mark = (payload["version"], payload.get("bot_error"), payload.get("thinking"))
-                if mark != sent:
-                    sent = mark
-                    frame = b"event: payload\ndata: " + to_json(payload) + b"\n\n"
+                payload = await self.hub.payload(self.live, self.seat)
+                # The hub encodes a payload once per change: the same bytes, no news.
+                if payload is not sent:
+                    sent = payload
+                    frame = first + b"event: payload\ndata: " + payload + b"\n\n"
+                    first = b""
                     if not await self._send(send, frame):
                         return
                 elif not await self._send(send, b""):
@@ -196,7 +173,7 @@ class EventStream:
     async def _send(self, send: Send, chunk: bytes) -> bool:
         """Send ``chunk`` if the token is still the seat's (else end the response
         there); whether the stream goes on."""
-        if self.still_valid is not None and not await self.still_valid():
+        if self.still_valid is not None and not self.still_valid():
             # The page learns at once that its link no longer opens the seat (an
             # event with no data: nothing of the match), then the stream ends.
             await send({"type": "http.response.body", "body": REVOKED, "more_body": False})

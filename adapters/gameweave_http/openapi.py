@@ -1,8 +1,15 @@
-"""The OpenAPI 3.1 document of the JSON API, served at ``/api/openapi.json``."""
+"""The OpenAPI 3.1 document of the JSON API, served at ``/api/openapi.json``.
+
+Written from the server's own sources, so that it cannot drift from them: the
+paths and operations from the route table (:data:`gameweave_http.routes.API`),
+each operation's refusals and their statuses from the error table
+(:data:`gameweave_http.errors.STATUS`), the request bodies from their classes
+(:mod:`gameweave_http.bodies`) and a title's actions from its action classes.
+The answers' shapes (below) are built by the handlers from the core's payloads.
+"""
 
 from __future__ import annotations
 
-import copy
 import enum
 import types
 import typing
@@ -10,6 +17,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
+
+from . import bodies
+from .errors import described, has_retry_after
+from .pipeline import Op
+from .refusals import (
+    BadBody,
+    BodyTooLarge,
+    CrossSite,
+    HeadTooLarge,
+    NotJson,
+    ServerFull,
+    TooSlow,
+)
+
+# -- the answers ----------------------------------------------------------------------------
 
 ERROR = {
     "type": "object",
@@ -130,47 +152,6 @@ TITLE = {
     },
 }
 
-CREATE = {
-    "type": "object",
-    "required": ["title", "players"],
-    "additionalProperties": False,
-    "properties": {
-        "title": {"type": "string", "description": "A title's name, e.g. museum."},
-        "players": {"type": "integer", "minimum": 1, "maximum": 64},
-        "seed": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 2**63 - 1,
-            "description": (
-                "The match's seed. Refused (403) unless the server runs in development "
-                "mode (`gameweave serve --dev`): whoever chose the seed could know every "
-                "secret. By default the server draws it and never tells it."
-            ),
-        },
-        "config": {
-            "type": "object",
-            "description": (
-                "The title's options, among those `/api/titles` offers. A title's "
-                "test-only options (which fix hidden information, e.g. a stacked deck) "
-                "are refused (403) unless the server runs in development mode."
-            ),
-        },
-        "bots": {
-            "description": (
-                "Seats played by the server's bots: a list of seats (default bots) or "
-                'an object {"2": "random", "3": null} naming each seat\'s bot.'
-            ),
-            "oneOf": [
-                {"type": "array", "items": {"type": "integer"}},
-                {
-                    "type": "object",
-                    "propertyNames": {"pattern": "^[0-9]{1,6}$"},
-                    "additionalProperties": {"type": ["string", "null"]},
-                },
-            ],
-        },
-    },
-}
 
 CREATED = {
     "type": "object",
@@ -205,12 +186,6 @@ CREATED = {
     },
 }
 
-REISSUE = {
-    "type": "object",
-    "additionalProperties": False,
-    "maxProperties": 0,
-    "description": "Nothing: an empty object.",
-}
 
 REISSUED = {
     "type": "object",
@@ -222,33 +197,6 @@ REISSUED = {
     },
 }
 
-SUBMIT = {
-    "type": "object",
-    "required": ["version", "action"],
-    "additionalProperties": False,
-    "properties": {
-        "version": {
-            "type": "integer",
-            "description": (
-                "The match version the client last saw; any other gets 409, unless "
-                "only other seats' choices of the same round came in since and the "
-                "seat's legal actions are unchanged."
-            ),
-        },
-        "action": {"$ref": "#/components/schemas/Action"},
-    },
-}
-
-REPLAY = {
-    "type": "object",
-    "required": ["log"],
-    "additionalProperties": False,
-    "properties": {
-        "log": {"type": "string", "minLength": 1, "description": "The text of a TOML match log."},
-        "step": {"type": "integer", "description": "Actions to replay (default: all)."},
-        "seat": {"type": ["integer", "null"], "description": "The seat to view; null: spectator."},
-    },
-}
 
 REPLAYED = {
     "type": "object",
@@ -355,311 +303,44 @@ SERVER = {
 }
 
 
-def _json(ref: str) -> dict[str, Any]:
-    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}
+# -- the document ---------------------------------------------------------------------------
 
+INFO = {
+    "title": "Gameweave local server",
+    "version": "1",
+    "description": (
+        "Create a match of any installed title, hand each seat its secret link, "
+        "and play: every response is built from the asking seat's view only."
+    ),
+}
 
-def _errors(*codes: int) -> dict[str, Any]:
-    words = {
-        400: "Malformed request or action",
-        401: "No seat token",
-        403: "The token belongs to no seat of this match, or an Origin not the server's",
-        404: "No such match or title",
-        409: "Stale version, not this seat's turn, or the match is over",
-        413: "Body too large",
-        415: "The body is not declared as JSON (Content-Type: application/json)",
-        422: "Illegal action or options the title refuses",
-        429: "Too many requests from this client (see Retry-After)",
-        503: (
-            "The server cannot serve this now: a limit is reached, the store failed "
-            "(nothing changed), or the match's stored rows are damaged (see Retry-After)"
-        ),
-    }
-    out: dict[str, Any] = {}
-    for c in codes:
-        out[str(c)] = {"description": words[c], "content": _json("Error")}
-        if c in (429, 503):
-            out[str(c)]["headers"] = {"Retry-After": RETRY_AFTER}
-    return out
+#: The answers' schemas, as components.
+ANSWERS: dict[str, dict[str, Any]] = {
+    "Error": ERROR,
+    "Action": ACTION,
+    "Payload": PAYLOAD,
+    "Title": TITLE,
+    "Created": CREATED,
+    "Reissued": REISSUED,
+    "Replayed": REPLAYED,
+    "Summary": SUMMARY,
+    "Server": SERVER,
+    "Rules": RULES,
+    "Hint": HINT,
+    "HintChoice": HINT_CHOICE,
+}
 
+#: Refusals the pipeline may answer any request with before its route sees it;
+#: a ``POST`` may also be refused as not JSON or from another site, or its body
+#: as too slow; a body as malformed or too large.
+EVERY = (HeadTooLarge, ServerFull)
+POSTED = (NotJson, CrossSite, TooSlow)
+WITH_BODY = (BadBody, BodyTooLarge)
 
 RETRY_AFTER = {
     "description": "Seconds after which the request may succeed.",
     "required": True,
     "schema": {"type": "string", "pattern": "^[0-9]+$"},
-}
-
-
-MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
-TOKEN_HEADER = {
-    "name": "X-Seat-Token",
-    "in": "header",
-    "required": False,
-    "schema": {"type": "string"},
-    "description": "The seat's secret token; without it you are a spectator.",
-}
-TOKEN_QUERY = {
-    "name": "token",
-    "in": "query",
-    "required": False,
-    "schema": {"type": "string"},
-    "description": "The seat's token (for EventSource, which cannot send headers).",
-}
-
-DOCUMENT: dict[str, Any] = {
-    "openapi": "3.1.0",
-    "info": {
-        "title": "Gameweave local server",
-        "version": "1",
-        "description": (
-            "Create a match of any installed title, hand each seat its secret link, "
-            "and play: every response is built from the asking seat's view only."
-        ),
-    },
-    "paths": {
-        "/api/titles": {
-            "get": {
-                "summary": "The installed titles",
-                "operationId": "listTitles",
-                "responses": {
-                    "200": {
-                        "description": "Titles",
-                        "content": {
-                            "application/json": {
-                                "schema": {
-                                    "type": "array",
-                                    "items": {"$ref": "#/components/schemas/Title"},
-                                }
-                            }
-                        },
-                    }
-                },
-            }
-        },
-        "/api/titles/{name}/rules": {
-            "get": {
-                "summary": "A title's rules for players, by topic",
-                "operationId": "titleRules",
-                "parameters": [
-                    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
-                ],
-                "responses": {
-                    "200": {"description": "The rules", "content": _json("Rules")},
-                    "404": {
-                        "description": "No such title, or a title without rules text",
-                        "content": _json("Error"),
-                    },
-                },
-            }
-        },
-        "/api/server": {
-            "get": {
-                "summary": "How this server runs",
-                "operationId": "serverInfo",
-                "responses": {
-                    "200": {"description": "The server's mode", "content": _json("Server")}
-                },
-            }
-        },
-        "/api/matches": {
-            "get": {
-                "summary": "The newest matches (public facts only)",
-                "operationId": "listMatches",
-                "responses": {
-                    "200": {
-                        "description": "Matches",
-                        "content": {
-                            "application/json": {
-                                "schema": {
-                                    "type": "array",
-                                    "items": {"$ref": "#/components/schemas/Summary"},
-                                }
-                            }
-                        },
-                    },
-                    **_errors(503),
-                },
-            },
-            "post": {
-                "summary": "Create a match; bots take their turns at once",
-                "operationId": "createMatch",
-                "requestBody": {"required": True, "content": _json("CreateMatch")},
-                "responses": {
-                    "201": {"description": "Created", "content": _json("Created")},
-                    **_errors(400, 404, 413, 415, 422, 429, 503),
-                    "403": {
-                        "description": (
-                            "A chosen seed or a test-only option, on a server not in "
-                            "development mode; or an Origin that is not the server's"
-                        ),
-                        "content": _json("Error"),
-                    },
-                },
-            },
-        },
-        "/api/matches/{match_id}": {
-            "get": {
-                "summary": "What the token's seat (or a spectator) may see",
-                "operationId": "readMatch",
-                "parameters": [MATCH_ID, TOKEN_HEADER, TOKEN_QUERY],
-                "responses": {
-                    "200": {"description": "The seat's payload", "content": _json("Payload")},
-                    **_errors(403, 404, 503),
-                },
-            }
-        },
-        "/api/matches/{match_id}/actions": {
-            "post": {
-                "summary": "Submit an action for the token's seat",
-                "operationId": "submitAction",
-                "parameters": [MATCH_ID, {**TOKEN_HEADER, "required": True}],
-                "requestBody": {"required": True, "content": _json("Submit")},
-                "responses": {
-                    "200": {
-                        "description": "Accepted; the seat's payload after the bots replied",
-                        "content": _json("Payload"),
-                    },
-                    **_errors(400, 401, 403, 404, 409, 413, 415, 422, 503),
-                },
-            }
-        },
-        "/api/matches/{match_id}/seats/{seat}/token": {
-            "post": {
-                "summary": "A new secret link for a seat; its old token stops working",
-                "operationId": "reissueSeatToken",
-                "parameters": [
-                    MATCH_ID,
-                    {
-                        "name": "seat",
-                        "in": "path",
-                        "required": True,
-                        "schema": {"type": "integer", "minimum": 1, "maximum": 999999},
-                    },
-                    {
-                        "name": "X-Host-Token",
-                        "in": "header",
-                        "required": True,
-                        "schema": {"type": "string"},
-                        "description": "The host token the match's creation returned.",
-                    },
-                ],
-                "requestBody": {"required": True, "content": _json("Reissue")},
-                "responses": {
-                    "200": {"description": "The new token and link", "content": _json("Reissued")},
-                    **_errors(400, 413, 415, 503),
-                    "401": {"description": "No host token", "content": _json("Error")},
-                    "403": {
-                        "description": "Not the match's host token, or an Origin not the server's",
-                        "content": _json("Error"),
-                    },
-                    "404": {"description": "No such match", "content": _json("Error")},
-                    "409": {
-                        "description": "The match was created before host tokens",
-                        "content": _json("Error"),
-                    },
-                    "422": {
-                        "description": "No such seat, or a bot's seat",
-                        "content": _json("Error"),
-                    },
-                },
-            }
-        },
-        "/api/matches/{match_id}/hint": {
-            "post": {
-                "summary": "What the search would play for the token's seat now",
-                "operationId": "hint",
-                "parameters": [MATCH_ID, {**TOKEN_HEADER, "required": True}],
-                "requestBody": {"required": True, "content": _json("Reissue")},
-                "responses": {
-                    "200": {"description": "The hint", "content": _json("Hint")},
-                    **_errors(400, 401, 403, 404, 413, 415),
-                    "409": {
-                        "description": "Not the seat's turn, or the match is over",
-                        "content": _json("Error"),
-                    },
-                    "422": {
-                        "description": "The title cannot be searched (no resample hook)",
-                        "content": _json("Error"),
-                    },
-                    "429": {
-                        "description": "The seat's previous hint is still being searched",
-                        "content": _json("Error"),
-                        "headers": {"Retry-After": RETRY_AFTER},
-                    },
-                    "503": {
-                        "description": (
-                            "Every search worker is busy, the search failed, or the "
-                            "match is unavailable (see Retry-After)"
-                        ),
-                        "content": _json("Error"),
-                        "headers": {"Retry-After": RETRY_AFTER},
-                    },
-                },
-            }
-        },
-        "/api/matches/{match_id}/events": {
-            "get": {
-                "summary": "Server-sent events: the seat's payload after every change",
-                "operationId": "matchEvents",
-                "parameters": [MATCH_ID, TOKEN_QUERY, TOKEN_HEADER],
-                "responses": {
-                    "200": {
-                        "description": (
-                            "An endless text/event-stream of `payload` events, each a "
-                            "Payload as JSON"
-                        ),
-                        "content": {"text/event-stream": {"schema": {"type": "string"}}},
-                    },
-                    **_errors(403, 404, 429, 503),
-                },
-            }
-        },
-        "/api/matches/{match_id}/log": {
-            "get": {
-                "summary": "The TOML log of a finished match",
-                "operationId": "matchLog",
-                "parameters": [MATCH_ID],
-                "responses": {
-                    "200": {
-                        "description": "The log",
-                        "content": {"application/toml": {"schema": {"type": "string"}}},
-                    },
-                    **_errors(404, 409, 503),
-                },
-            }
-        },
-        "/api/replay": {
-            "post": {
-                "summary": "Replay a log to a step and view it as a seat or a spectator",
-                "operationId": "replay",
-                "requestBody": {"required": True, "content": _json("Replay")},
-                "responses": {
-                    "200": {"description": "The replayed payload", "content": _json("Replayed")},
-                    **_errors(400, 403, 413, 415, 422),
-                },
-            }
-        },
-    },
-    "components": {
-        "schemas": {
-            "Error": ERROR,
-            "Action": ACTION,
-            "Payload": PAYLOAD,
-            "Title": TITLE,
-            "CreateMatch": CREATE,
-            "Created": CREATED,
-            "Submit": SUBMIT,
-            "Reissue": REISSUE,
-            "Reissued": REISSUED,
-            "Replay": REPLAY,
-            "Replayed": REPLAYED,
-            "Summary": SUMMARY,
-            "Server": SERVER,
-            "Rules": RULES,
-            "Hint": HINT,
-            "HintChoice": HINT_CHOICE,
-        }
-    },
 }
 
 
@@ -673,43 +354,104 @@ def schema(
     (each title's ``codec.types``), an ``Action`` is one of those, with exactly
     its fields. The server serves it that way.
     """
-    doc = copy.deepcopy(DOCUMENT)
-    for item in doc["paths"].values():
-        for method, operation in item.items():
-            add_guard_responses(method, operation["responses"])
+    from .routes import API, PATH_PARAMS  # the table imports the handlers, which serve this
+
+    components: dict[str, Any] = {name: _copy(value) for name, value in ANSWERS.items()}
+    paths: dict[str, Any] = {}
+    for api in API:
+        item = paths.setdefault(api.path, {})
+        names = [part[1:-1] for part in api.path.split("/") if part.startswith("{")]
+        path_params = [
+            {"name": n, "in": "path", "required": True, "schema": dict(PATH_PARAMS[n])}
+            for n in names
+        ]
+        for method, op in api.ops.items():
+            if op.body is not None:
+                components[op.body.__name__] = body_schema(op.body)
+            item[method.lower()] = operation(method, op, path_params)
     if titles:
-        prop = doc["components"]["schemas"]["CreateMatch"]["properties"]["title"]
+        prop = components["CreateMatch"]["properties"]["title"]
         prop["enum"] = list(titles)
     if actions:
-        described = doc["components"]["schemas"]["Action"]["description"]
-        doc["components"]["schemas"]["Action"] = {
-            "description": described,
+        components["Action"] = {
+            "description": ACTION["description"],
             "oneOf": [action_schema(tag, cls) for tag, cls in sorted(actions.items())],
         }
-    return doc
+    return {
+        "openapi": "3.1.0",
+        "info": dict(INFO),
+        "paths": paths,
+        "components": {"schemas": components},
+    }
 
 
-def add_guard_responses(method: str, responses: dict[str, Any]) -> None:
-    """The refusals of the app's guard (``gameweave_http.app.GuardedApp``), which
-    any request may get before its route sees it: a head too large (431), too
-    many requests at once (503) and, on a POST, a body sent too slowly (408)."""
-    responses.setdefault(
-        "431",
-        {
-            "description": "The request head is larger than the server reads",
-            "content": _json("Error"),
-        },
-    )
-    if "503" not in responses:
-        responses.update(_errors(503))
-    if method == "post":
-        responses.setdefault(
-            "408",
-            {"description": "The request body was not received in time", "content": _json("Error")},
-        )
-    ordered = sorted(responses.items())  # by status, as the reference lists them
-    responses.clear()
-    responses.update(ordered)
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def operation(method: str, op: Op, path_params: list[dict[str, Any]]) -> dict[str, Any]:
+    """One operation of the document, from its entry in the route table."""
+    answer = _ref(op.answer) if isinstance(op.answer, str) else _copy(op.answer)
+    out: dict[str, Any] = {"summary": op.summary, "operationId": op.name}
+    params = [*path_params, *(dict(p) for p in op.params)]
+    if params:
+        out["parameters"] = params
+    refusals = (*op.refusals, *EVERY)
+    if method == "POST":
+        refusals += POSTED
+    if op.body is not None:
+        out["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": _ref(op.body.__name__)}},
+        }
+        refusals += WITH_BODY
+    responses: dict[str, Any] = {
+        str(op.status): {"description": op.answer_doc, "content": {op.media: {"schema": answer}}}
+    }
+    for status, words in described(refusals).items():
+        response: dict[str, Any] = {
+            "description": words,
+            "content": {"application/json": {"schema": _ref("Error")}},
+        }
+        if has_retry_after(refusals, status):
+            response["headers"] = {"Retry-After": dict(RETRY_AFTER)}
+        responses[str(status)] = response
+    out["responses"] = dict(sorted(responses.items()))  # by status, as the reference lists them
+    return out
+
+
+def body_schema(cls: type) -> dict[str, Any]:
+    """The JSON schema of a request body class: its fields, those without a default
+    required, nothing else."""
+    props: dict[str, Any] = {}
+    required = []
+    for name, kind, needed, meta in bodies.fields_of(cls):
+        extra = meta.get("schema", {})
+        if "$ref" in extra or "oneOf" in extra:
+            prop = _copy(extra)
+        else:
+            prop = {**type_schema(kind), **extra}
+        if meta.get("doc"):
+            prop["description"] = meta["doc"]
+        props[name] = prop
+        if needed:
+            required.append(name)
+    out: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": props}
+    if required:
+        out["required"] = required
+    if not props:
+        out["maxProperties"] = 0
+    if cls.__doc__:
+        out["description"] = " ".join(cls.__doc__.split())
+    return out
 
 
 def action_schema(tag: str, cls: type) -> dict[str, Any]:
@@ -738,14 +480,20 @@ def type_schema(kind: Any) -> dict[str, Any]:
     needed where the annotation says little)."""
     if kind in _SIMPLE:
         return {"type": _SIMPLE[kind]}
+    if typing.get_origin(kind) is dict:
+        return {"type": "object"}
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin is typing.Literal:
         return {"enum": list(args)}
     if origin in (typing.Union, types.UnionType):
+        if len(args) == 2 and type(None) in args:  # an optional field: its type or null
+            inner = type_schema(next(a for a in args if a is not type(None)))
+            if isinstance(inner.get("type"), str):
+                return {**inner, "type": [inner["type"], "null"]}
         return {"anyOf": [{"type": "null"} if a is type(None) else type_schema(a) for a in args]}
     if origin in (list, tuple, set, frozenset, Sequence):
-        inner = args[0] if (args and args[-1] is not Ellipsis) or len(args) == 2 else Any
-        return {"type": "array", "items": type_schema(inner) if inner is not Any else {}}
+        item = args[0] if (args and args[-1] is not Ellipsis) or len(args) == 2 else Any
+        return {"type": "array", "items": type_schema(item) if item is not Any else {}}
     if isinstance(kind, type) and issubclass(kind, enum.Enum):
         return {"enum": [m.value for m in kind]}
     return {}

@@ -1,43 +1,295 @@
-"""The route table: every path the server answers, and which handler answers it.
+"""The route table: every path the server answers, declared once.
 
-The routes every turn hits are :class:`~gameweave_http.fastpath.HotRoute`
-entries: declared here once, they are both Starlette routes and the fast path's
-patterns.
+:data:`API` is the JSON API: each path with its operations (:class:`Op`: the
+handler, the class of the body, and what the OpenAPI document says of it,
+including the refusals the handler may raise). The server routes by it
+(:func:`routes`), and :mod:`gameweave_http.openapi` writes the document from it.
+:data:`PAGES` are the browser client's pages and files. The routes every turn
+hits come first: Starlette's router tries the routes in order.
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
+import attrs
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import handlers as h
-from .fastpath import HotRoute
-
-#: Reading a match, submitting an action and the event stream that carries each
-#: move to the other seats, in the order both roads try them.
-HOT = (
-    HotRoute("POST", "/api/matches/{match_id}/actions", h.submit_action, reads_body=True),
-    HotRoute("GET", "/api/matches/{match_id}", h.read_match, reads_body=False),
-    HotRoute("GET", "/api/matches/{match_id}/events", opens=h.events),
+from gameweave_core.errors import (
+    ConfigError,
+    GameOver,
+    IllegalAction,
+    LogError,
+    MalformedAction,
+    NotAwaited,
 )
 
-#: Every other route, tried by Starlette after the hot ones.
-ROUTES: list[BaseRoute] = [
+from . import handlers as h
+from .bodies import CreateMatch, Empty, ReplayLog, Submit
+from .pipeline import Endpoint, Op
+from .refusals import (
+    MATCH_LOOKUP,
+    BadLog,
+    DevOnly,
+    NoSuchMatch,
+    NoSuchTitle,
+    NotHost,
+    NotNow,
+    NoToken,
+    NotSearchable,
+    NotSeated,
+    NotStored,
+    SearchFailed,
+    ServerFull,
+    StaleVersion,
+    TitleFailed,
+    TooMany,
+    Unplayable,
+)
+from .wire import MAX_LOG
+
+#: The schema of each path parameter the API's paths take.
+PATH_PARAMS: dict[str, dict[str, Any]] = {
+    "match_id": {"type": "string"},
+    "name": {"type": "string"},
+    "seat": {"type": "integer", "minimum": 1, "maximum": 999999},
+}
+
+TOKEN_HEADER = {
+    "name": "X-Seat-Token",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The seat's secret token; without it you are a spectator.",
+}
+SEAT_TOKEN = {**TOKEN_HEADER, "required": True, "description": "The seat's secret token."}
+TOKEN_QUERY = {
+    "name": "token",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The seat's token (for EventSource, which cannot send headers).",
+}
+HOST_TOKEN = {
+    "name": "X-Host-Token",
+    "in": "header",
+    "required": True,
+    "schema": {"type": "string"},
+    "description": "The host token the match's creation returned.",
+}
+
+#: What an action may be refused for, by the core.
+ACTION_REFUSED = (MalformedAction, NotAwaited, GameOver, IllegalAction)
+
+
+@attrs.frozen
+class Api:
+    """One path of the API and its operations, by method."""
+
+    path: str
+    ops: dict[str, Op]
+
+    def route(self) -> Route:
+        """The Starlette route: one for every method, so that any other is told
+        them all (405, ``Allow``)."""
+        return Route(self.path, Endpoint(self.ops), methods=list(self.ops))
+
+
+def listed(name: str) -> dict[str, Any]:
+    return {"type": "array", "items": {"$ref": f"#/components/schemas/{name}"}}
+
+
+API: tuple[Api, ...] = (
+    Api(
+        "/api/matches/{match_id}/actions",
+        {
+            "POST": Op(
+                h.submit_action,
+                "submitAction",
+                "Submit an action for the token's seat",
+                "Payload",
+                "Accepted; the seat's payload after the bots replied",
+                body=Submit,
+                params=(SEAT_TOKEN,),
+                refusals=(
+                    NoToken,
+                    NotSeated,
+                    *MATCH_LOOKUP,
+                    StaleVersion,
+                    NotNow,
+                    *ACTION_REFUSED,
+                    NotStored,
+                    TitleFailed,
+                ),
+            )
+        },
+    ),
+    Api(
+        "/api/matches/{match_id}",
+        {
+            "GET": Op(
+                h.read_match,
+                "readMatch",
+                "What the token's seat (or a spectator) may see",
+                "Payload",
+                "The seat's payload",
+                params=(TOKEN_HEADER, TOKEN_QUERY),
+                refusals=(NotSeated, *MATCH_LOOKUP),
+            )
+        },
+    ),
+    Api(
+        "/api/matches/{match_id}/events",
+        {
+            "GET": Op(
+                h.events,
+                "matchEvents",
+                "Server-sent events: the seat's payload after every change",
+                {"type": "string"},
+                "An endless text/event-stream of `payload` events, each a Payload as JSON",
+                media="text/event-stream",
+                params=(TOKEN_QUERY, TOKEN_HEADER),
+                refusals=(NotSeated, *MATCH_LOOKUP, TooMany, ServerFull),
+            )
+        },
+    ),
+    Api(
+        "/api/titles",
+        {"GET": Op(h.titles, "listTitles", "The installed titles", listed("Title"), "Titles")},
+    ),
+    Api(
+        "/api/titles/{name}/rules",
+        {
+            "GET": Op(
+                h.title_rules,
+                "titleRules",
+                "A title's rules for players, by topic",
+                "Rules",
+                "The rules",
+                refusals=(NoSuchTitle,),
+            )
+        },
+    ),
+    Api(
+        "/api/server",
+        {"GET": Op(h.server_info, "serverInfo", "How this server runs", "Server", "Its mode")},
+    ),
+    Api(
+        "/api/matches",
+        {
+            "GET": Op(
+                h.list_matches,
+                "listMatches",
+                "The newest matches (public facts only)",
+                listed("Summary"),
+                "Matches",
+            ),
+            "POST": Op(
+                h.create_match,
+                "createMatch",
+                "Create a match; bots take their turns at once",
+                "Created",
+                "Created",
+                status=201,
+                body=CreateMatch,
+                refusals=(NoSuchTitle, Unplayable, ConfigError, DevOnly, TooMany, NotStored),
+            ),
+        },
+    ),
+    Api(
+        "/api/matches/{match_id}/log",
+        {
+            "GET": Op(
+                h.match_log,
+                "matchLog",
+                "The TOML log of a finished match",
+                {"type": "string"},
+                "The log",
+                media="application/toml",
+                refusals=(*MATCH_LOOKUP, NotNow, TitleFailed),
+            )
+        },
+    ),
+    Api(
+        "/api/matches/{match_id}/hint",
+        {
+            "POST": Op(
+                h.hint,
+                "hint",
+                "What the search would play for the token's seat now",
+                "Hint",
+                "The hint",
+                body=Empty,
+                params=(SEAT_TOKEN,),
+                refusals=(
+                    NoToken,
+                    NotSeated,
+                    *MATCH_LOOKUP,
+                    NotNow,
+                    NotSearchable,
+                    TooMany,
+                    ServerFull,
+                    SearchFailed,
+                ),
+            )
+        },
+    ),
+    Api(
+        "/api/matches/{match_id}/seats/{seat}/token",
+        {
+            "POST": Op(
+                h.reissue_token,
+                "reissueSeatToken",
+                "A new secret link for a seat; its old token stops working",
+                "Reissued",
+                "The new token and link",
+                body=Empty,
+                params=(HOST_TOKEN,),
+                refusals=(NoToken, NotHost, NoSuchMatch, NotNow, Unplayable),
+            )
+        },
+    ),
+    Api(
+        "/api/replay",
+        {
+            "POST": Op(
+                h.replay,
+                "replay",
+                "Replay a log to a step and view it as a seat or a spectator",
+                "Replayed",
+                "The replayed payload",
+                body=ReplayLog,
+                limit=MAX_LOG,
+                refusals=(BadLog, LogError),
+            )
+        },
+    ),
+    Api(
+        "/api/openapi.json",
+        {
+            "GET": Op(
+                h.schema,
+                "openapi",
+                "This document: the API of this server, its titles' actions included",
+                {"type": "object"},
+                "The OpenAPI document",
+            )
+        },
+    ),
+)
+
+#: The browser client: its pages, the titles' renderers and the static files.
+PAGES: list[BaseRoute] = [
     Route("/", partial(h.page, name="index.html")),
     Route("/play/{match_id}", partial(h.page, name="play.html")),
     Route("/replay", partial(h.page, name="replay.html")),
-    Route("/api/titles", h.titles),
-    Route("/api/titles/{name}/rules", h.title_rules),
-    Route("/api/server", h.server_info),
-    # One route for both methods, so that any other is told both (Allow: GET, HEAD, POST).
-    Route("/api/matches", h.matches, methods=["GET", "POST"]),
-    Route("/api/matches/{match_id}/log", h.match_log),
-    Route("/api/matches/{match_id}/hint", h.hint, methods=["POST"]),
-    Route("/api/matches/{match_id}/seats/{seat}/token", h.reissue_token, methods=["POST"]),
-    Route("/api/replay", h.replay, methods=["POST"]),
-    Route("/api/openapi.json", h.schema),
     Route("/titles/{name}/{file:path}", h.title_file),
     Mount("/static", StaticFiles(directory=h.STATIC), name="static"),
 ]
+
+
+def routes() -> list[BaseRoute]:
+    """Starlette's routes: the API's, then the pages'."""
+    return [*(api.route() for api in API), *PAGES]

@@ -598,6 +598,12 @@ class Store:
         """Drop the cached token hashes of ``match_id`` (read again when needed)."""
         self._tokens.pop(match_id, None)
 
+    def tokens_of(self, match_id: str) -> object | None:
+        """The token hashes of ``match_id`` as kept in memory (``None``: not kept).
+        Reissuing a token replaces them as a whole: while the same object is kept,
+        no token of the match changed."""
+        return self._tokens.get(match_id)
+
     def tokens_cached(self, match_id: str) -> bool:
         """Whether :meth:`seat_for` can answer for ``match_id`` without a query."""
         return match_id in self._tokens

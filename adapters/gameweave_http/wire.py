@@ -1,23 +1,18 @@
-"""What crosses the wire: the one token reader, the one body reader, the JSON
-parser and encoder, and the checks of a request body's fields.
-
-Every route reads through these, whether Starlette or the fast path
-(:mod:`gameweave_http.fastpath`) routed it, so both roads read a request alike.
-"""
+"""What crosses the wire: the one token reader, the one body reader, and the JSON
+parser and encoder. Every route reads its request through these."""
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, TypeGuard
+from typing import Any
 from urllib.parse import parse_qsl
 
 import orjson
-from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse
+from starlette.requests import ClientDisconnect
 from starlette.types import Receive, Scope
 
-from .hub import ApiError
+from .refusals import BadBody, BodyTooLarge
 
 #: The largest request body read, and the largest log the replay page accepts.
 MAX_BODY = 1 << 20
@@ -41,13 +36,6 @@ def to_json(content: Any) -> bytes:
         return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:
         return json.dumps(content, allow_nan=False, separators=(",", ":")).encode()
-
-
-class Json(JSONResponse):
-    """A JSON response rendered by :func:`to_json`."""
-
-    def render(self, content: Any) -> bytes:
-        return to_json(content)
 
 
 # -- the seat token -------------------------------------------------------------------------
@@ -85,8 +73,8 @@ def read_token(scope: Scope, query: bool = False) -> str | None:
 # -- the body -------------------------------------------------------------------------------
 
 
-def too_big(limit: int = MAX_BODY) -> ApiError:
-    return ApiError(413, f"the body is larger than {limit} bytes")
+def too_big(limit: int = MAX_BODY) -> BodyTooLarge:
+    return BodyTooLarge(f"the body is larger than {limit} bytes")
 
 
 async def read_body(scope: Scope, receive: Receive, limit: int = MAX_BODY) -> bytes | None:
@@ -116,20 +104,13 @@ async def read_body(scope: Scope, receive: Receive, limit: int = MAX_BODY) -> by
             return bytes(parts) if len(parts) <= limit else None
 
 
-async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
-    """A Starlette request's body as JSON, or a 4xx :class:`ApiError`."""
-    body = await read_body(request.scope, request.receive, limit)
-    if body is None:
-        raise too_big(limit)
-    return parse_json(body)
-
-
 #: A run of 19 digits: a number orjson would not read exactly as Python does.
 _LONG_NUMBER = re.compile(rb"[0-9]{19}")
 
 
 def parse_json(body: bytes) -> Any:
-    """A request body's JSON, or a 400 :class:`ApiError` saying what is wrong with it.
+    """A request body's JSON, or :class:`~gameweave_http.refusals.BadBody` saying what
+    is wrong with it.
 
     orjson reads the usual body several times faster than the standard library.
     The standard parser still decides every document orjson refuses (so the error
@@ -137,7 +118,7 @@ def parse_json(body: bytes) -> Any:
     integer beyond 64 bits as a float, where Python keeps it exact).
     """
     if not body.strip():
-        raise ApiError(400, "the body is empty: send a JSON object")
+        raise BadBody("the body is empty: send a JSON object")
     if _LONG_NUMBER.search(body) is None:
         try:
             return orjson.loads(body)
@@ -147,21 +128,14 @@ def parse_json(body: bytes) -> Any:
         return json.loads(body, parse_constant=_no_constant)
     except (ValueError, RecursionError) as exc:
         reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc) or "too deep"
-        raise ApiError(400, f"the body is not valid JSON: {reason}") from None
+        raise BadBody(f"the body is not valid JSON: {reason}") from None
 
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-# -- fields ---------------------------------------------------------------------------------
-
-
-def json_object(data: Any, what: str) -> dict[str, Any]:
-    """``data`` if it is a JSON object, else a 400 naming ``what`` it should be."""
-    if not isinstance(data, dict):
-        raise ApiError(400, f"{what} must be a JSON object, got {kind(data)}")
-    return data
+# -- words ----------------------------------------------------------------------------------
 
 
 def kind(value: Any) -> str:
@@ -178,29 +152,6 @@ def kind(value: Any) -> str:
     if isinstance(value, list):
         return "an array"
     return "an object"
-
-
-def is_int(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def whole(value: Any) -> int | None:
-    """``value`` as a whole number, or ``None``. JSON (and the OpenAPI document's
-    ``integer``) does not tell ``2`` from ``2.0``, so neither does the server."""
-    if is_int(value):
-        return value
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
-        return int(value)
-    return None
-
-
-def check_keys(data: dict[str, Any], allowed: set[str], what: str) -> None:
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise ApiError(
-            400,
-            f"{what} has unknown field {short(unknown[0])!r}; fields: {', '.join(sorted(allowed))}",
-        )
 
 
 #: The most of a client's own text a refusal repeats.

@@ -3,6 +3,7 @@
 // and joined with its LobbyClient. Run by benchmarks/versus.py:
 //
 //   node loadgen.js '{"port": 8123, "matches": 32, "seconds": 3, "warmup": 0.5}'
+//   node loadgen.js '{"port": 8123, "matches": 32, "seconds": 3, "clients": "kept"}'
 //   node loadgen.js '{"port": 8123, "hold": 1000}'   (then waits for stdin to close)
 //
 // and prints one JSON line. Play: `matches` matches at once, two seats each; a seat
@@ -13,8 +14,17 @@
 // has seen its first move (the ramp: setting up 256 matches takes a while); moves
 // submitted in it and received before it closes are counted. A match's first move
 // waits until both seats have their first state, as the Gameweave side does.
+//
+// Two client setups (`clients`):
+// - "default": a new Client per seat and match, with socket.io's default transport
+//   (it starts with HTTP long-polling and then upgrades to a WebSocket), as a page
+//   that makes a Client per match does;
+// - "kept": boardgame.io at its best: each place's two Clients are made once, on
+//   the WebSocket transport alone, and moved from match to match with
+//   updateCredentials and updateMatchID (no new connection per match).
 // Hold: `hold` matches, both seats connected and one move played in each, held open
-// while the caller reads the server's memory.
+// while the caller reads the server's memory (on the WebSocket transport with
+// "kept", which a match's two seats then still need a connection each for).
 const { Client, LobbyClient } = require("boardgame.io/client");
 const { SocketIO } = require("boardgame.io/multiplayer");
 const { TicTacToe } = require("./game");
@@ -48,6 +58,20 @@ function rng(seed) {
 }
 
 const stats = { moves: 0, latencies: [], created: 0, finished: 0 };
+const kept = cfg.clients === "kept";
+const socketOpts = kept ? { transports: ["websocket"] } : undefined;
+
+function makeClient(matchID, playerID, credentials) {
+  return Client({
+    game: TicTacToe,
+    numPlayers: 2,
+    multiplayer: SocketIO({ server, socketOpts }),
+    matchID,
+    playerID,
+    credentials,
+    debug: false,
+  });
+}
 
 async function newMatch() {
   const { matchID } = await lobby.createMatch(TicTacToe.name, { numPlayers: 2 });
@@ -65,8 +89,12 @@ async function newMatch() {
 
 // Plays one match to its end (or until `win.stop`); resolves when both seats have
 // the final state. `onMove(latency, submittedAt)` is called for every move the
-// other seat received. `moveLimit` stops submitting after that many moves.
-function playMatch({ matchID, credentials }, random, { win, onMove, moveLimit }) {
+// other seat received. `moveLimit` stops submitting after that many moves. With
+// `seats` (the "kept" setup) the match is played by those two Clients, already
+// moved to it: `seats.route[seat]` is pointed at this match while it lasts, and a
+// state is taken as this match's only from its first one (step 0, not over: the
+// Clients first repeat the previous match's last state).
+function playMatch({ matchID, credentials }, random, { win, onMove, moveLimit, seats }) {
   return new Promise((resolve) => {
     const submits = new Map(); // stateID a move makes -> { seat, t }
     const synced = [false, false];
@@ -77,21 +105,14 @@ function playMatch({ matchID, credentials }, random, { win, onMove, moveLimit })
     const states = [null, null];
     let moves = 0;
     let closed = false;
-    const clients = ["0", "1"].map((playerID) =>
-      Client({
-        game: TicTacToe,
-        numPlayers: 2,
-        multiplayer: SocketIO({ server }),
-        matchID,
-        playerID,
-        credentials: credentials[Number(playerID)],
-        debug: false,
-      }),
-    );
+    const clients = seats
+      ? seats.clients
+      : ["0", "1"].map((playerID) => makeClient(matchID, playerID, credentials[Number(playerID)]));
     const finish = () => {
       if (closed) return;
       closed = true;
-      for (const c of clients) c.stop();
+      if (seats) seats.route = [null, null];
+      else for (const c of clients) c.stop();
       resolve(moves);
     };
     const maybeAct = (seat) => {
@@ -110,6 +131,7 @@ function playMatch({ matchID, credentials }, random, { win, onMove, moveLimit })
     };
     const onState = (seat, state) => {
       if (!state || closed) return;
+      if (seats && !synced[seat] && (state._stateID !== 0 || state.ctx.gameover)) return;
       states[seat] = state;
       const sub = submits.get(state._stateID);
       if (sub && sub.seat !== seat) {
@@ -125,10 +147,16 @@ function playMatch({ matchID, credentials }, random, { win, onMove, moveLimit })
       if ((over[0] && over[1]) || clock() >= win.stop) return finish();
       maybeAct(seat);
     };
-    clients.forEach((c, seat) => {
-      c.subscribe((state) => onState(seat, state));
-      c.start();
-    });
+    if (seats) {
+      seats.route = [0, 1].map((seat) => (state) => onState(seat, state));
+      // The Clients were moved to this match before: its first state may be in.
+      clients.forEach((c, seat) => onState(seat, c.getState()));
+    } else {
+      clients.forEach((c, seat) => {
+        c.subscribe((state) => onState(seat, state));
+        c.start();
+      });
+    }
     const timer = setInterval(() => {
       if (closed) clearInterval(timer);
       else if (clock() >= win.stop) {
@@ -137,6 +165,34 @@ function playMatch({ matchID, credentials }, random, { win, onMove, moveLimit })
       }
     }, 50);
   });
+}
+
+// A place's two Clients of the "kept" setup, made for its first match, then moved
+// to each next match.
+function keptSeats() {
+  const seats = { clients: null, route: [null, null] };
+  return {
+    seats,
+    moveTo({ matchID, credentials }) {
+      if (seats.clients === null) {
+        seats.clients = ["0", "1"].map((playerID) =>
+          makeClient(matchID, playerID, credentials[Number(playerID)]),
+        );
+        seats.clients.forEach((c, seat) => {
+          c.subscribe((state) => seats.route[seat] && seats.route[seat](state));
+          c.start();
+        });
+        return;
+      }
+      seats.clients.forEach((c, seat) => {
+        c.updateCredentials(credentials[seat]);
+        c.updateMatchID(matchID);
+      });
+    },
+    stop() {
+      if (seats.clients) for (const c of seats.clients) c.stop();
+    },
+  };
 }
 
 function pct(values, q) {
@@ -190,10 +246,17 @@ async function play() {
   const slot = async (i) => {
     const random = rng((cfg.seed || 0) * 1000 + i);
     const counted = (latency, submittedAt) => onMove(i, latency, submittedAt);
-    while (clock() < win.stop) {
-      const made = await newMatch();
-      await playMatch(made, random, { win, onMove: counted, moveLimit: Infinity });
-      if (clock() < win.stop) stats.finished += 1;
+    const place = kept ? keptSeats() : null;
+    try {
+      while (clock() < win.stop) {
+        const made = await newMatch();
+        if (place) place.moveTo(made);
+        const seats = place ? place.seats : undefined;
+        await playMatch(made, random, { win, onMove: counted, moveLimit: Infinity, seats });
+        if (clock() < win.stop) stats.finished += 1;
+      }
+    } finally {
+      if (place) place.stop();
     }
   };
   const slots = Promise.all(Array.from({ length: matches }, (_, i) => slot(i)));
@@ -232,15 +295,7 @@ async function hold() {
       const clients = await new Promise((resolve) => {
         const got = [];
         const clients = ["0", "1"].map((playerID) =>
-          Client({
-            game: TicTacToe,
-            numPlayers: 2,
-            multiplayer: SocketIO({ server }),
-            matchID: made.matchID,
-            playerID,
-            credentials: made.credentials[Number(playerID)],
-            debug: false,
-          }),
+          makeClient(made.matchID, playerID, made.credentials[Number(playerID)]),
         );
         let moved = false;
         clients.forEach((c, seat) => {

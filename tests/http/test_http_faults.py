@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from http_support import ROOT, ThreadServer, new_match, sealed_plugin_path
+from hub_calls import run
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
@@ -120,11 +121,11 @@ def played_database(db: Path, registry: Registry, count: int) -> dict[str, dict[
     hub = Hub(store, registry)
     played: dict[str, dict[str, Any]] = {}
     for i in range(count):
-        live, tokens = hub.create("sealedbid", 2, host_token=f"host-{i}")
+        live, tokens = run(hub.create("sealedbid", 2, host_token=f"host-{i}"))
         for _ in range(i % 4):
             seat = live.match.awaiting[0]
             action = live.match.legal_actions(seat)[-1]
-            hub.submit(live, seat, live.match.step, live.match.title.codec.to_json(action))
+            run(hub.submit(live, seat, live.match.step, live.match.title.codec.to_json(action)))
         played[live.id] = {"version": live.match.step, "tokens": tokens, "order": i}
     store.close()
     assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0

@@ -247,7 +247,7 @@ def test_a_request_cancelled_before_its_commit_keeps_its_match_until_the_commit(
 
     async def scenario() -> None:
         (created,) = await create_matches(app, 1)
-        live = app.state.hub.get(created["id"])
+        live = await app.state.hub.get(created["id"])
         task = asyncio.create_task(bid(app, created, 1, 0, 4))
         await asyncio.sleep(0)  # the request runs up to its commit, due next turn
         assert live.lock.locked() and not task.done()

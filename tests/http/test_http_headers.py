@@ -15,7 +15,7 @@ import pytest
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
-from gameweave_http.fastpath import access_log
+from gameweave_http.pipeline import access_log
 
 # The server here is not in development mode, so it picks each match's seed itself:
 # from a fixed sequence (the fresh_seeds fixture), the same games on every run.

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from http_support import ThreadServer
+from hub_calls import run
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
@@ -210,20 +211,20 @@ def test_live_matches_are_evicted_and_rebuilt(tmp_path: Path, sealed_registry: R
     store = Store(tmp_path / "m.sqlite3")
     streams: set[str] = set()
     hub = Hub(store, sealed_registry, max_live=20, pinned=lambda mid: int(mid in streams))
-    first, tokens = hub.create("sealedbid", 2)
-    hub.submit(first, 1, 0, {"type": "bid", "coins": 2})
-    watched, _ = hub.create("sealedbid", 2)
+    first, tokens = run(hub.create("sealedbid", 2))
+    run(hub.submit(first, 1, 0, {"type": "bid", "coins": 2}))
+    watched, _ = run(hub.create("sealedbid", 2))
     streams.add(watched.id)
     for _ in range(200):
-        hub.create("sealedbid", 2)
+        run(hub.create("sealedbid", 2))
         assert hub.live_count() <= 20
     assert len(store._tokens) <= 21
     assert watched.id in hub._live  # an open stream holds its match
     assert first.id not in hub._live
-    again = hub.get(first.id)  # rebuilt from the store, as it was
+    again = run(hub.get(first.id))  # rebuilt from the store, as it was
     assert again is not first and again.match.step == 1
     assert hub.seat(first.id, tokens[2]) == 2
-    hub.submit(again, 2, 1, {"type": "bid", "coins": 1})
+    run(hub.submit(again, 2, 1, {"type": "bid", "coins": 1}))
     assert store.load(first.id) is not None
     store.close()
 
@@ -234,7 +235,10 @@ def test_five_thousand_matches_keep_memory_flat(tmp_path: Path, sealed_registry:
     hub = app.state.hub
 
     def create(n: int) -> list[str]:
-        return [hub.create("sealedbid", 2)[0].id for _ in range(n)]
+        async def many() -> list[str]:
+            return [(await hub.create("sealedbid", 2))[0].id for _ in range(n)]
+
+        return run(many())
 
     ids = create(1000)
     gc.collect()

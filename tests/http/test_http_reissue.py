@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from http_support import ThreadServer
+from hub_calls import run
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
@@ -119,7 +120,7 @@ def test_the_old_token_stays_dead_after_a_restart(
     db = tmp_path / "m.sqlite3"
     store = Store(db)
     hub = Hub(store, sealed_registry)
-    live, tokens = hub.create("sealedbid", 2, host_token="the-host")
+    live, tokens = run(hub.create("sealedbid", 2, host_token="the-host"))
     assert hub.seat(live.id, tokens[1]) == 1  # cached now
     store.reissue(live.id, 1, "fresh-token")
     assert store.seat_for(live.id, tokens[1]) is None
@@ -172,7 +173,7 @@ def test_each_refusal_is_one_line_and_changes_nothing(
     # None of it changed the seat's token.
     assert http.get(f"/api/matches/{mid}", headers={"X-Seat-Token": token}).json()["seat"] == 1
     # A match created without a host token (as before schema version 2) cannot reissue.
-    live, _ = app.state.hub.create("sealedbid", 2)
+    live, _ = run(app.state.hub.create("sealedbid", 2))
     refused(reissue(http, live.id, 1, host), 409, "before host tokens")
 
 

@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hub_calls import run
 
 from gameweave_core import Match, Registry
 from gameweave_http.hub import Hub
@@ -92,7 +93,7 @@ def test_a_database_of_the_previous_version_opens_and_replays_its_matches(
         stored = store.load("oldmatch01")
         assert stored is not None and stored.generator == 1
         assert store.seating("oldmatch01").host_hash is None  # type: ignore[union-attr]
-        live = Hub(store, sealed_registry).get("oldmatch01")
+        live = run(Hub(store, sealed_registry).get("oldmatch01"))
         # The same state as the match was played in, not a replay drawn afresh.
         assert live.match.generator == 1
         assert live.match.digest() == played.digest()
@@ -106,14 +107,14 @@ def test_new_matches_record_the_generator_they_draw_from(
 ) -> None:
     store = Store(tmp_path / "new.sqlite3")
     try:
-        live, _ = Hub(store, sealed_registry).create("sealedbid", 2, seed=5)
+        live, _ = run(Hub(store, sealed_registry).create("sealedbid", 2, seed=5))
         stored = store.load(live.id)
         assert stored is not None and stored.generator == live.match.generator == 2
     finally:
         store.close()
     reopened = Store(tmp_path / "new.sqlite3")  # migrating twice changes nothing
     try:
-        again = Hub(reopened, sealed_registry).get(live.id)
+        again = run(Hub(reopened, sealed_registry).get(live.id))
         assert again.match.digest() == live.match.digest()
     finally:
         reopened.close()
@@ -202,7 +203,7 @@ def test_a_version_1_database_gains_host_tokens_for_new_matches_only(
         r = c.get("/api/matches/v1match01", headers={"X-Seat-Token": "token-2"})
         assert r.status_code == 200 and r.json()["seat"] == 2
         assert r.json()["version"] == played.step
-        assert app.state.hub.get("v1match01").match.digest() == played.digest()
+        assert run(app.state.hub.get("v1match01")).match.digest() == played.digest()
         # ...but it has no host token, so its links cannot be reissued.
         seating = store.seating("v1match01")
         assert seating is not None and seating.host_hash is None

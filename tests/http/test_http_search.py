@@ -5,6 +5,7 @@ bots and refuses hints when full; a hint is searched from the seat's view alone.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 import types
@@ -17,6 +18,7 @@ import httpx
 import pytest
 import search_bots
 from http_support import ThreadServer
+from hub_calls import run
 from search_bots import GATE_ENV, started_file
 
 from gameweave_cli.hint import search_hint
@@ -132,17 +134,17 @@ def test_a_server_bot_searches_in_a_worker_and_plays_as_it_would_inline(
                 json={"version": p["version"], "action": action},
             )
             assert r.status_code == 200, r.text
-        played = app.state.hub.get(created["id"]).match.actions()
+        played = run(app.state.hub.get(created["id"])).match.actions()
         pool = pool_of(app)
         assert pool.uses_processes and pool.searches == 5  # one search per lot, in a worker
 
     # The same match with the bot playing in the hub's thread, under the lock.
     inline = Hub(Store(tmp_path / "inline.sqlite3"), registry)
     assert inline.search is None
-    live, _ = inline.create("sealedbid", 2, 11, None, {2: "ismcts"})
+    live, _ = run(inline.create("sealedbid", 2, 11, None, {2: "ismcts"}))
     for seat, action in played:
         if seat == 1:
-            inline.submit(live, 1, live.match.step, action)
+            run(inline.submit(live, 1, live.match.step, action))
     assert live.match.is_over
     assert live.match.actions() == played
 
@@ -155,10 +157,10 @@ def test_bots_only_match_with_search_and_cheap_bots_plays_out_as_inline(
     with client(app) as c:
         created = create(c, bots, seed=4, players=3)
         assert "outcome" in settled(c, created["id"])
-        played = app.state.hub.get(created["id"]).match.actions()
+        played = run(app.state.hub.get(created["id"])).match.actions()
         assert pool_of(app).searches == 10  # two search bots, five lots
     inline = Hub(Store(tmp_path / "inline.sqlite3"), registry)
-    live, _ = inline.create("sealedbid", 3, 4, None, {int(s): b for s, b in bots.items()})
+    live, _ = run(inline.create("sealedbid", 3, 4, None, {int(s): b for s, b in bots.items()}))
     assert live.match.actions() == played
 
 
@@ -380,15 +382,15 @@ def test_stopping_the_server_abandons_a_search_and_the_turn_is_taken_after(
         held = create(c, {"2": "held"})
         wait_for(lambda: started_file(gate).exists() or None, "the held search to start")
     # The app stopped: its search was ended (not failed), and nothing new starts.
-    live = hub.get(held["id"])
+    live = run(hub.get(held["id"]))
     pool = pool_of(app)
     stopped = wait_for(
-        lambda: p if not (p := hub.payload(live, None))["thinking"] else None,
+        lambda: p if not (p := json.loads(run(hub.payload(live, None))))["thinking"] else None,
         "the seat to stop thinking",
     )
     assert "bot_error" not in stopped and stopped["version"] == 0
-    assert pool.in_flight() == 0 and hub.get(held["id"]) is live
-    assert not hub.payload(live, None)["thinking"]  # a read started no search
+    assert pool.in_flight() == 0 and run(hub.get(held["id"])) is live
+    assert not json.loads(run(hub.payload(live, None)))["thinking"]  # a read started no search
     gate.touch()
     with client(app) as c:  # started again: the owed turn is searched and played
         done = settled(c, held["id"])

@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hub_calls import run
 
 from gameweave_core import Registry
-from gameweave_http.hub import ApiError, Hub, _stale_ok
+from gameweave_http.hub import Hub, _stale_ok
+from gameweave_http.refusals import StaleVersion
 from gameweave_http.store import Store
 
 
@@ -73,14 +75,14 @@ def test_the_seat_must_have_the_same_legal_actions_as_on_its_page(
     tmp_path: Any, sealed_registry: Registry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hub = Hub(Store(tmp_path / "m.sqlite3"), sealed_registry)
-    live, _ = hub.create("sealedbid", 3, 5)
-    hub.submit(live, 2, 0, {"type": "bid", "coins": 3})
+    live, _ = run(hub.create("sealedbid", 3, 5))
+    run(hub.submit(live, 2, 0, {"type": "bid", "coins": 3}))
     assert _stale_ok(live.match, 1, 0)
     # Were seat 1's choices not what its page at version 0 offered (the rule compares
     # them with a replay to that version), its stale page would be refused.
     fewer = live.match.legal_json(1)[:-1]
     monkeypatch.setattr(live.match, "legal_json", lambda seat: fewer)
     assert not _stale_ok(live.match, 1, 0)
-    with pytest.raises(ApiError, match="stale"):
-        hub.submit(live, 1, 0, {"type": "bid", "coins": 1})
+    with pytest.raises(StaleVersion, match="stale"):
+        run(hub.submit(live, 1, 0, {"type": "bid", "coins": 1}))
     assert live.match.step == 1

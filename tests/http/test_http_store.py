@@ -1,9 +1,11 @@
-"""The store and the hub's fast path: what the server does to answer quickly, and
-that none of it gives up a guarantee (commits before replies, a WAL that stays
-bounded, a busy match never stalling the others)."""
+"""The store and the hub: what the server does to answer quickly, and that none
+of it gives up a guarantee (commits before replies, a WAL that stays bounded, a
+busy match never stalling the others)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 import shutil
 import sqlite3
@@ -15,10 +17,12 @@ from typing import Any
 import httpx
 import pytest
 from http_support import new_match
+from hub_calls import run
 
 from gameweave_core import Registry
+from gameweave_core.hooks import hookimpl
 from gameweave_http.app import create_app
-from gameweave_http.hub import Busy, Hub
+from gameweave_http.hub import Hub
 from gameweave_http.store import Store
 
 BID = {"type": "bid", "coins": 1}
@@ -107,80 +111,131 @@ def test_the_list_of_matches_follows_their_actions(tmp_path: Path) -> None:
         store.close()
 
 
-def test_the_hub_refuses_to_wait_when_told_not_to_and_changes_nothing(
-    tmp_path: Path, sealed_registry: Registry
+def test_rebuilding_a_match_leaves_the_event_loop_and_stalls_no_other_match(
+    tmp_path: Path, sealed_registry: Registry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A match is rebuilt from the store (a replay) in a worker thread: meanwhile the
+    event loop answers a match that is live, and a second read of the one being
+    rebuilt waits for it rather than rebuilding it twice."""
     store = Store(tmp_path / "m.sqlite3")
-    hub = Hub(store, sealed_registry)
     try:
-        live, tokens = hub.create("sealedbid", 2, seed=3, wait=False)
-        with pytest.raises(Busy):  # bots would play at once: not on the event loop
-            hub.create("sealedbid", 2, seed=3, bots={2: None}, wait=False)
-        with live.lock:  # another thread holds the match
-            with pytest.raises(Busy):
-                hub.payload(live, 1, wait=False)
-            with pytest.raises(Busy):
-                hub.submit(live, 1, 0, {"type": "bid", "coins": 1}, wait=False)
-        assert live.match.step == 0 and store.load(live.id).actions == []  # type: ignore[union-attr]
-        payload = hub.submit(live, 1, 0, {"type": "bid", "coins": 1}, wait=False)
-        assert payload["version"] == 1
-        assert store.load(live.id).actions == [(1, {"type": "bid", "coins": 1})]  # type: ignore[union-attr]
+        first = Hub(store, sealed_registry)
+        slow, tokens = run(first.create("sealedbid", 2, seed=3))
+        run(first.submit(slow, 1, 0, BID))
+        quick, _ = run(first.create("sealedbid", 2, seed=4))
+        loaded: list[threading.Thread] = []
+        real_load = Store.load
 
-        store.close()
-        store = Store(tmp_path / "m.sqlite3")
+        def load(self: Store, match_id: str) -> Any:
+            loaded.append(threading.current_thread())
+            time.sleep(0.5)  # a long replay
+            return real_load(self, match_id)
+
+        monkeypatch.setattr(Store, "load", load)
         fresh = Hub(store, sealed_registry)  # a restarted server
-        with pytest.raises(Busy):  # rebuilding a match is a replay: never on the loop
-            fresh.get(live.id, wait=False)
-        with pytest.raises(Busy):  # a token not yet read from the file
-            fresh.seat(live.id, tokens[1], wait=False)
-        again = fresh.get(live.id)
-        assert fresh.get(live.id, wait=False) is again
-        assert fresh.seat(live.id, tokens[2]) == 2
-        assert fresh.seat(live.id, tokens[1], wait=False) == 1
+        fresh._live[quick.id] = quick  # live already, as after its first use
+        order: list[str] = []
+
+        async def scenario() -> tuple[Any, Any]:
+            async def read(match_id: str, name: str) -> Any:
+                live = await fresh.get(match_id)
+                order.append(name)
+                return live
+
+            slow_reads = [asyncio.create_task(read(slow.id, "slow")) for _ in range(2)]
+            await asyncio.sleep(0.1)  # the rebuild is under way in its thread
+            assert await read(quick.id, "quick") is quick
+            one, two = await asyncio.gather(*slow_reads)
+            assert loaded and loaded[0] is not threading.current_thread()
+            return one, two
+
+        one, two = run(scenario())
+        assert order == ["quick", "slow", "slow"]  # the live match did not wait
+        assert one is two and one.match.step == 1 and len(loaded) == 1
+        assert fresh.seat(slow.id, tokens[1]) == 1
     finally:
         store.close()
 
 
-def test_a_match_held_by_another_thread_stalls_no_other_request(
+class SlowSecondMove:
+    """A bot that bids at once, then waits before each later move until released:
+    a bot thinking at length (off the event loop, holding its match's lock)."""
+
+    started = threading.Event()
+    release = threading.Event()
+
+    def __init__(self) -> None:
+        self.moves = 0
+
+    def act(self, observation: Any, rng: Any) -> Any:
+        self.moves += 1
+        if self.moves > 1:
+            SlowSecondMove.started.set()
+            SlowSecondMove.release.wait(30)
+        return observation.legal[0]
+
+
+class SlowBotPlugin:
+    @hookimpl
+    def register_bots(self, register: Any) -> None:
+        register("sealedbid", "slow", lambda seat, players: SlowSecondMove())
+
+
+def test_a_bot_thinking_at_length_stalls_no_other_request(
     tmp_path: Path, sealed_registry: Registry
 ) -> None:
-    """The event loop never waits for a match's lock: a request for a busy match
-    goes to a worker thread, and the server keeps answering everything else."""
+    """A bot thinks off the event loop, holding only its own match's lock: a read of
+    its match waits for its move (and never sees half of it), while the server
+    answers every other match at once."""
     from http_support import ThreadServer
 
+    sealed_registry.add_plugin(SlowBotPlugin(), "slowbot", "tests", "1")
+    SlowSecondMove.started.clear()
+    SlowSecondMove.release.clear()
     app: Any = create_app(tmp_path / "m.sqlite3", sealed_registry)
-    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as http:
-        created = http.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+        slow = http.post(
+            "/api/matches", json={"title": "sealedbid", "players": 2, "bots": {"2": "slow"}}
+        ).json()
         other = http.post("/api/matches", json={"title": "sealedbid", "players": 2}).json()
-        live = app.state.hub.get(created["id"])
-        answers: list[httpx.Response] = []
+        assert http.get(f"/api/matches/{slow['id']}").json()["version"] == 1  # it bid at once
+        answers: dict[str, httpx.Response] = {}
 
-        def submit() -> None:
-            with httpx.Client(base_url=server.url, timeout=10) as own:
-                answers.append(
-                    own.post(
-                        f"/api/matches/{created['id']}/actions",
-                        headers={"X-Seat-Token": created["seats"][0]["token"]},
-                        json={"version": 0, "action": {"type": "bid", "coins": 2}},
-                    )
-                )
+        def ask(name: str, method: str, path: str, **kw: Any) -> threading.Thread:
+            def call() -> None:
+                with httpx.Client(base_url=server.url, timeout=30) as own:
+                    answers[name] = own.request(method, path, **kw)
 
-        with live.lock:
-            waiting = threading.Thread(target=submit)
-            waiting.start()
-            time.sleep(0.3)
-            assert not answers  # it waits for the lock...
-            # ...in a worker thread: the loop still serves another match, fully.
-            r = http.post(
-                f"/api/matches/{other['id']}/actions",
-                headers={"X-Seat-Token": other["seats"][0]["token"]},
-                json={"version": 0, "action": {"type": "bid", "coins": 1}},
-            )
-            assert r.status_code == 200 and r.json()["version"] == 1
-            assert http.get("/api/titles").status_code == 200
-        waiting.join(10)
-        assert [a.status_code for a in answers] == [200]
-        assert answers[0].json()["version"] == 1
+            thread = threading.Thread(target=call)
+            thread.start()
+            return thread
+
+        # Seat 1's bid: the bot then thinks about the next lot before the reply.
+        bid = ask(
+            "bid",
+            "POST",
+            f"/api/matches/{slow['id']}/actions",
+            headers={"X-Seat-Token": slow["seats"][0]["token"]},
+            json={"version": 1, "action": {"type": "bid", "coins": 2}},
+        )
+        assert SlowSecondMove.started.wait(30)
+        read = ask("read", "GET", f"/api/matches/{slow['id']}")
+        time.sleep(0.3)
+        assert not answers  # both wait for the bot's move...
+        # ...and the loop serves another match meanwhile, fully.
+        r = http.post(
+            f"/api/matches/{other['id']}/actions",
+            headers={"X-Seat-Token": other["seats"][0]["token"]},
+            json={"version": 0, "action": {"type": "bid", "coins": 1}},
+        )
+        assert r.status_code == 200 and r.json()["version"] == 1
+        assert http.get("/api/titles").status_code == 200
+        assert not answers
+        SlowSecondMove.release.set()
+        bid.join(30)
+        read.join(30)
+        assert answers["bid"].status_code == answers["read"].status_code == 200
+        assert answers["bid"].json()["version"] == answers["read"].json()["version"] == 3
 
 
 def test_remembered_labels_belong_to_their_own_title(tmp_path: Path) -> None:
@@ -199,14 +254,14 @@ def test_remembered_labels_belong_to_their_own_title(tmp_path: Path) -> None:
     store = Store(tmp_path / "m.sqlite3")
     hub = Hub(store, reg)
     try:
-        plain, _ = hub.create("sealedbid", 2, seed=5)
-        mute, _ = hub.create("mute", 2, seed=5)
+        plain, _ = run(hub.create("sealedbid", 2, seed=5))
+        mute, _ = run(hub.create("mute", 2, seed=5))
         for _ in range(2):  # the second time from the cache
-            described = hub.payload(plain, 1)["labels"]
+            described = json.loads(run(hub.payload(plain, 1)))["labels"]
             assert described == [
                 SealedBid().describe_action(a) for a in plain.match.legal_actions(1)
             ]
-            assert hub.payload(mute, 1)["labels"][:2] == [
+            assert json.loads(run(hub.payload(mute, 1)))["labels"][:2] == [
                 '{"coins": 0, "type": "bid"}',
                 '{"coins": 1, "type": "bid"}',
             ]
@@ -232,6 +287,8 @@ def test_serve_passes_fsync_to_the_store(tmp_path: Path, monkeypatch: pytest.Mon
 
     served: list[Any] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    # serve() sets the collector up for a server process: the tests' keeps its own.
+    monkeypatch.setattr(server, "collect_less", lambda: None)
     # serve() sets the access log's level: the tests that follow keep their own.
     access = logging.getLogger("gameweave_http.access")
     level = access.level

@@ -1,0 +1,403 @@
+"""The one road every request takes: a Starlette app whose stack is the
+:class:`Gate` around any middleware a user adds, around Starlette's router.
+
+Every HTTP request, whichever route answers it, passes the same layers, each in
+one place:
+
+- the limits an app can hold (:meth:`Gate.admit`: the size of a head that
+  arrived whole, the requests answered at once; :class:`BodyClock`: the time to
+  send a body);
+- the safety headers, added to every response (:data:`SAFETY_HEADERS`;
+  the protocol adds them to its own refusals too, see :mod:`gameweave_http.protocol`);
+- the access log, a line per request without its query (:data:`access_log`);
+- the error mapper: whatever a request raises is answered by
+  :func:`~gameweave_http.errors.error_reply` (:class:`Errors`, inside the
+  middleware a user adds, so that they see refusals as responses; the gate
+  answers what they raise themselves the same way);
+- the cross-site check of a state-changing request (:func:`refuse_cross_site`,
+  made by :class:`Endpoint` for every ``POST`` a route takes).
+
+The API's routes are :class:`Endpoint` apps (routed by Starlette like any other
+route): each reads and structures its body into the route's class, calls the
+handler with the ASGI scope and that body, and sends the JSON answer itself,
+without Starlette's request and response objects. A user's middleware sees
+every request, the API's included; its cost is its own (see the HTTP reference).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from itertools import chain
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import attrs
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .bodies import structure
+from .errors import error_reply, let_go
+from .limits import Limits
+from .refusals import CrossSite, HeadTooLarge, NotJson, ServerFull, TooSlow
+from .wire import MAX_BODY, parse_json, read_body, short, too_big
+
+access_log = logging.getLogger("gameweave_http.access")
+log = logging.getLogger("gameweave_http")
+
+#: The pages' Content-Security-Policy: scripts, styles, images and connections
+#: from this server only, no inline script, no plugins, never inside a frame.
+CSP = (
+    b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    b"frame-ancestors 'none'"
+)
+
+#: Safety headers added to every response.
+SAFETY_HEADERS = (
+    (b"content-security-policy", CSP),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+)
+
+TOO_MANY_REQUESTS = "the server is answering as many requests as it may at once; try again shortly"
+BODY_TOO_SLOW = "the request body was not received in time; the connection is closed"
+
+
+def head_too_large(max_head: int) -> HeadTooLarge:
+    """The refusal of a request head over ``max_head`` bytes."""
+    return HeadTooLarge(
+        f"the request head (request line and headers) is larger than {max_head} bytes, "
+        "the most the server reads"
+    )
+
+
+class App(Starlette):
+    """The server's Starlette app: its stack is the :class:`Gate`, around the
+    middleware a user adds (``add_middleware``, ``middleware=``), around
+    :class:`Errors`, around the router. They take the place of Starlette's own
+    error middleware (exception handlers a user adds are still asked first)."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        handlers = dict(self.exception_handlers)
+        app: ASGIApp = Errors(self.router, handlers)
+        for cls, args, kwargs in reversed(self.user_middleware):
+            app = cls(app, *args, **kwargs)
+        return Gate(app, self.state.settings.limits, handlers)
+
+
+class Gate:
+    """The outermost layer of every request (see the module docstring)."""
+
+    def __init__(self, app: ASGIApp, limits: Limits, handlers: Mapping[Any, Any]) -> None:
+        self.app = app
+        self.limits = limits
+        #: Exception handlers a user gave Starlette (``add_exception_handler``), asked
+        #: before the error mapper.
+        self.handlers = handlers
+        self.answering = 0
+
+    def admit(self, scope: Scope) -> None:
+        """Refuse a request before any route sees it: a head over ``max_head``
+        bytes (however it arrived: a server may bound only a head still arriving),
+        or as many requests being answered as the limit allows."""
+        headers = scope["headers"]
+        # The head as sent, but for spaces around header values ("NAME: VALUE\r\n"
+        # per header, the request line's method, path, query and version).
+        size = sum(map(len, chain.from_iterable(headers))) + 4 * len(headers)
+        size += len(scope.get("raw_path") or b"") + len(scope["query_string"]) + 24
+        if size > self.limits.max_head:
+            raise head_too_large(self.limits.max_head)
+        if self.answering >= self.limits.connections:
+            raise ServerFull(TOO_MANY_REQUESTS, retry_after=1)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)  # the lifespan
+            return
+        logged = access_log.isEnabledFor(logging.INFO)
+        started = time.perf_counter() if logged else 0.0
+        status = 0
+        complete = False
+        clock: BodyClock | None = None
+
+        async def send_safely(message: Message) -> None:
+            nonlocal status, complete
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = [*message.get("headers", ()), *SAFETY_HEADERS]
+                if clock is not None and clock.late:
+                    # The rest of a body sent too slowly may still be on its way.
+                    headers.append((b"connection", b"close"))
+                message = {**message, "headers": headers}
+            elif not message.get("more_body", False):
+                complete = True
+            await send(message)
+
+        try:
+            self.admit(scope)
+            self.answering += 1
+            try:
+                if scope["method"] == "POST":
+                    receive = clock = BodyClock(receive, self.limits.body_timeout)
+                await self.app(scope, receive, send_safely)
+            finally:
+                self.answering -= 1
+        except ClientDisconnect:
+            pass  # nobody is left to answer
+        except Exception as exc:
+            # A refusal of the gate's own, or what a user's middleware raised.
+            if not status:
+                await answer(exc, scope, receive, send_safely, self.handlers)
+            elif not complete:
+                raise  # a reply cut short: the server closes the connection
+            else:
+                log.error(
+                    "%s %s failed after its answer",
+                    scope["method"],
+                    short(scope["path"]),
+                    exc_info=exc,
+                )
+        finally:
+            if logged:
+                # The path only (queries may hold a seat token, the event stream's),
+                # with control characters escaped so that no path forges a line.
+                access_log.info(
+                    "%s %s %d %.1fms",
+                    scope["method"],
+                    printable(scope["path"]),
+                    status,
+                    (time.perf_counter() - started) * 1000,
+                )
+
+
+class Errors:
+    """The error mapper as a layer: whatever the routes raise before answering is
+    answered (:func:`answer`), inside any middleware a user adds."""
+
+    def __init__(self, app: ASGIApp, handlers: Mapping[Any, Any]) -> None:
+        self.app = app
+        self.handlers = handlers
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sender(message: Message) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sender)
+        except ClientDisconnect:
+            pass  # nobody is left to answer
+        except Exception as exc:
+            if started:
+                raise  # answered in part: the gate lets the server close the connection
+            await answer(exc, scope, receive, send, self.handlers)
+
+
+async def answer(
+    exc: Exception, scope: Scope, receive: Receive, send: Send, handlers: Mapping[Any, Any]
+) -> None:
+    """Answer ``exc``: by a handler a user gave Starlette for it, if there is one,
+    else by the error mapper (:func:`~gameweave_http.errors.error_reply`)."""
+    handler = handlers.get(exc.status_code) if isinstance(exc, HTTPException) else None
+    for cls in type(exc).__mro__:
+        if handler is None:
+            handler = handlers.get(cls)
+    if handler is not None:
+        response = await handler(Request(scope, receive), exc)
+        await response(scope, receive, send)
+        return
+    status, content, headers = error_reply(exc, scope["method"], scope["path"])
+    await send_json(send, status, content, headers)
+    let_go(exc)  # it is answered (and a crash logged): nothing needs its traceback
+
+
+class BodyClock:
+    """``receive`` that refuses (:class:`TooSlow`) a body not all in within
+    ``seconds``: the request is cancelled at the deadline while it waits for the
+    body. One timer per wait, and none once the body is in; :attr:`late` once it
+    refused."""
+
+    def __init__(self, receive: Receive, seconds: float) -> None:
+        self.receive = receive
+        self.loop = asyncio.get_running_loop()
+        self.task = asyncio.current_task()
+        self.deadline = self.loop.time() + seconds
+        self.complete = self.late = False
+
+    def _too_late(self) -> None:
+        self.late = True
+        if self.task is not None:
+            self.task.cancel()
+
+    async def __call__(self) -> Message:
+        if self.complete:
+            return await self.receive()  # the body is in: what follows is a disconnect
+        if self.loop.time() >= self.deadline:
+            self.late = True
+            raise TooSlow(BODY_TOO_SLOW)
+        timer = self.loop.call_at(self.deadline, self._too_late)
+        try:
+            message = await self.receive()
+        except asyncio.CancelledError:
+            if self.late and self.task is not None and self.task.uncancel() == 0:
+                raise TooSlow(BODY_TOO_SLOW) from None
+            raise
+        finally:
+            timer.cancel()
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            self.complete = True
+        return message
+
+
+#: Characters a log line shows escaped: C0 and C1 controls and DEL, and the line
+#: and paragraph separators.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: str) -> str:
+    """``text`` for a log line: control characters as escapes (``\\n``, ``\\x1b``),
+    cut to 300 characters, so that what a client sends cannot forge or erase lines."""
+    if len(text) > 300:
+        text = text[:300] + "..."
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode(), text)
+
+
+# -- the API's routes --------------------------------------------------------------------------
+
+
+def refuse_cross_site(scope: Scope, public_url: str | None) -> None:
+    """Refuse a state-changing request a page of another site may have sent.
+
+    It must declare a JSON body (which a page of another site cannot send without
+    the browser asking first), and an ``Origin`` header, when sent, must be this
+    server's: its public URL's origin or the address the request was made to."""
+    ctype = origin = host = None
+    for name, value in scope["headers"]:
+        if name == b"content-type":
+            ctype = value
+        elif name == b"origin":
+            origin = value.decode("latin-1")
+        elif name == b"host":
+            host = value.decode("latin-1")
+    if ctype is None or ctype.split(b";", 1)[0].strip().lower() != b"application/json":
+        raise NotJson("send the body as JSON, with the header Content-Type: application/json")
+    if origin is not None:
+        allowed = {f"{scope.get('scheme', 'http')}://{host}"} if host else set()
+        if public_url:
+            allowed.add(origin_of(public_url))
+        if origin not in allowed:
+            raise CrossSite(
+                f"requests from the page of another site are refused (Origin {short(origin)!r})"
+            )
+
+
+def origin_of(url: str) -> str:
+    """The origin (scheme, host and port) of ``url``."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+@attrs.frozen
+class Reply:
+    """An answer other than a plain JSON 200: its status, body, headers and type."""
+
+    content: bytes
+    status: int = 200
+    headers: Sequence[tuple[bytes, bytes]] = ()
+    media: bytes = b"application/json"
+
+
+class Stream(Protocol):
+    """A long answer (an event stream) that writes itself with ASGI ``send``."""
+
+    async def run(self, receive: Receive, send: Send) -> None: ...
+
+
+#: What a handler answers: JSON (200), a :class:`Reply`, or a :class:`Stream`.
+Answer = bytes | Reply | Stream
+#: A handler: the request's scope and its structured body (``None`` for a route
+#: that takes none) to its answer.
+Handler = Callable[[Scope, Any], Awaitable[Answer]]
+
+
+@attrs.frozen
+class Op:
+    """One method of an API path: its handler, the class of its body, and what
+    the OpenAPI document says of it (see :mod:`gameweave_http.openapi`)."""
+
+    handler: Handler
+    #: ``operationId`` and summary in the document.
+    name: str
+    summary: str
+    #: The answer's schema (a component's name, or a schema) and its description.
+    answer: str | dict[str, Any]
+    answer_doc: str
+    status: int = 200
+    media: str = "application/json"
+    #: The body's class (:mod:`gameweave_http.bodies`); ``None``: no body.
+    body: type | None = None
+    #: The largest body read.
+    limit: int = MAX_BODY
+    #: Parameters besides the path's: OpenAPI parameter objects.
+    params: tuple[dict[str, Any], ...] = ()
+    #: What the handler may refuse (:mod:`gameweave_http.refusals`, the core's).
+    refusals: tuple[type[BaseException], ...] = ()
+
+
+class Endpoint:
+    """The ASGI app of one API path: for the request's method (Starlette's router
+    refused any other), the cross-site check of a ``POST``, the body read and
+    structured into the operation's class, the handler, the answer sent."""
+
+    def __init__(self, ops: Mapping[str, Op]) -> None:
+        self.ops = dict(ops)
+        if "GET" in self.ops:
+            self.ops["HEAD"] = self.ops["GET"]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        op = self.ops[scope["method"]]
+        if scope["method"] == "POST":  # the one method of the API's that changes state
+            refuse_cross_site(scope, scope["app"].state.settings.public_url)
+        body: Any = None
+        if op.body is not None:
+            raw = await read_body(scope, receive, op.limit)
+            if raw is None:
+                raise too_big(op.limit)
+            body = structure(op.body, parse_json(raw))
+        answer = await op.handler(scope, body)
+        if isinstance(answer, bytes):
+            await send_json(send, 200, answer)
+        elif isinstance(answer, Reply):
+            headers = [(b"content-type", answer.media), *answer.headers]
+            await send_json(send, answer.status, answer.content, headers, typed=True)
+        else:
+            await answer.run(receive, send)
+
+
+async def send_json(
+    send: Send,
+    status: int,
+    content: bytes,
+    headers: Sequence[tuple[bytes, bytes]] = (),
+    typed: bool = False,
+) -> None:
+    """Answer with ``content`` (JSON, unless ``headers`` give the type: ``typed``)
+    in the two ASGI messages of a reply."""
+    head = [(b"content-length", str(len(content)).encode())]
+    if not typed:
+        head.append((b"content-type", b"application/json"))
+    await send({"type": "http.response.start", "status": status, "headers": [*head, *headers]})
+    await send({"type": "http.response.body", "body": content})

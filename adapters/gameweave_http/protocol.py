@@ -1,0 +1,223 @@
+"""What must stay below ASGI: the limits on connections as such, held by the HTTP
+protocol ``gameweave serve`` gives uvicorn (:class:`GuardedProtocol`).
+
+An ASGI app is called once a request's head is in, and never sees a connection.
+So only the server's side of the connection can hold:
+
+- a cap on open connections (idle keep-alive ones included): one more is
+  answered 503 and closed;
+- the header timeout: a request head not all in within ``header_timeout`` (a
+  client trickling bytes in, or silent) is answered 408 and closed;
+- the size of a head still arriving: past ``max_head`` bytes, 431 and closed
+  (a head that arrived whole is measured by the app, see
+  :meth:`~gameweave_http.pipeline.Gate.admit`);
+- a body still arriving once its request was answered, which the app no longer
+  reads: closed ``body_timeout`` (plus a second) after its head (the app refuses
+  a body it reads too slowly itself, see :class:`~gameweave_http.pipeline.BodyClock`).
+
+Each refusal is a whole JSON response with the safety headers, written by
+:func:`raw_refusal` from the same error table as the app's. Request bodies and
+heads are parsed by httptools. A reply's head and body go out in one write
+(:class:`OneWrite`).
+
+This is the one module that reaches into uvicorn's internals (a subclass of its
+``HttpToolsProtocol``), so uvicorn is pinned to the release it is tested with
+(``pyproject.toml``; ``tests/http/test_http_protocol.py`` checks the pin). Served
+another way (another ASGI server, or uvicorn without this protocol), these four
+limits are that server's or a reverse proxy's job: the HTTP reference gives an
+nginx recipe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from typing import Any, ClassVar
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from .errors import error_reply
+from .limits import Limits
+from .pipeline import SAFETY_HEADERS, head_too_large
+from .refusals import NotHttp, Refusal, ServerFull, TooSlow
+
+#: The uvicorn release this module is written against (pinned in pyproject.toml).
+UVICORN = "0.54.0"
+
+TOO_MANY_CONNECTIONS = "the server holds as many connections as it may; try again shortly"
+TOO_SLOW = "the request was not received in time; the connection is closed"
+NOT_HTTP = "the request is not valid HTTP/1.1; the connection is closed"
+#: Seconds past ``body_timeout`` after which a body still arriving closes its
+#: connection here: the app refuses one it is reading at ``body_timeout``.
+BODY_GRACE = 1.0
+
+_REASONS = {400: b"Bad Request", 408: b"Request Timeout", 431: b"Request Header Fields Too Large"}
+
+
+def raw_refusal(refusal: Refusal) -> bytes:
+    """A whole HTTP/1.1 response answering ``refusal`` that closes the connection:
+    the status, JSON body and headers the app would answer, with the safety headers."""
+    status, body, extra = error_reply(refusal, "-", "-")
+    reason = _REASONS.get(status, b"Service Unavailable" if status == 503 else b"Error")
+    head = [f"HTTP/1.1 {status} ".encode() + reason]
+    for name, value in (
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+        *extra,
+        *SAFETY_HEADERS,
+    ):
+        head.append(name + b": " + value)
+    return b"\r\n".join(head) + b"\r\n\r\n" + body
+
+
+class GuardedProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with the limits of the module docstring, read
+    from :attr:`limits` (:func:`guarded_protocol` makes a subclass with them set)."""
+
+    limits: ClassVar[Limits] = Limits()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        no_delay(transport)
+        self._timer: asyncio.TimerHandle | None = None
+        #: Waiting for a head (or reading one), and how many bytes of it came.
+        self._in_head = True
+        self._head = 0
+        #: The request whose head is in is not all in yet.
+        self._in_body = False
+        if len(self.connections) > self.limits.connections:
+            self._refuse(ServerFull(TOO_MANY_CONNECTIONS, retry_after=1))
+            return
+        self._start(self.limits.header_timeout)  # nothing sent yet: a head not yet sent
+
+    def data_received(self, data: bytes) -> None:
+        if self._in_head:
+            self._head += len(data)
+        super().data_received(data)
+        if self.transport.is_closing():
+            return
+        if self._in_head:
+            if self._head > self.limits.max_head:
+                self._refuse(head_too_large(self.limits.max_head))
+            elif self._head and self._timer is None:
+                self._start(self.limits.header_timeout)  # the next request's head began
+        elif self._in_body and self._timer is None:
+            self._start(self.limits.body_timeout + BODY_GRACE)
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        self._in_body = True
+        self._stop()
+        before = self.cycle
+        super().on_headers_complete()
+        if self.cycle is not before:  # a request to answer (not an upgrade)
+            self.cycle.transport = OneWrite(self.transport, self.loop)  # type: ignore[assignment]
+
+    def on_message_complete(self) -> None:
+        self._in_body = False
+        self._in_head = True
+        self._head = 0
+        self._stop()
+        super().on_message_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop()
+        super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        """httptools refused what was received: a one-line JSON error instead of
+        uvicorn's plain text."""
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.transport.close()  # a response is under way: nothing more can be said
+            return
+        self._refuse(NotHttp(NOT_HTTP))
+
+    def _start(self, seconds: float) -> None:
+        self._stop()
+        self._timer = self.loop.call_later(seconds, self._too_slow)
+
+    def _stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _too_slow(self) -> None:
+        self._timer = None
+        if self.transport.is_closing():
+            return
+        cycle = self.cycle
+        if (self._in_head and (cycle is None or cycle.response_complete)) or (
+            self._in_body and not cycle.response_started
+        ):
+            self._refuse(TooSlow(TOO_SLOW, retry_after=1))  # a request nobody answered yet
+        else:
+            self.transport.close()  # its answer is (being) sent: nothing more can be said
+
+    def _refuse(self, refusal: Refusal) -> None:
+        self._stop()
+        self.transport.write(raw_refusal(refusal))
+        self.transport.close()
+
+
+def no_delay(transport: asyncio.BaseTransport) -> None:
+    """Turn Nagle's algorithm off on a TCP connection, as the event loop does on
+    the connections of a socket uvicorn binds itself. uvicorn serving a socket it is
+    handed (``serve(fd=...)``: tests, the soak benchmark, service managers) takes it
+    for a Unix one, and Nagle stays on: a small write then waits up to 40 ms for
+    the client's delayed acknowledgement of the last (an event right after
+    another, a reply written in two parts)."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and isinstance(transport.get_extra_info("peername"), tuple):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+class OneWrite:
+    """A response's side of its connection: the head is held until the first part
+    of the body, so that a reply goes out in one system call instead of two (or
+    until the end of this turn of the event loop, for a head with no body yet).
+    On loopback a write delivers the bytes in the writer's time, and writes were
+    the largest single cost of a move: server CPU per move 3-5% lower in the
+    versus benchmark (interleaved A/B at 32 and 256 matches). Where Nagle's
+    algorithm is on, a reply in two writes also waits for the client's delayed
+    acknowledgement: the soak benchmark's reads (its server handed its socket)
+    took 43 ms at the median before, 2 ms in one write."""
+
+    __slots__ = ("_held", "_loop", "_timer", "transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self.transport = transport
+        self._loop = loop
+        self._held: bytes | None = None
+        self._timer: asyncio.Handle | None = None
+
+    def write(self, data: bytes) -> None:
+        if self._timer is None:  # the response's first write: its head
+            self._held = data
+            self._timer = self._loop.call_soon(self.flush)
+            return
+        if self._held is not None:
+            data = self._held + data
+            self._held = None
+        self.transport.write(data)
+
+    def flush(self) -> None:
+        """Write a head still held."""
+        held, self._held = self._held, None
+        if held is not None and not self.transport.is_closing():
+            self.transport.write(held)
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
+
+
+def guarded_protocol(limits: Limits) -> type[GuardedProtocol]:
+    """:class:`GuardedProtocol` with ``limits``, to give uvicorn as ``http=``."""
+    attrs: dict[str, Any] = {"limits": limits}
+    return type("GuardedProtocol", (GuardedProtocol,), attrs)
