@@ -31,7 +31,7 @@ class Player(threading.Thread):
     def run(self) -> None:
         mid = self.created["id"]
         try:
-            with httpx.Client(base_url=self.url, timeout=5) as http:
+            with httpx.Client(base_url=self.url, timeout=60) as http:
                 while True:
                     payload = http.get(f"/api/matches/{mid}").json()
                     if "outcome" in payload:
@@ -58,7 +58,7 @@ def test_sigkill_loses_no_acknowledged_action(
 ) -> None:
     db = tmp_path / "crash.sqlite3"
     server = process_server(db)
-    with httpx.Client(base_url=server.url, timeout=5) as http:
+    with httpx.Client(base_url=server.url, timeout=60) as http:
         created = [
             http.post(
                 "/api/matches", json={"title": "sealedbid", "players": PLAYERS, "seed": i}
@@ -98,7 +98,7 @@ def test_sigkill_loses_no_acknowledged_action(
         # The kill must land mid-match, not after everything was over.
         assert any(len(a) < 2 * 5 for a in acked.values()), "every match had ended"
         server = process_server(db)
-        with httpx.Client(base_url=server.url, timeout=5) as http:
+        with httpx.Client(base_url=server.url, timeout=60) as http:
             for c in created:
                 payload = http.get(f"/api/matches/{c['id']}").json()
                 # Everything acknowledged is there; the only extras are actions stored
@@ -112,7 +112,7 @@ def test_sigkill_loses_no_acknowledged_action(
         p.start()
     for p in finishers:
         p.join(30)
-    with httpx.Client(base_url=server.url, timeout=5) as http:
+    with httpx.Client(base_url=server.url, timeout=60) as http:
         for c in [*created, with_bot]:
             r = http.get(f"/api/matches/{c['id']}/log")
             assert r.status_code == 200, r.text

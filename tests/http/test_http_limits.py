@@ -145,7 +145,7 @@ def open_stream(port: int, match_id: str) -> tuple[socket.socket, int, bytes]:
 
 def test_event_streams_per_match_and_in_total(streams_server: Any) -> None:
     app, server = streams_server
-    with httpx.Client(base_url=server.url, timeout=5) as http:
+    with httpx.Client(base_url=server.url, timeout=60) as http:
         ids = [http.post("/api/matches", json=CREATE).json()["id"] for _ in range(3)]
         held = []
         for _ in range(3):

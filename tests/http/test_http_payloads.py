@@ -67,7 +67,7 @@ def test_every_payload_the_server_sends_is_the_cores_plus_stateless_fields(
     sealed_app: Any, sealed_registry: Registry
 ) -> None:
     app = sealed_app
-    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as http:
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as http:
         created = http.post(
             "/api/matches", json={"title": "sealedbid", "players": 3, "bots": [3], "seed": 21}
         ).json()

@@ -178,7 +178,7 @@ def test_each_refusal_is_one_line_and_changes_nothing(
 
 
 def test_an_open_event_stream_of_the_old_token_ends_before_its_next_event(app: Any) -> None:
-    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as http:
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as http:
         created = create(http)
         mid = created["id"]
         old, other = created["seats"][0]["token"], created["seats"][1]["token"]

@@ -28,7 +28,7 @@ def events(response: httpx.Response) -> Iterator[dict[str, Any]]:
 
 def test_each_stream_pushes_its_own_seats_payload(live_sealed: ThreadServer) -> None:
     url = live_sealed.url
-    with httpx.Client(base_url=url, timeout=10) as http:
+    with httpx.Client(base_url=url, timeout=60) as http:
         created = http.post(
             "/api/matches", json={"title": "sealedbid", "players": 3, "bots": [3], "seed": 5}
         ).json()
@@ -70,7 +70,7 @@ def test_each_stream_pushes_its_own_seats_payload(live_sealed: ThreadServer) -> 
 
 
 def test_stream_refuses_unknown_match_and_wrong_token(live_sealed: ThreadServer) -> None:
-    with httpx.Client(base_url=live_sealed.url, timeout=10) as http:
+    with httpx.Client(base_url=live_sealed.url, timeout=60) as http:
         created = http.post(
             "/api/matches", json={"title": "sealedbid", "players": 2, "seed": 5}
         ).json()
@@ -84,7 +84,7 @@ def test_stream_refuses_unknown_match_and_wrong_token(live_sealed: ThreadServer)
 def test_closed_streams_are_forgotten(live_sealed: ThreadServer, listeners: int) -> None:
     import time
 
-    with httpx.Client(base_url=live_sealed.url, timeout=10) as http:
+    with httpx.Client(base_url=live_sealed.url, timeout=60) as http:
         created = http.post(
             "/api/matches", json={"title": "sealedbid", "players": 2, "seed": 5}
         ).json()
