@@ -78,7 +78,7 @@ from .cards import (
     neighbours,
     parse_coord,
 )
-from .museum import (
+from .queries import (
     bit,
     cannot_be_caught,
     control_tile,

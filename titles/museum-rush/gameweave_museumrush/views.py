@@ -22,7 +22,7 @@ from .cards import (
     VALUABLES,
     coord,
 )
-from .museum import bit, guard_mover, room_name
+from .queries import bit, guard_mover, room_name
 from .rules import TASK_WORDS, awaiting, decider
 from .state import ESCAPED, OUTSIDE, OVER, PUBLIC, State
 

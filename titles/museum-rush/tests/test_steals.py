@@ -41,7 +41,7 @@ from gameweave_museumrush.cards import (
     VAULT,
     parse_coord,
 )
-from gameweave_museumrush.museum import unlocked
+from gameweave_museumrush.queries import unlocked
 from gameweave_museumrush.state import ESCAPED, OVER, RUSH, State
 from helpers import act, card_of, deck_top, give, room_at, seed_where, table
 
@@ -442,7 +442,7 @@ def test_no_booby_trap_on_a_camera() -> None:
 def test_guards_do_not_use_the_archive_passage() -> None:
     """Service Rooms: Guards do not use the passage between the Archives."""
     from gameweave_museumrush.cards import ARCHIVE_A, ARCHIVE_B
-    from gameweave_museumrush.museum import guard_options
+    from gameweave_museumrush.queries import guard_options
 
     state = table(at=("A1", "G4"), guards=["G1"])
     room_at(state, ARCHIVE_A, "A1")
