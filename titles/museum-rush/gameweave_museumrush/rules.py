@@ -458,83 +458,84 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
     task = state.tasks.pop(0) if state.tasks else None
     match action:
         case BreakIn(at=at):
-            do_breakin(state, seat, parse_coord(at), rng, events)
+            events += do_breakin(state, seat, parse_coord(at), rng)
         case Move(to=to):
-            do_move(state, seat, parse_coord(to), rng, events)
+            events += do_move(state, seat, parse_coord(to), rng)
         case StealLoot():
-            do_steal_loot(state, seat, events)
+            events += do_steal_loot(state, seat)
         case Crack():
-            do_crack(state, seat, rng, events)
+            events += do_crack(state, seat, rng)
         case Rob(seat=other):
-            do_rob(state, seat, other, events)
+            events += do_rob(state, seat, other)
         case Raid():
-            do_raid(state, seat, events)
+            events += do_raid(state, seat)
         case Lure(guard=g, seat=other, to=to):
-            do_lure(state, seat, g, other, parse_coord(to), task, rng, events)
+            events += do_lure(state, seat, g, other, parse_coord(to), task, rng)
         case TakeDown():
-            do_takedown(state, seat, task, events)
+            events += do_takedown(state, seat, task)
         case Disable(at=at):
-            do_disable(state, seat, parse_coord(at), "a Disable card", events)
+            events += do_disable(state, seat, parse_coord(at), "a Disable card")
         case Trap(at=at):
-            do_trap(state, seat, parse_coord(at), events)
+            events += do_trap(state, seat, parse_coord(at))
         case Control(at=at):
             state.used_control = True
             if control_tile(state) not in state.visited:
                 state.used_cipher = True
-            do_disable(state, seat, parse_coord(at), "the Control Room", events)
+            events += do_disable(state, seat, parse_coord(at), "the Control Room")
         case Security(guard=g, to=to):
             state.used_security = True
             if security_tile(state) not in state.visited:
                 state.used_cipher = True
             events.append(Event.public(f"{label(seat)} uses the Security Room", "security"))
-            move_guard_to(state, g, parse_coord(to), events)
+            events += move_guard_to(state, g, parse_coord(to))
         case Shop():
             state.used_shop = True
             events.append(Event.public(f"{label(seat)} draws an extra card in the Gift Shop"))
-            draw(state, seat, rng, events)
+            events += draw(state, seat, rng)
         case Stash(card=c):
-            do_stash(state, seat, c, events)
+            events += do_stash(state, seat, c)
         case Pass():
-            do_pass(state, seat, task, rng, events)
+            events += do_pass(state, seat, task, rng)
         case UseKeys():
             assert task is not None
-            do_use_keys(state, seat, task.room, events)
+            events += do_use_keys(state, seat, task.room)
         case Go(to=to):
             events.append(Event.public(f"{label(seat)} slips away to {coord(parse_coord(to))}"))
-            enter(state, seat, parse_coord(to), rng, events)
+            events += enter(state, seat, parse_coord(to), rng)
         case Keep(card=c):
-            do_bust(state, seat, c, events)
+            events += do_bust(state, seat, c)
         case Drop(card=c):
             assert task is not None
-            do_drop(state, seat, c, task, events)
+            events += do_drop(state, seat, c, task)
         case Pick(card=c):
             assert task is not None
-            do_pick(state, seat, c, task, events)
+            events += do_pick(state, seat, c, task)
         case Done():
             events.append(Event.public(f"{label(seat)} takes no more cards"))
         case Route(guard=g, path=path):
             assert task is not None
-            walk_guard(state, g, [parse_coord(p) for p in path.split("-") if p], events)
+            events += walk_guard(state, g, [parse_coord(p) for p in path.split("-") if p])
         case Place(at=at):
-            do_place_guard(state, parse_coord(at), events)
+            events += do_place_guard(state, parse_coord(at))
         case PutWayOut(at=at):
-            place_way_out(state, seat, parse_coord(at), events)
+            events += place_way_out(state, seat, parse_coord(at))
         case Choose(card=c):
             assert task is not None
-            do_owl(state, seat, c, task, rng, events)
+            events += do_owl(state, seat, c, task, rng)
         case End(escape=escape):
-            do_end(state, seat, escape, events)
+            events += do_end(state, seat, escape)
         case _:
             raise TypeError(f"not a Museum Rush action: {action!r}")
-    settle(state, rng, events)
+    events += settle(state, rng)
     # What everyone just saw, kept in the view: a public choice (a Guard's route)
     # must show there, not only in the history.
     state.news = [e.text for e in events if e.seats is None]
     return events
 
 
-def do_breakin(state: State, seat: int, tile: int, rng: Rng, events: list[Event]) -> None:
+def do_breakin(state: State, seat: int, tile: int, rng: Rng) -> list[Event]:
     """Break In: onto a free edge tile (not a move); in a turn, the draw follows."""
+    events: list[Event] = []
     state.pos[seat - 1] = tile
     events.append(
         Event.public(f"{label(seat)} breaks in at {coord(tile)} ({room_name(state, tile)})")
@@ -546,19 +547,21 @@ def do_breakin(state: State, seat: int, tile: int, rng: Rng, events: list[Event]
         else:
             state.phase = TURN
             state.turn = state.starter
-            start_turn(state, rng, events)
-        return
+            events += start_turn(state, rng)
+        return events
     state.visited = [tile]
-    pick_up_keys(state, seat, tile, events)
-    draw(state, seat, rng, events)
+    events += pick_up_keys(state, seat, tile)
+    events += draw(state, seat, rng)
+    return events
 
 
 def order_from_turn(state: State) -> list[int]:
     return [(state.turn - 1 + i) % state.players + 1 for i in range(state.players)]
 
 
-def start_turn(state: State, rng: Rng, events: list[Event]) -> None:
+def start_turn(state: State, rng: Rng) -> list[Event]:
     """Step 1 of a turn: draw (after breaking in again if busted)."""
+    events: list[Event] = []
     seat = state.turn
     state.turns_taken += 1
     state.moves_left = 3
@@ -569,14 +572,16 @@ def start_turn(state: State, rng: Rng, events: list[Event]) -> None:
     state.visited = [here] if here >= 0 else []
     events.append(Event.public(f"{label(seat)}'s turn", "turn", seat=seat))
     if here >= 0:
-        draw(state, seat, rng, events)
+        events += draw(state, seat, rng)
+    return events
 
 
-def draw(state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+def draw(state: State, seat: int, rng: Rng) -> list[Event]:
     """Draw 1 Search card (The Owl: look at 2, keep 1, the other to the bottom)."""
+    events: list[Event] = []
     if not state.deck:
         events.append(Event.public("The Search deck is empty"))
-        return
+        return events
     if state.thief[seat - 1] == "The Owl" and len(state.deck) >= 2:
         two = [state.deck.pop(0), state.deck.pop(0)]
         for c in two:
@@ -586,12 +591,14 @@ def draw(state: State, seat: int, rng: Rng, events: list[Event]) -> None:
         text = f"You draw {name(two[0])} and {name(two[1])}"
         # Cards of one name differ by id (the views show it): the data names them.
         events.append(Event.private([seat], text, "owl", cards=list(two)))
-        return
-    receive(state, seat, state.deck.pop(0), rng, events)
+        return events
+    events += receive(state, seat, state.deck.pop(0), rng)
+    return events
 
 
-def receive(state: State, seat: int, card: int, rng: Rng, events: list[Event]) -> None:
+def receive(state: State, seat: int, card: int, rng: Rng) -> list[Event]:
     """A drawn card: Clock and Way Out at once, anything else into the hand."""
+    events: list[Event] = []
     kind = CARDS[card].kind
     if kind == CLOCK:
         state.clocks += 1
@@ -604,8 +611,8 @@ def receive(state: State, seat: int, card: int, rng: Rng, events: list[Event]) -
             )
         )
         if state.clocks >= need:
-            begin_rush(state, rng, events)
-        return
+            events += begin_rush(state, rng)
+        return events
     if kind == WAYOUT:
         state.knows[card] = everyone(state)
         state.discard.append(card)
@@ -614,15 +621,16 @@ def receive(state: State, seat: int, card: int, rng: Rng, events: list[Event]) -
         if not spots:
             events.append(Event.public("The nearest edge rooms all have a Way Out: no effect"))
         elif len(spots) == 1:
-            place_way_out(state, seat, spots[0], events)
+            events += place_way_out(state, seat, spots[0])
         else:
             state.tasks.insert(0, Task("wayout", seat))
-        return
+        return events
     state.hands[seat - 1].append(card)
     state.knows[card] = bit(seat)
     events.append(Event.private([seat], f"You draw {name(card)}", "draw", card=card))
     events.append(Event.others([seat], state.players, f"{label(seat)} draws a Search card"))
     check_limit(state, seat)
+    return events
 
 
 def wayout_spots(state: State, seat: int) -> list[int]:
@@ -634,13 +642,15 @@ def wayout_spots(state: State, seat: int) -> list[int]:
     return [t for t in EDGE if distance(t, here) == near and not is_way_out(state, t)]
 
 
-def place_way_out(state: State, seat: int, tile: int, events: list[Event]) -> None:
+def place_way_out(state: State, seat: int, tile: int) -> list[Event]:
+    events: list[Event] = []
     state.grid[tile].wayout = True
     events.append(
         Event.public(
             f"{label(seat)} puts a Way Out by {coord(tile)} ({room_name(state, tile)})", "way"
         )
     )
+    return events
 
 
 def check_limit(state: State, seat: int) -> None:
@@ -651,27 +661,32 @@ def check_limit(state: State, seat: int) -> None:
         state.tasks.insert(0, Task("drop", seat))
 
 
-def do_move(state: State, seat: int, to: int, rng: Rng, events: list[Event]) -> None:
+def do_move(state: State, seat: int, to: int, rng: Rng) -> list[Event]:
+    events: list[Event] = []
     state.moves_left -= 1
     state.moved = True
     events.append(Event.public(f"{label(seat)} moves to {coord(to)} ({room_name(state, to)})"))
-    enter(state, seat, to, rng, events)
+    events += enter(state, seat, to, rng)
+    return events
 
 
-def pick_up_keys(state: State, seat: int, tile: int, events: list[Event]) -> None:
+def pick_up_keys(state: State, seat: int, tile: int) -> list[Event]:
+    events: list[Event] = []
     t = state.grid[tile]
     if t.keys:
         state.keys[seat - 1] += t.keys
         events.append(Event.public(f"{label(seat)} picks up {t.keys} key(s)"))
         t.keys = 0
+    return events
 
 
-def enter(state: State, seat: int, tile: int, rng: Rng, events: list[Event]) -> None:
+def enter(state: State, seat: int, tile: int, rng: Rng) -> list[Event]:
     """A thief moves into ``tile``: keys, Booby Trap, Guards and Camera there act."""
+    events: list[Event] = []
     state.pos[seat - 1] = tile
     if seat == state.turn and tile not in state.visited:
         state.visited.append(tile)
-    pick_up_keys(state, seat, tile, events)
+    events += pick_up_keys(state, seat, tile)
     queued: list[Task] = []
     here = state.grid[tile]
     # Every Guard on the tile finds the thief, one after another: taking one down or
@@ -696,6 +711,7 @@ def enter(state: State, seat: int, tile: int, rng: Rng, events: list[Event]) -> 
             )
         queued.append(Task("alert", seat))
     state.tasks[0:0] = queued
+    return events
 
 
 def discard_from_hand(state: State, seat: int, card: int) -> str:
@@ -731,7 +747,8 @@ def unseen_move(state: State, cards: list[int], card: int, told: int) -> None:
     state.knows[card] |= told
 
 
-def do_steal_loot(state: State, seat: int, events: list[Event]) -> None:
+def do_steal_loot(state: State, seat: int) -> list[Event]:
+    events: list[Event] = []
     tile = state.pos[seat - 1]
     card = state.grid[tile].cards.pop(0)
     state.grid[tile].up = False
@@ -744,6 +761,7 @@ def do_steal_loot(state: State, seat: int, events: list[Event]) -> None:
         Task("turnover", room=tile),
     ]
     check_limit(state, seat)
+    return events
 
 
 def take_public(state: State, seat: int, card: int) -> None:
@@ -755,8 +773,9 @@ def roll(rng: Rng, n: int) -> list[int]:
     return [rng.randrange(DIE_FACES) for _ in range(n)]
 
 
-def do_crack(state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+def do_crack(state: State, seat: int, rng: Rng) -> list[Event]:
     """Roll 3 dice; each uncovered digit matched by a die takes an Unlock token."""
+    events: list[Event] = []
     tile = state.pos[seat - 1]
     state.stolen = True
     state.cracked_at[seat - 1] = tile
@@ -779,27 +798,31 @@ def do_crack(state: State, seat: int, rng: Rng, events: list[Event]) -> None:
         )
     )
     if all(t.covered):
-        cracked(state, seat, tile, events)
-        return
+        events += cracked(state, seat, tile)
+        return events
     missing = t.covered.count(False)
     if state.keys[seat - 1] >= missing:
         state.tasks.insert(0, Task("keys", seat, room=tile, n=missing))
-        return
+        return events
     events.append(Event.public("Not cracked"))
     state.tasks.insert(0, Task("alert", seat))
+    return events
 
 
-def do_use_keys(state: State, seat: int, tile: int, events: list[Event]) -> None:
+def do_use_keys(state: State, seat: int, tile: int) -> list[Event]:
+    events: list[Event] = []
     t = state.grid[tile]
     missing = t.covered.count(False)
     state.keys[seat - 1] -= missing
     t.covered = [True] * len(t.covered)
     events.append(Event.public(f"{label(seat)} uses {missing} key(s) to finish the code"))
-    cracked(state, seat, tile, events)
+    events += cracked(state, seat, tile)
+    return events
 
 
-def cracked(state: State, seat: int, tile: int, events: list[Event]) -> None:
+def cracked(state: State, seat: int, tile: int) -> list[Event]:
     """Cracked: the Rare Treasure into the hand, the Guard, the next card."""
+    events: list[Event] = []
     t = state.grid[tile]
     events.append(Event.public(f"The lock of the {room_name(state, tile)} is cracked", "open"))
     if t.up and t.cards and CARDS[t.cards[0]].kind in (RARE, LOOT):
@@ -813,17 +836,21 @@ def cracked(state: State, seat: int, tile: int, events: list[Event]) -> None:
         Task("turnover", room=tile),
     ]
     check_limit(state, seat)
+    return events
 
 
-def do_rob(state: State, seat: int, other: int, events: list[Event]) -> None:
+def do_rob(state: State, seat: int, other: int) -> list[Event]:
+    events: list[Event] = []
     state.stolen = True
     events.append(Event.public(f"{label(seat)} tries to steal from {label(other)}", "rob"))
     state.tasks.insert(0, Task("defend", other, n=seat))
+    return events
 
 
-def finish_rob(state: State, thief: int, victim: int, rng: Rng, events: list[Event]) -> None:
+def finish_rob(state: State, thief: int, victim: int, rng: Rng) -> list[Event]:
     """Both roll a die; the higher takes a random card from the other (ties: the
     thief whose turn it is). Then the nearest Guard comes for the thief."""
+    events: list[Event] = []
     a, b = roll(rng, 2)
     state.rolls.append((thief, "rob", [a, b]))
     winner, loser = (thief, victim) if a >= b else (victim, thief)
@@ -847,9 +874,11 @@ def finish_rob(state: State, thief: int, victim: int, rng: Rng, events: list[Eve
         # The others see the card's back change hands: the data says which.
         events.append(Event.others([winner, loser], state.players, taken, "took", back=back(card)))
         check_limit(state, winner)
+    return events
 
 
-def do_raid(state: State, seat: int, events: list[Event]) -> None:
+def do_raid(state: State, seat: int) -> list[Event]:
+    events: list[Event] = []
     tile = state.pos[seat - 1]
     room = room_name(state, tile)
     need = 2 if room == VAULT else 1
@@ -869,9 +898,11 @@ def do_raid(state: State, seat: int, events: list[Event]) -> None:
         )
     )
     state.tasks[0:0] = [Task("pick", seat, room=tile, n=3), Task("alert", seat)]
+    return events
 
 
-def do_pick(state: State, seat: int, card: int, task: Task, events: list[Event]) -> None:
+def do_pick(state: State, seat: int, card: int, task: Task) -> list[Event]:
+    events: list[Event] = []
     pile = state.vault if room_name(state, task.room) == VAULT else state.lost
     unseen_move(state, pile, card, bit(seat))
     pile.remove(card)
@@ -881,6 +912,7 @@ def do_pick(state: State, seat: int, card: int, task: Task, events: list[Event])
     if task.n > 1 and pile:
         state.tasks.insert(0, Task("pick", seat, room=task.room, n=task.n - 1))
     check_limit(state, seat)
+    return events
 
 
 def spend(state: State, seat: int, kind: str) -> int:
@@ -900,30 +932,34 @@ def do_lure(
     to: int,
     task: Task | None,
     rng: Rng,
-    events: list[Event],
-) -> None:
+) -> list[Event]:
     # Which of the Lure cards goes face up onto the discard: the data says it.
+    events: list[Event] = []
     card = spend(state, seat, LURE)
     if guard >= 0:
         events.append(Event.public(f"{label(seat)} plays a Lure on a Guard", "lure", card=card))
-        move_guard_to(state, guard, to, events)
-        return
+        events += move_guard_to(state, guard, to)
+        return events
     text = f"{label(seat)} plays a Lure: {label(other)} moves to {coord(to)}"
     events.append(Event.public(text, "lure", card=card))
-    enter(state, other, to, rng, events)
+    events += enter(state, other, to, rng)
     if task is not None and task.kind == "defend":
         events.append(Event.public(f"{label(other)}'s steal fails"))
+    return events
 
 
-def move_guard_to(state: State, guard: int, to: int, events: list[Event]) -> None:
+def move_guard_to(state: State, guard: int, to: int) -> list[Event]:
     """A Guard sent to ``to`` (a Lure or the Security Room): what is there acts."""
+    events: list[Event] = []
     state.guards[guard] = to
     events.append(Event.public(f"A Guard moves to {coord(to)}", "guard", guard=guard, to=coord(to)))
-    guard_arrives(state, guard, to, events)
+    events += guard_arrives(state, guard, to)
+    return events
 
 
-def guard_arrives(state: State, guard: int, tile: int, events: list[Event]) -> bool:
-    """A Guard steps into ``tile``; True if it stops there (a trap or a thief)."""
+def guard_arrives(state: State, guard: int, tile: int) -> list[Event]:
+    """A Guard steps into ``tile``: a Booby Trap there takes it out, else it finds
+    every thief it can catch there (either stops its walk: :func:`guard_stops`)."""
     here = state.grid[tile]
     if here.trap >= 0:
         state.removed.append(here.trap)
@@ -932,26 +968,38 @@ def guard_arrives(state: State, guard: int, tile: int, events: list[Event]) -> b
         if state.supply > 0:
             state.supply -= 1
             here.keys += 1
-        events.append(
-            Event.public(f"A Guard is caught in the Booby Trap on {coord(tile)}", "trapped")
-        )
-        return True
-    found = [] if cannot_be_caught(state, tile) else thieves_on(state, tile)
+        return [Event.public(f"A Guard is caught in the Booby Trap on {coord(tile)}", "trapped")]
+    found = catchable(state, tile)
     state.tasks[0:0] = [Task("caught", s, room=tile, guard=guard) for s in found]
-    return bool(found)
+    return []
 
 
-def walk_guard(state: State, guard: int, path: list[int], events: list[Event]) -> None:
+def catchable(state: State, tile: int) -> list[int]:
+    """The thieves a Guard on ``tile`` finds (none in the cubicles)."""
+    return [] if cannot_be_caught(state, tile) else thieves_on(state, tile)
+
+
+def guard_stops(state: State, tile: int) -> bool:
+    """Whether a Guard stepping into ``tile`` stops there: a trap or a thief."""
+    return state.grid[tile].trap >= 0 or bool(catchable(state, tile))
+
+
+def walk_guard(state: State, guard: int, path: list[int]) -> list[Event]:
+    events: list[Event] = []
     for t in path:
         state.guards[guard] = t
         events.append(
             Event.public(f"A Guard moves to {coord(t)}", "guard", guard=guard, to=coord(t))
         )
-        if guard_arrives(state, guard, t, events):
-            return
+        stops = guard_stops(state, t)
+        events += guard_arrives(state, guard, t)
+        if stops:
+            break
+    return events
 
 
-def do_takedown(state: State, seat: int, task: Task | None, events: list[Event]) -> None:
+def do_takedown(state: State, seat: int, task: Task | None) -> list[Event]:
+    events: list[Event] = []
     assert task is not None
     card = spend(state, seat, TAKEDOWN)
     state.guards[task.guard] = -1
@@ -960,9 +1008,11 @@ def do_takedown(state: State, seat: int, task: Task | None, events: list[Event])
         state.keys[seat - 1] += 1
     text = f"{label(seat)} plays a Take Down: the Guard is out, and its key taken"
     events.append(Event.public(text, "takedown", card=card))
+    return events
 
 
-def do_disable(state: State, seat: int, tile: int, how: str, events: list[Event]) -> None:
+def do_disable(state: State, seat: int, tile: int, how: str) -> list[Event]:
+    events: list[Event] = []
     spent = spend(state, seat, DISABLE) if how == "a Disable card" else -1
     t = state.grid[tile]
     state.removed.append(t.cards.pop(0))
@@ -970,18 +1020,22 @@ def do_disable(state: State, seat: int, tile: int, how: str, events: list[Event]
     text = f"{label(seat)} disables the Camera on {coord(tile)} with {how}"
     events.append(Event.public(text, "disable", **({"card": spent} if spent >= 0 else {})))
     state.tasks.insert(0, Task("turnover", room=tile))
+    return events
 
 
-def do_trap(state: State, seat: int, tile: int, events: list[Event]) -> None:
+def do_trap(state: State, seat: int, tile: int) -> list[Event]:
+    events: list[Event] = []
     card = has_kind(state.hands[seat - 1], TRAP)
     state.hands[seat - 1].remove(card)
     state.knows[card] = everyone(state)
     state.grid[tile].trap = card
     text = f"{label(seat)} sets a Booby Trap on {coord(tile)}"
     events.append(Event.public(text, "settrap", card=card))
+    return events
 
 
-def do_stash(state: State, seat: int, card: int, events: list[Event]) -> None:
+def do_stash(state: State, seat: int, card: int) -> list[Event]:
+    events: list[Event] = []
     state.stash_shown[seat - 1] = True
     state.hands[seat - 1].remove(card)
     state.stashed[seat - 1] = card
@@ -993,13 +1047,15 @@ def do_stash(state: State, seat: int, card: int, events: list[Event]) -> None:
             "stash",
         )
     )
+    return events
 
 
-def do_pass(state: State, seat: int, task: Task | None, rng: Rng, events: list[Event]) -> None:
+def do_pass(state: State, seat: int, task: Task | None, rng: Rng) -> list[Event]:
+    events: list[Event] = []
     assert task is not None
     match task.kind:
         case "caught":
-            slip(state, seat, task, rng, events)
+            events += slip(state, seat, task, rng)
         case "camera":
             events.append(Event.public(f"The Camera on {coord(task.room)} sees {label(seat)}"))
             state.tasks.insert(0, Task("alert", seat))
@@ -1007,12 +1063,14 @@ def do_pass(state: State, seat: int, task: Task | None, rng: Rng, events: list[E
             events.append(Event.public("Not cracked"))
             state.tasks.insert(0, Task("alert", seat))
         case "defend":
-            finish_rob(state, task.n, seat, rng, events)
+            events += finish_rob(state, task.n, seat, rng)
+    return events
 
 
-def slip(state: State, seat: int, task: Task, rng: Rng, events: list[Event]) -> None:
+def slip(state: State, seat: int, task: Task, rng: Rng) -> list[Event]:
     """Slipping Away: a die above the Loot and Treasure in hand gets away (the
     Snake adds 1); otherwise busted."""
+    events: list[Event] = []
     (die,) = roll(rng, 1)
     state.rolls.append((seat, "slip", [die]))
     bonus = 1 if state.thief[seat - 1] == "The Snake" else 0
@@ -1025,15 +1083,17 @@ def slip(state: State, seat: int, task: Task, rng: Rng, events: list[Event]) -> 
             )
         )
         state.tasks.insert(0, Task("slip", seat))
-        return
+        return events
     events.append(
         Event.public(f"{label(seat)} rolls {die}{plus} against {carried}: busted!", "bust", die=die)
     )
     state.tasks.insert(0, Task("bust", seat))
+    return events
 
 
-def do_bust(state: State, seat: int, keep: int, events: list[Event]) -> None:
+def do_bust(state: State, seat: int, keep: int) -> list[Event]:
     """Busted: keep one card (and the keys); the rest confiscated; out of the museum."""
+    events: list[Event] = []
     piles = {"vault": 0, "lost": 0}
     for c in list(state.hands[seat - 1]):
         if c != keep:
@@ -1046,9 +1106,11 @@ def do_bust(state: State, seat: int, keep: int, events: list[Event]) -> None:
     events.append(Event.public(text, "busted", **piles))
     # Tasks about this thief are moot now.
     state.tasks = [t for t in state.tasks if t.seat != seat]
+    return events
 
 
-def do_drop(state: State, seat: int, card: int, task: Task, events: list[Event]) -> None:
+def do_drop(state: State, seat: int, card: int, task: Task) -> list[Event]:
+    events: list[Event] = []
     pile = discard_from_hand(state, seat, card)
     events.append(Event.private([seat], f"You drop {name(card)}", "drop", card=card))
     events.append(
@@ -1057,13 +1119,16 @@ def do_drop(state: State, seat: int, card: int, task: Task, events: list[Event])
     if state.phase == RUSH:
         if task.n > 1 and state.hands[seat - 1]:
             state.tasks.insert(0, Task("drop", seat, n=task.n - 1))
-        return
+        return events
     check_limit(state, seat)
+    return events
 
 
-def do_place_guard(state: State, tile: int, events: list[Event]) -> None:
+def do_place_guard(state: State, tile: int) -> list[Event]:
+    events: list[Event] = []
     state.guards.append(tile)
     events.append(Event.public(f"A new Guard starts at {coord(tile)}", "newguard"))
+    return events
 
 
 def new_guard_spots(state: State, tile: int) -> list[int]:
@@ -1071,15 +1136,18 @@ def new_guard_spots(state: State, tile: int) -> list[int]:
     return [t for t in neighbours(tile) if t not in taken]
 
 
-def do_owl(state: State, seat: int, keep: int, task: Task, rng: Rng, events: list[Event]) -> None:
+def do_owl(state: State, seat: int, keep: int, task: Task, rng: Rng) -> list[Event]:
+    events: list[Event] = []
     other = next(c for c in task.cards if c != keep)
     state.deck.append(other)
     state.knows[other] = bit(seat)
     events.append(Event.public(f"{label(seat)} puts a card on the bottom of the deck"))
-    receive(state, seat, keep, rng, events)
+    events += receive(state, seat, keep, rng)
+    return events
 
 
-def do_end(state: State, seat: int, escape: bool, events: list[Event]) -> None:
+def do_end(state: State, seat: int, escape: bool) -> list[Event]:
+    events: list[Event] = []
     if escape:
         state.pos[seat - 1] = ESCAPED
         events.append(Event.public(f"{label(seat)} escapes with the loot", "escape"))
@@ -1091,44 +1159,44 @@ def do_end(state: State, seat: int, escape: bool, events: list[Event]) -> None:
             state.tasks.insert(0, Task("alert", seat))
     state.phase = TURN
     state.moves_left = -1  # marks the turn as over once the tasks are settled
+    return events
 
 
 # -- settling tasks ---------------------------------------------------------------------
 
 
-def settle(state: State, rng: Rng, events: list[Event]) -> None:
+def settle(state: State, rng: Rng) -> list[Event]:
     """Work through the queue until a task needs a choice; then pass the turn on if
     the current turn is over, or finish the game once the last thief has fled."""
+    events: list[Event] = []
     while True:
         while state.tasks and state.phase != OVER:
             task = state.tasks[0]
             if needs_choice(state, task):
-                return
+                return events
             state.tasks.pop(0)
-            auto(state, task, rng, events)
+            events += auto(state, task, rng)
         if state.phase == RUSH:
-            finish(state, events)
-            return
+            events += finish(state)
+            return events
         if state.phase != TURN:
-            return
+            return events
         seat = state.turn
         out_now = state.pos[seat - 1] == OUTSIDE and bool(state.visited)
         if state.moves_left == -1 or out_now or state.pos[seat - 1] == ESCAPED:
-            if not next_turn(state, rng, events):
-                begin_rush(state, rng, events)
+            events += next_turn(state, rng)
             continue
-        return
+        return events
 
 
-def next_turn(state: State, rng: Rng, events: list[Event]) -> bool:
-    """Pass the turn clockwise to the next thief who has not escaped."""
+def next_turn(state: State, rng: Rng) -> list[Event]:
+    """Pass the turn clockwise to the next thief who has not escaped; with none
+    left, the game ends."""
     for s in [*order_from_turn(state)[1:], state.turn]:
         if state.pos[s - 1] != ESCAPED:
             state.turn = s
-            start_turn(state, rng, events)
-            return True
-    events.append(Event.public("Every thief has escaped"))
-    return False
+            return start_turn(state, rng)
+    return [Event.public("Every thief has escaped"), *begin_rush(state, rng)]
 
 
 def needs_choice(state: State, task: Task) -> bool:
@@ -1194,54 +1262,57 @@ def still_caught(state: State, task: Task) -> bool:
     )
 
 
-def auto(state: State, task: Task, rng: Rng, events: list[Event]) -> None:
+def auto(state: State, task: Task, rng: Rng) -> list[Event]:
     """Settle a task with at most one outcome."""
+    events: list[Event] = []
     seat = task.seat
     match task.kind:
         case "alert":
             if state.phase != TURN:
-                return
+                return events
             options = guard_options(state, seat)
             if len(options) == 1:
                 g, path = options[0]
-                walk_guard(state, g, path, events)
+                events += walk_guard(state, g, path)
         case "turnover":
-            turn_over(state, task.room, events)
+            events += turn_over(state, task.room)
         case "caught":
             if still_caught(state, task):
-                slip(state, seat, task, rng, events)
+                events += slip(state, seat, task, rng)
         case "slip":
             if state.pos[seat - 1] >= 0:
                 (only,) = neighbours(state.pos[seat - 1])
-                enter(state, seat, only, rng, events)
+                events += enter(state, seat, only, rng)
         case "bust":
             hand = state.hands[seat - 1]
-            do_bust(state, seat, hand[0] if hand else -1, events)
+            events += do_bust(state, seat, hand[0] if hand else -1)
         case "camera":
             if state.pos[seat - 1] == task.room and top_camera(state, task.room):
                 events.append(Event.public(f"The Camera on {coord(task.room)} sees {label(seat)}"))
                 state.tasks.insert(0, Task("alert", seat))
         case "newguard":
             spots = new_guard_spots(state, task.room)
-            do_place_guard(state, spots[0] if spots else security_tile(state), events)
+            events += do_place_guard(state, spots[0] if spots else security_tile(state))
         case "defend":
             if state.pos[task.n - 1] == state.pos[seat - 1]:
-                finish_rob(state, task.n, seat, rng, events)
+                events += finish_rob(state, task.n, seat, rng)
         case "owl":
             (keep,) = [a.card for a in task_actions(state, task)]
-            do_owl(state, seat, keep, task, rng, events)
+            events += do_owl(state, seat, keep, task, rng)
         case "wayout":
             spots = wayout_spots(state, seat)
             if spots:
-                place_way_out(state, seat, spots[0], events)
+                events += place_way_out(state, seat, spots[0])
+    return events
 
 
-def turn_over(state: State, tile: int, events: list[Event]) -> None:
+def turn_over(state: State, tile: int) -> list[Event]:
     """Turn Over Next Card: Loot waits, a Guard card brings a new Guard nearby
     (then the next card), a Camera sees every thief on the tile."""
+    events: list[Event] = []
     t = state.grid[tile]
     if t.up or not t.cards:
-        return
+        return events
     card = t.cards[0]
     state.knows[card] = everyone(state)
     kind = CARDS[card].kind
@@ -1254,19 +1325,21 @@ def turn_over(state: State, tile: int, events: list[Event]) -> None:
             Task("newguard", room=tile),
             Task("turnover", room=tile),
         ]
-        return
+        return events
     t.up = True
     if kind == CAMERA:
         state.tasks[0:0] = [Task("camera", s, room=tile) for s in thieves_on(state, tile)]
+    return events
 
 
 # -- the end -----------------------------------------------------------------------------
 
 
-def begin_rush(state: State, rng: Rng, events: list[Event]) -> None:
+def begin_rush(state: State, rng: Rng) -> list[Event]:
     """The game ends at once: thieves still inside run for the nearest Way Out,
     rolling a die per tile, per Guard and per Booby Trap on the way; each 0, 1 or 2
     costs a card of their choice."""
+    events: list[Event] = []
     state.phase = RUSH
     state.tasks = []
     state.ended = "clock" if state.clocks >= CLOCKS_TO_END[state.players] else "escaped"
@@ -1290,6 +1363,7 @@ def begin_rush(state: State, rng: Rng, events: list[Event]) -> None:
         )
         if drops and state.hands[seat - 1]:
             state.tasks.append(Task("drop", seat, n=drops))
+    return events
 
 
 def flight(state: State, seat: int, start: int) -> tuple[int, int, int]:
@@ -1330,7 +1404,8 @@ def takes(state: State) -> list[int]:
     return out
 
 
-def finish(state: State, events: list[Event]) -> None:
+def finish(state: State) -> list[Event]:
+    events: list[Event] = []
     state.phase = OVER
     state.takes = takes(state)
     best = max(state.takes)
@@ -1359,6 +1434,7 @@ def finish(state: State, events: list[Event]) -> None:
             **shown,
         )
     )
+    return events
 
 
 def outcome(state: State) -> Outcome | None:

@@ -410,7 +410,7 @@ def test_a_tie_is_broken_by_item_values() -> None:
     state = table(at=("A1", "G4"))
     give(state, 1, card_of("loot", 0))
     give(state, 2, card_of("loot", 1), card_of("takedown"))
-    rules.finish(state, [])
+    rules.finish(state)
     assert state.takes == [1, 1] and state.winners == [2]
     assert rules.outcome(state) is not None
 
@@ -487,7 +487,7 @@ def test_the_stashed_card_is_safe_and_outside_the_hand_limit() -> None:
     state.tasks = []
     act(state, 1, Stash(card_of("loot", 7)))
     assert len(state.hands[0]) == 7 and state.stashed[0] == card_of("loot", 7)
-    rules.do_bust(state, 1, card_of("loot", 0), [])
+    rules.do_bust(state, 1, card_of("loot", 0))
     assert state.stashed[0] == card_of("loot", 7) and card_of("loot", 7) not in state.vault
 
 
