@@ -229,69 +229,11 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
     """
     plan, act = quayside_palace(), action
     if state.phase == THIEF and seat == THIEF_SEAT:
-        here = state.thief
-        if isinstance(act, Walk):
-            try:
-                to = parse_coord(act.to)
-            except ValueError as exc:
-                return str(exc)
-            if to in plan.walls:
-                return f"{act.to} is a wall"
-            if to == here:
-                return "you are already there: hold, or choose another square"
-            if to in state.guards:
-                return f"a guard stands on {act.to}"
-            steps = walk_range(plan, state)
-            if to not in walk_targets(plan, state):
-                return f"{act.to} is more than {steps} steps away (walls and guards block)"
-            if act.then == THEN_CUT:
-                return f"there is nothing at {act.to} you can cut"
-            if act.then == THEN_ESCAPE:
-                if to not in state.open_exits:
-                    return f"{act.to} is not an open exit"
-                return f"your satchel is worth {satchel_value(plan, state)}; you need {ESCAPE_VALUE} to leave"
-            return f"a walk may end with 'cut' or 'escape', not {act.then!r}"
-        if isinstance(act, Lift):
-            case = plan.case_at(here)
-            return "you are not standing on a case" if case is None else "that case is empty"
-        if isinstance(act, Pick):
-            if plan.exit_at(here) is None:
-                return "you are not standing on an exit"
-            return "this exit is already open"
-        if isinstance(act, Cut):
-            return "there is no working camera or live breaker on your square"
-        if isinstance(act, Escape):
-            if here not in state.open_exits:
-                return "you are not standing on an open exit"
-            return f"your satchel is worth {satchel_value(plan, state)}; you need {ESCAPE_VALUE} to leave"
-        return f"it is your turn: walk, hold, lift, pick, cut or escape, not {action_tag(act)}"
+        return explain_thief(plan, state, act)
     if state.phase == SECURITY and isinstance(act, MoveGuard):
-        if act.guard != state.turn + 1:
-            return f"it is guard {state.turn + 1}'s move, not guard {act.guard}'s"
-        try:
-            to = parse_coord(act.to)
-        except ValueError as exc:
-            return str(exc)
-        if to in plan.walls:
-            return f"{act.to} is a wall"
-        if to in state.guards:
-            return f"another guard stands on {act.to}"
-        return f"{act.to} is more than {GUARD_MOVE} steps from guard {act.guard} (walls block)"
+        return explain_guard_move(plan, state, act)
     if state.phase == POSTING and isinstance(act, Post):
-        index = state.guards.index(-1)
-        if act.guard != index + 1:
-            return f"guard {index + 1} is posted next"
-        try:
-            at = parse_coord(act.at)
-        except ValueError as exc:
-            return str(exc)
-        if at not in plan.posts:
-            posts = ", ".join(coord(p) for p in plan.posts)
-            return f"{act.at} is not a guard post; the posts are {posts}"
-        if at in state.guards:
-            return f"a guard is already posted at {act.at}"
-        seats = ", ".join(map(str, seats_for_guard(state, index)))
-        return f"guard {act.guard} may be run by seat {seats}: every Security player needs a guard"
+        return explain_post(plan, state, act)
     if state.phase == ENTRY and isinstance(act, Enter):
         exits = ", ".join(coord(e.square) for e in plan.exits)
         return f"{act.exit} is not an exit; the exits are {exits}"
@@ -303,6 +245,88 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
         OVER: "the heist is over",
     }
     return f"{phase_words[state.phase]}: a {action_tag(act)} action is not possible now"
+
+
+def explain_thief(plan: FloorPlan, state: State, act: Any) -> str:
+    """Why the Thief may not take ``act`` on their turn."""
+    here = state.thief
+    if isinstance(act, Walk):
+        return explain_walk(plan, state, act)
+    if isinstance(act, Lift):
+        case = plan.case_at(here)
+        return "you are not standing on a case" if case is None else "that case is empty"
+    if isinstance(act, Pick):
+        if plan.exit_at(here) is None:
+            return "you are not standing on an exit"
+        return "this exit is already open"
+    if isinstance(act, Cut):
+        return "there is no working camera or live breaker on your square"
+    if isinstance(act, Escape):
+        if here not in state.open_exits:
+            return "you are not standing on an open exit"
+        return (
+            f"your satchel is worth {satchel_value(plan, state)}; you need {ESCAPE_VALUE} to leave"
+        )
+    return f"it is your turn: walk, hold, lift, pick, cut or escape, not {action_tag(act)}"
+
+
+def explain_walk(plan: FloorPlan, state: State, act: Walk) -> str:
+    """Why the Thief may not take this walk."""
+    try:
+        to = parse_coord(act.to)
+    except ValueError as exc:
+        return str(exc)
+    if to in plan.walls:
+        return f"{act.to} is a wall"
+    if to == state.thief:
+        return "you are already there: hold, or choose another square"
+    if to in state.guards:
+        return f"a guard stands on {act.to}"
+    steps = walk_range(plan, state)
+    if to not in walk_targets(plan, state):
+        return f"{act.to} is more than {steps} steps away (walls and guards block)"
+    if act.then == THEN_CUT:
+        return f"there is nothing at {act.to} you can cut"
+    if act.then == THEN_ESCAPE:
+        if to not in state.open_exits:
+            return f"{act.to} is not an open exit"
+        return (
+            f"your satchel is worth {satchel_value(plan, state)}; you need {ESCAPE_VALUE} to leave"
+        )
+    return f"a walk may end with 'cut' or 'escape', not {act.then!r}"
+
+
+def explain_guard_move(plan: FloorPlan, state: State, act: MoveGuard) -> str:
+    """Why Security may not make this guard move."""
+    if act.guard != state.turn + 1:
+        return f"it is guard {state.turn + 1}'s move, not guard {act.guard}'s"
+    try:
+        to = parse_coord(act.to)
+    except ValueError as exc:
+        return str(exc)
+    if to in plan.walls:
+        return f"{act.to} is a wall"
+    if to in state.guards:
+        return f"another guard stands on {act.to}"
+    return f"{act.to} is more than {GUARD_MOVE} steps from guard {act.guard} (walls block)"
+
+
+def explain_post(plan: FloorPlan, state: State, act: Post) -> str:
+    """Why Security may not post this guard so."""
+    index = state.guards.index(-1)
+    if act.guard != index + 1:
+        return f"guard {index + 1} is posted next"
+    try:
+        at = parse_coord(act.at)
+    except ValueError as exc:
+        return str(exc)
+    if at not in plan.posts:
+        posts = ", ".join(coord(p) for p in plan.posts)
+        return f"{act.at} is not a guard post; the posts are {posts}"
+    if at in state.guards:
+        return f"a guard is already posted at {act.at}"
+    seats = ", ".join(map(str, seats_for_guard(state, index)))
+    return f"guard {act.guard} may be run by seat {seats}: every Security player needs a guard"
 
 
 # -- evidence ---------------------------------------------------------------------
