@@ -218,19 +218,34 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
             if role not in ROLES:
                 return f"there is no role {role!r}; roles: {', '.join(ROLES)}"
             return f"the {ROLES[role].name} is already taken"
-        case Chips(amount=amount):
-            if state.phase != BET:
-                return "chips go on a box only on your betting turn"
-            if amount not in CHIP_STEPS:
-                return "push chips in steps of 10, 50 or 100"
-            return (
-                f"{amount} more would pass the table maximum or what the Take can cover "
-                f"(Take {state.take})"
-            )
-        case DealMeIn():
-            if state.phase != BET:
-                return "Deal me in ends a betting turn; it is not your betting turn"
-            return f"bet at least {MIN_BET} first: push chips onto your box (+10, +50 or +100)"
+        case Chips() | DealMeIn():
+            return explain_bet(state, action)
+        case Mark() | Heavy() | NoMark() | NextRound():
+            return explain_call(state, seat, action)
+        case Hit() | Stand() | Double() | Split() | ColdFeet():
+            return explain_play(state, action)
+    return None
+
+
+def explain_bet(state: State, action: Chips | DealMeIn) -> str:
+    """Why chips may not go on now, or the betting turn not end."""
+    if isinstance(action, DealMeIn):
+        if state.phase != BET:
+            return "Deal me in ends a betting turn; it is not your betting turn"
+        return f"bet at least {MIN_BET} first: push chips onto your box (+10, +50 or +100)"
+    if state.phase != BET:
+        return "chips go on a box only on your betting turn"
+    if action.amount not in CHIP_STEPS:
+        return "push chips in steps of 10, 50 or 100"
+    return (
+        f"{action.amount} more would pass the table maximum or what the Take can cover "
+        f"(Take {state.take})"
+    )
+
+
+def explain_call(state: State, seat: int, action: Mark | Heavy | NoMark | NextRound) -> str:
+    """Why the caller's Mark or Heavy, No Mark or Next round is refused."""
+    match action:
         case Mark() | Heavy() if seat != state.caller:
             return f"only the caller ({crew(state.caller)}) calls the Mark and the Heavy"
         case Heavy():
@@ -243,10 +258,14 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
             return f"there is no box {box_id} to Mark now"
         case NoMark():
             return "No Mark is chosen only at The Call's pause in the deal"
-        case NextRound():
-            return "Next round comes once the round has settled"
-        case Hit() | Stand() | Double() | Split() | ColdFeet() if state.phase != PLAY:
-            return "that is a playing-turn action; it is not your playing turn"
+    return "Next round comes once the round has settled"
+
+
+def explain_play(state: State, action: Hit | Stand | Double | Split | ColdFeet) -> str | None:
+    """Why a playing-turn action is refused (``None`` for a hit or a stand on one)."""
+    if state.phase != PLAY:
+        return "that is a playing-turn action; it is not your playing turn"
+    match action:
         case Double():
             _, h = state.current()
             if len(h.cards) != 2 or h.hits:
