@@ -55,7 +55,7 @@ def play(
 # -- what a bust and a changed hand set off -----------------------------------------------
 
 
-def bust(state: State, box: Box, hand: Hand, events: list[Event]) -> None:
+def bust(state: State, box: Box, hand: Hand) -> list[Event]:
     """``hand`` busts: Vanish saves its bet, and the Sleight's Palmed turns the next
     face-down deck card up when the hand is the Sleight's own."""
     hand.bust = hand.done = True
@@ -63,18 +63,19 @@ def bust(state: State, box: Box, hand: Hand, events: list[Event]) -> None:
         hand.saved = True
     if not box.extra and state.role_of(box.seat) == "sleight" and state.face_down > 0:
         card = turn_up(state, 1)
-        events.append(line(f"Palmed — the next deck card turns face up: {labels(card)}"))
+        return [line(f"Palmed — the next deck card turns face up: {labels(card)}")]
+    return []
 
 
-def after_change(state: State, box: Box, hand: Hand, events: list[Event], name: str) -> None:
+def after_change(state: State, box: Box, hand: Hand, name: str) -> list[Event]:
     """A hand's cards changed by an ability: bust over 21, stand on 21."""
     p = hand.points
     if p > 21:
-        events.append(line(f"{name} is over 21 at {p} — bust"))
-        bust(state, box, hand, events)
-    elif p == 21 and not hand.done:
+        return [line(f"{name} is over 21 at {p} — bust"), *bust(state, box, hand)]
+    if p == 21 and not hand.done:
         hand.done = True
-        events.append(line(f"{name} reaches 21 and stands"))
+        return [line(f"{name} reaches 21 and stands")]
+    return []
 
 
 def open_boxes(state: State) -> list[int]:
@@ -105,8 +106,8 @@ class Card:
         spending aside: :func:`add_plays` checks those for every card)."""
         raise NotImplementedError
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
-        """Carry a legal play out, appending its history lines."""
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
+        """Carry a legal play out; returns its history lines."""
         raise NotImplementedError
 
 
@@ -120,9 +121,9 @@ class LongGlass(Card):
         if state.face_down > 0:
             out.append(play("long_glass"))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         cards = turn_up(state, 3)
-        events.append(line(f"{crew(seat)} plays Long Glass — face up on the deck: {labels(cards)}"))
+        return [line(f"{crew(seat)} plays Long Glass — face up on the deck: {labels(cards)}")]
 
 
 class Rooftop(Card):
@@ -132,14 +133,14 @@ class Rooftop(Card):
         if len(state.dealer) == 2 and not state.hole_up:
             out.append(play("rooftop"))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         state.hole_up = True
-        events.append(
+        return [
             line(
                 f"{crew(seat)} plays Rooftop — the hole card is {label(state.dealer[1])}; "
                 f"the house has {points(state.dealer)}"
             )
-        )
+        ]
 
 
 class TheCall(Card):
@@ -149,9 +150,9 @@ class TheCall(Card):
         if not state.mark and not state.call:
             out.append(play("the_call"))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         state.call = True
-        events.append(line(f"{crew(seat)} plays The Call — the deal will stop for the Mark"))
+        return [line(f"{crew(seat)} plays The Call — the deal will stop for the Mark")]
 
 
 # -- the Sleight ---------------------------------------------------------------------------
@@ -167,13 +168,13 @@ class FalseCut(Card):
                 for i in range(len(b.main.cards)):
                     out.append(play("false_cut", box=b.id, index=i))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         box = state.box(act.box or 0)
         assert box is not None and act.index is not None
         h = box.main
         old = h.cards[act.index]
         state.discard.append(old)
-        new = draw(state, rng, events)
+        new, events = draw(state, rng)
         h.cards[act.index] = new
         target = box_name(box)
         events.append(
@@ -182,7 +183,7 @@ class FalseCut(Card):
                 f"{describe(h)}"
             )
         )
-        after_change(state, box, h, events, target)
+        return events + after_change(state, box, h, target)
 
 
 class Palm(Card):
@@ -199,21 +200,21 @@ class Palm(Card):
                     for theirs in range(len(b.main.cards)):
                         out.append(play("palm", box=b.id, index=theirs, mine=mine))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         own = state.seat_box(seat)
         other = state.box(act.box or 0)
         assert own is not None and other is not None
         assert act.index is not None and act.mine is not None
         mine, theirs = own.main.cards[act.mine], other.main.cards[act.index]
         own.main.cards[act.mine], other.main.cards[act.index] = theirs, mine
-        events.append(
+        events = [
             line(
                 f"{crew(seat)} plays Palm — swaps {label(mine)} for {box_name(other)}'s "
                 f"{label(theirs)}: {describe(own.main)} and {describe(other.main)}"
             )
-        )
-        after_change(state, own, own.main, events, box_name(own))
-        after_change(state, other, other.main, events, box_name(other))
+        ]
+        events += after_change(state, own, own.main, box_name(own))
+        return events + after_change(state, other, other.main, box_name(other))
 
 
 class TheLoad(Card):
@@ -224,11 +225,11 @@ class TheLoad(Card):
         for i in range(1, state.shown):  # the top card (0) is already on top
             out.append(play("the_load", index=i))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         assert act.index is not None
         card = state.deck.pop(len(state.deck) - 1 - act.index)
         state.deck.append(card)
-        events.append(line(f"{crew(seat)} plays The Load — {label(card)} moves to the top"))
+        return [line(f"{crew(seat)} plays The Load — {label(card)} moves to the top")]
 
 
 # -- the Ghost -----------------------------------------------------------------------------
@@ -248,9 +249,9 @@ class Vanish(Card):
                 if b.id not in state.vanish and any(h.live for h in b.hands):
                     out.append(play("vanish", box=b.id))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         state.vanish.append(act.box or 0)
-        events.append(line(f"{crew(seat)} plays Vanish on {box_id_name(state, act.box or 0)}"))
+        return [line(f"{crew(seat)} plays Vanish on {box_id_name(state, act.box or 0)}")]
 
 
 class TheDrop(Card):
@@ -263,16 +264,16 @@ class TheDrop(Card):
             for i in range(len(h.cards)):
                 out.append(play("the_drop", index=i))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         box, h = state.current()
         assert act.index is not None
         card = h.cards.pop(act.index)
         state.discard.append(card)
         target = box_name(box, state.cur_hand)
-        events.append(
+        events = [
             line(f"{crew(seat)} plays The Drop — {label(card)} off, {target} on {describe(h)}")
-        )
-        after_change(state, box, h, events, target)
+        ]
+        return events + after_change(state, box, h, target)
 
 
 class Alibi(Card):
@@ -281,16 +282,19 @@ class Alibi(Card):
     def targets(self, state: State, seat: int, out: list[object]) -> None:
         out.append(play("alibi"))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         box, h = state.current()
         state.discard.extend(h.cards)
         old = labels(h.cards)
-        h.cards = [draw(state, rng, events), draw(state, rng, events)]
+        first, events = draw(state, rng)
+        second, said = draw(state, rng)
+        events += said
+        h.cards = [first, second]
         target = box_name(box, state.cur_hand)
         events.append(
             line(f"{crew(seat)} plays Alibi — {old} out, {labels(h.cards)} in: {describe(h)}")
         )
-        after_change(state, box, h, events, target)
+        return events + after_change(state, box, h, target)
 
 
 # -- the Bagman ----------------------------------------------------------------------------
@@ -303,9 +307,9 @@ class DoubleBag(Card):
         if not state.double_bag:
             out.append(play("double_bag"))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         state.double_bag = True
-        events.append(line(f"{crew(seat)} plays Double Bag — the Mark pays 3:1 this round"))
+        return [line(f"{crew(seat)} plays Double Bag — the Mark pays 3:1 this round")]
 
 
 class ShortChange(Card):
@@ -322,11 +326,9 @@ class ShortChange(Card):
                 if b.id not in state.short_change and b.live_main:
                     out.append(play("short_change", box=b.id))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         state.short_change.append(act.box or 0)
-        events.append(
-            line(f"{crew(seat)} plays Short Change on {box_id_name(state, act.box or 0)}")
-        )
+        return [line(f"{crew(seat)} plays Short Change on {box_id_name(state, act.box or 0)}")]
 
 
 class BackThePlay(Card):
@@ -345,17 +347,17 @@ class BackThePlay(Card):
                 for a in amounts:
                     out.append(play("back_the_play", box=b.id, amount=a))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         box = state.box(act.box or 0)
         assert box is not None and act.amount is not None
         box.backed += act.amount
         state.take -= act.amount
-        events.append(
+        return [
             line(
                 f"{crew(seat)} plays Back the Play — {act.amount} backed on {box_name(box)}; "
                 f"Take {state.take}"
             )
-        )
+        ]
 
 
 # -- the Inside Man ------------------------------------------------------------------------
@@ -368,9 +370,9 @@ class SlowHand(Card):
         if not state.slow_hand:
             out.append(play("slow_hand"))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         state.slow_hand = True
-        events.append(line(f"{crew(seat)} plays Slow Hand — the house stands on 16 this round"))
+        return [line(f"{crew(seat)} plays Slow Hand — the house stands on 16 this round")]
 
 
 class TheNod(Card):
@@ -380,9 +382,9 @@ class TheNod(Card):
         if not state.nod:
             out.append(play("the_nod"))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         state.nod = True
-        events.append(line(f"{crew(seat)} plays The Nod — the house takes one more when it stands"))
+        return [line(f"{crew(seat)} plays The Nod — the house takes one more when it stands")]
 
 
 class ExtraBox(Card):
@@ -394,12 +396,12 @@ class ExtraBox(Card):
         if state.take >= MIN_BET + shortfall:  # the Extra Box's 10 and the seat's own
             out.append(play("extra_box"))
 
-    def effect(self, state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+    def effect(self, state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
         box = Box(id=state.extra_id, seat=seat, extra=True)
         box.main.bet = MIN_BET
         state.take -= MIN_BET
         state.boxes.append(box)
-        events.append(line(f"{crew(seat)} plays Extra Box — a second box opens with {MIN_BET}"))
+        return [line(f"{crew(seat)} plays Extra Box — a second box opens with {MIN_BET}")]
 
 
 # -- the table -----------------------------------------------------------------------------
@@ -500,7 +502,7 @@ def wrong_targets(act: Ability) -> str:
     return ""
 
 
-def play_card(state: State, seat: int, act: Ability, rng: Rng, events: list[Event]) -> None:
+def play_card(state: State, seat: int, act: Ability, rng: Rng) -> list[Event]:
     """Spend the card ``act`` plays and carry the play out."""
     state.spent[seat - 1].append(act.card)
-    CARDS[act.card].effect(state, seat, act, rng, events)
+    return CARDS[act.card].effect(state, seat, act, rng)

@@ -12,9 +12,10 @@ from .history import line
 from .state import State
 
 
-def draw(state: State, rng: Rng, events: list[Event]) -> str:
-    """The next card of the deck. A dry deck takes the discard back, shuffled, and
-    makes this round the job's last."""
+def draw(state: State, rng: Rng) -> tuple[str, list[Event]]:
+    """The next card of the deck, and what drawing it said: a dry deck takes the
+    discard back, shuffled, and makes this round the job's last."""
+    events: list[Event] = []
     if not state.deck:
         if not state.discard:  # pragma: no cover - 52 cards cannot all be on the table
             raise RuntimeError("the deck and the discard are both empty")
@@ -32,7 +33,7 @@ def draw(state: State, rng: Rng, events: list[Event]) -> str:
         )
     if state.shown:
         state.shown -= 1
-    return state.deck.pop()
+    return state.deck.pop(), events
 
 
 def turn_up(state: State, n: int) -> list[str]:

@@ -218,19 +218,34 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
             if role not in ROLES:
                 return f"there is no role {role!r}; roles: {', '.join(ROLES)}"
             return f"the {ROLES[role].name} is already taken"
-        case Chips(amount=amount):
-            if state.phase != BET:
-                return "chips go on a box only on your betting turn"
-            if amount not in CHIP_STEPS:
-                return "push chips in steps of 10, 50 or 100"
-            return (
-                f"{amount} more would pass the table maximum or what the Take can cover "
-                f"(Take {state.take})"
-            )
-        case DealMeIn():
-            if state.phase != BET:
-                return "Deal me in ends a betting turn; it is not your betting turn"
-            return f"bet at least {MIN_BET} first: push chips onto your box (+10, +50 or +100)"
+        case Chips() | DealMeIn():
+            return explain_bet(state, action)
+        case Mark() | Heavy() | NoMark() | NextRound():
+            return explain_call(state, seat, action)
+        case Hit() | Stand() | Double() | Split() | ColdFeet():
+            return explain_play(state, action)
+    return None
+
+
+def explain_bet(state: State, action: Chips | DealMeIn) -> str:
+    """Why chips may not go on now, or the betting turn not end."""
+    if isinstance(action, DealMeIn):
+        if state.phase != BET:
+            return "Deal me in ends a betting turn; it is not your betting turn"
+        return f"bet at least {MIN_BET} first: push chips onto your box (+10, +50 or +100)"
+    if state.phase != BET:
+        return "chips go on a box only on your betting turn"
+    if action.amount not in CHIP_STEPS:
+        return "push chips in steps of 10, 50 or 100"
+    return (
+        f"{action.amount} more would pass the table maximum or what the Take can cover "
+        f"(Take {state.take})"
+    )
+
+
+def explain_call(state: State, seat: int, action: Mark | Heavy | NoMark | NextRound) -> str:
+    """Why the caller's Mark or Heavy, No Mark or Next round is refused."""
+    match action:
         case Mark() | Heavy() if seat != state.caller:
             return f"only the caller ({crew(state.caller)}) calls the Mark and the Heavy"
         case Heavy():
@@ -243,10 +258,14 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
             return f"there is no box {box_id} to Mark now"
         case NoMark():
             return "No Mark is chosen only at The Call's pause in the deal"
-        case NextRound():
-            return "Next round comes once the round has settled"
-        case Hit() | Stand() | Double() | Split() | ColdFeet() if state.phase != PLAY:
-            return "that is a playing-turn action; it is not your playing turn"
+    return "Next round comes once the round has settled"
+
+
+def explain_play(state: State, action: Hit | Stand | Double | Split | ColdFeet) -> str | None:
+    """Why a playing-turn action is refused (``None`` for a hit or a stand on one)."""
+    if state.phase != PLAY:
+        return "that is a playing-turn action; it is not your playing turn"
+    match action:
         case Double():
             _, h = state.current()
             if len(h.cards) != 2 or h.hits:
@@ -295,103 +314,92 @@ def explain_ability(state: State, seat: int, act: Ability) -> str:
 
 def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
     """Carry out a legal action; the dealer's turn and settlement follow by themselves."""
-    events: list[Event] = []
     match action:
         case Hit():
-            do_hit(state, rng, events)
+            events = do_hit(state, rng)
         case Stand():
-            do_stand(state, events)
+            events = do_stand(state)
         case Chips(amount=amount, box=box_id):
-            do_chips(state, seat, amount, box_id, events)
-            return events  # the betting turn goes on
+            return do_chips(state, seat, amount, box_id)  # the betting turn goes on
         case DealMeIn():
-            do_deal_me_in(state, seat, rng, events)
-            return events
+            return do_deal_me_in(state, seat, rng)
         case NextRound():
-            do_next_round(state, seat, rng, events)
-            return events
+            return do_next_round(state, seat, rng)
         case Double():
-            do_double(state, rng, events)
+            events = do_double(state, rng)
         case Split():
-            do_split(state, rng, events)
+            events = do_split(state, rng)
         case ColdFeet():
-            do_cold_feet(state, events)
+            events = do_cold_feet(state)
         case Ability():
-            play_card(state, seat, action, rng, events)
+            events = play_card(state, seat, action, rng)
             if state.phase != PLAY:
                 return events
         case Draft(role=role):
-            do_draft(state, seat, role, rng, events)
-            return events
+            return do_draft(state, seat, role, rng)
         case Mark(box=box_id):
-            do_mark(state, seat, box_id, rng, events)
-            return events
+            return do_mark(state, seat, box_id, rng)
         case NoMark():
-            events.append(line(f"{crew(seat)} calls No Mark"))
-            finish_deal(state, events, rng)
-            return events
+            return [line(f"{crew(seat)} calls No Mark"), *finish_deal(state, rng)]
         case Heavy():
             state.heavy = state.heavy_used = True
-            events.append(
-                line(f"{crew(seat)} calls the Heavy — every bet counts double this round")
-            )
-            return events
+            return [line(f"{crew(seat)} calls the Heavy — every bet counts double this round")]
         case _:  # pragma: no cover - Match only passes legal actions
             raise TypeError(f"unknown action {action!r}")
-    advance(state, events, rng)  # a hand was played: on to the next decision
+    events += advance(state, rng)  # a hand was played: on to the next decision
     return events
 
 
 # -- betting and the deal ------------------------------------------------------------------
 
 
-def do_draft(state: State, seat: int, role: str, rng: Rng, events: list[Event]) -> None:
+def do_draft(state: State, seat: int, role: str, rng: Rng) -> list[Event]:
     state.roles[seat - 1] = role
-    events.append(line(f"{crew(seat)} drafts the {ROLES[role].name}", "draft"))
+    events = [line(f"{crew(seat)} drafts the {ROLES[role].name}", "draft")]
     if "" in state.roles:
         state.turn = seat + 1
-    else:
-        state.caller = 1
-        start_round(state, events, rng)
+        return events
+    state.caller = 1
+    return events + start_round(state, rng)
 
 
-def do_chips(state: State, seat: int, amount: int, box_id: int | None, events: list[Event]) -> None:
+def do_chips(state: State, seat: int, amount: int, box_id: int | None) -> list[Event]:
     target = state.box(box_id) if box_id is not None else state.seat_box(seat)
     assert target is not None
     target.main.bet += amount
     state.take -= amount
     # The table sees the chips go on: a seat learns only through the lines it reads.
     where = " on the Extra Box" if target.extra else ""
-    events.append(line(f"{crew(seat)} puts {amount} on{where or ' their box'}", "chips"))
+    return [line(f"{crew(seat)} puts {amount} on{where or ' their box'}", "chips")]
 
 
-def do_deal_me_in(state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+def do_deal_me_in(state: State, seat: int, rng: Rng) -> list[Event]:
     mine = [b for b in state.boxes if b.seat == seat]
     bets = " and ".join([f"{b.main.bet}{' on the Extra Box' if b.extra else ''}" for b in mine])
-    events.append(line(f"{crew(seat)} is in for {bets} — Take {state.take}", "bet"))
-    next_bettor(state, events, rng)
+    events = [line(f"{crew(seat)} is in for {bets} — Take {state.take}", "bet")]
+    return events + next_bettor(state, rng)
 
 
-def do_mark(state: State, seat: int, box_id: int, rng: Rng, events: list[Event]) -> None:
+def do_mark(state: State, seat: int, box_id: int, rng: Rng) -> list[Event]:
     state.mark = box_id
-    events.append(line(f"{crew(seat)} Marks {box_id_name(state, box_id)}", "mark"))
+    events = [line(f"{crew(seat)} Marks {box_id_name(state, box_id)}", "mark")]
     if state.phase == CALL:
-        finish_deal(state, events, rng)
+        events += finish_deal(state, rng)
+    return events
 
 
-def do_next_round(state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+def do_next_round(state: State, seat: int, rng: Rng) -> list[Event]:
     if state.last_round or not can_deal_round(state):
-        end_by_deck(state, events)
-        return
+        return end_by_deck(state)
     for b in state.boxes:
         for h in b.hands:
             state.discard.extend(h.cards)
     state.discard.extend(state.dealer)
     state.caller = seat
-    start_round(state, events, rng)
+    return start_round(state, rng)
 
 
-def start_round(state: State, events: list[Event], rng: Rng) -> None:
+def start_round(state: State, rng: Rng) -> list[Event]:
     state.round += 1
     state.boxes = []
     state.sitting_out = []
@@ -404,11 +412,12 @@ def start_round(state: State, events: list[Event], rng: Rng) -> None:
     state.cur_box = state.cur_hand = 0
     n = state.players
     state.to_bet = [(state.caller - 1 + i) % n + 1 for i in range(n)]
-    events.append(line(f"Round {state.round} — {crew(state.caller)} calls", "round"))
-    next_bettor(state, events, rng)
+    events = [line(f"Round {state.round} — {crew(state.caller)} calls", "round")]
+    return events + next_bettor(state, rng)
 
 
-def next_bettor(state: State, events: list[Event], rng: Rng) -> None:
+def next_bettor(state: State, rng: Rng) -> list[Event]:
+    events: list[Event] = []
     while state.to_bet:
         seat = state.to_bet.pop(0)
         if state.take < MIN_BET:
@@ -418,17 +427,18 @@ def next_bettor(state: State, events: list[Event], rng: Rng) -> None:
         state.phase = BET
         state.turn = seat
         state.boxes.append(Box(id=seat, seat=seat))
-        return
-    deal(state, events, rng)
+        return events
+    return events + deal(state, rng)
 
 
-def deal(state: State, events: list[Event], rng: Rng) -> None:
+def deal(state: State, rng: Rng) -> list[Event]:
     """Every seat's box its first card; The Call pauses here for the caller's Mark."""
     state.last = None  # the last round's results leave the table with the new deal
     state.boxes.sort(key=lambda b: (b.seat, b.extra))
+    events: list[Event] = []
     for b in state.boxes:
         if not b.extra:
-            b.main.cards.append(draw(state, rng, events))
+            events += deal_card(state, rng, b.main.cards)
     if state.call and not state.mark:
         state.phase = CALL
         state.turn = state.caller
@@ -436,23 +446,31 @@ def deal(state: State, events: list[Event], rng: Rng) -> None:
             f"{box_name(b)} {label(b.main.cards[0])}" for b in state.boxes if not b.extra
         )
         events.append(line(f"The Call — first cards {firsts}; {crew(state.caller)} may Mark a box"))
-        return
-    finish_deal(state, events, rng)
+        return events
+    return events + finish_deal(state, rng)
 
 
-def finish_deal(state: State, events: list[Event], rng: Rng) -> None:
+def deal_card(state: State, rng: Rng, cards: list[str]) -> list[Event]:
+    """Deal the deck's next card onto ``cards`` (a hand, the dealer's); returns what
+    drawing it said."""
+    card, events = draw(state, rng)
+    cards.append(card)
+    return events
+
+
+def finish_deal(state: State, rng: Rng) -> list[Event]:
     """The up-card, the second cards, the Extra Box's two, the hole card and the peek."""
-    up = draw(state, rng, events)
+    up, events = draw(state, rng)
     state.dealer = [up]
     events.append(upcard_line(up))
     for b in state.boxes:
         if not b.extra:
-            b.main.cards.append(draw(state, rng, events))
+            events += deal_card(state, rng, b.main.cards)
     for b in state.boxes:
         if b.extra:
-            b.main.cards.append(draw(state, rng, events))
-            b.main.cards.append(draw(state, rng, events))
-    state.dealer.append(draw(state, rng, events))
+            events += deal_card(state, rng, b.main.cards)
+            events += deal_card(state, rng, b.main.cards)
+    events += deal_card(state, rng, state.dealer)
     for b in state.boxes:
         h = b.main
         if is_two_card_21(h.cards):
@@ -466,20 +484,19 @@ def finish_deal(state: State, events: list[Event], rng: Rng) -> None:
     if is_two_card_21(state.dealer):
         state.hole_up = True
         events.append(line(f"The house peeks — blackjack ({labels(state.dealer)}); the round ends"))
-        settle(state, events)
-        return
+        return events + settle(state)
     events.append(line("The house peeks — no blackjack"))
     state.phase = PLAY
     state.cur_box = state.cur_hand = 0
-    advance(state, events, rng)
+    return events + advance(state, rng)
 
 
 # -- playing a hand ------------------------------------------------------------------------
 
 
-def do_hit(state: State, rng: Rng, events: list[Event]) -> None:
+def do_hit(state: State, rng: Rng) -> list[Event]:
     box, h = state.current()
-    card = draw(state, rng, events)
+    card, events = draw(state, rng)
     h.cards.append(card)
     h.hits += 1
     p = h.points
@@ -487,26 +504,27 @@ def do_hit(state: State, rng: Rng, events: list[Event]) -> None:
     # Every line names the card drawn: a seat learns only through the lines it reads.
     if p > 21:
         events.append(line(f"{name} hits {label(card)} to {p} — bust", "bust"))
-        bust(state, box, h, events)
+        events += bust(state, box, h)
     elif p == 21:
         h.done = True
         events.append(line(f"{name} hits {label(card)} to 21 and stands"))
     else:
         events.append(line(f"{name} hits {label(card)} to {describe(h)}"))
+    return events
 
 
-def do_stand(state: State, events: list[Event]) -> None:
+def do_stand(state: State) -> list[Event]:
     box, h = state.current()
     h.done = True
-    events.append(line(f"{box_name(box, state.cur_hand)} stands on {h.points}"))
+    return [line(f"{box_name(box, state.cur_hand)} stands on {h.points}")]
 
 
-def do_double(state: State, rng: Rng, events: list[Event]) -> None:
+def do_double(state: State, rng: Rng) -> list[Event]:
     box, h = state.current()
     state.take -= h.bet
     h.bet *= 2
     h.doubled = True
-    card = draw(state, rng, events)
+    card, events = draw(state, rng)
     h.cards.append(card)
     h.hits += 1
     h.done = True
@@ -518,18 +536,20 @@ def do_double(state: State, rng: Rng, events: list[Event]) -> None:
         )
     )
     if p > 21:
-        bust(state, box, h, events)
+        events += bust(state, box, h)
+    return events
 
 
-def do_split(state: State, rng: Rng, events: list[Event]) -> None:
+def do_split(state: State, rng: Rng) -> list[Event]:
     box, h = state.current()
     state.take -= h.bet
     other = Hand(cards=[h.cards.pop()], bet=h.bet, from_split=True)
     h.from_split = True
     box.hands.append(other)
     aces = h.cards[0][0] == "A"
+    events: list[Event] = []
     for hand in (h, other):
-        hand.cards.append(draw(state, rng, events))
+        events += deal_card(state, rng, hand.cards)
         if aces or hand.points == 21:
             hand.done = True
     events.append(
@@ -538,20 +558,21 @@ def do_split(state: State, rng: Rng, events: list[Event]) -> None:
             f"and {labels(other.cards)} ({other.points}){' — split aces stand' if aces else ''}"
         )
     )
+    return events
 
 
-def do_cold_feet(state: State, events: list[Event]) -> None:
+def do_cold_feet(state: State) -> list[Event]:
     box, h = state.current()
     h.walked = h.done = True
-    events.append(
+    return [
         line(
             f"{box_name(box, state.cur_hand)} walks out on {h.points} (Cold Feet) — "
             f"{h.bet // 2} of {h.bet} comes back"
         )
-    )
+    ]
 
 
-def advance(state: State, events: list[Event], rng: Rng) -> None:
+def advance(state: State, rng: Rng) -> list[Event]:
     """Move to the next hand with a decision to make, or let the dealer play."""
     bi, hi = state.cur_box, state.cur_hand
     boxes = state.boxes
@@ -562,56 +583,65 @@ def advance(state: State, events: list[Event], rng: Rng) -> None:
                 state.cur_box, state.cur_hand = bi, hi
                 state.turn = boxes[bi].seat
                 state.phase = PLAY
-                return
+                return []
             hi += 1
         bi += 1
         hi = 0
-    dealer_turn(state, events, rng)
+    return dealer_turn(state, rng)
 
 
 # -- the house plays, and the round settles ------------------------------------------------
 
 
-def dealer_turn(state: State, events: list[Event], rng: Rng) -> None:
+def dealer_turn(state: State, rng: Rng) -> list[Event]:
     """The hole card goes up; the house draws (if a hand stands against it) and The Nod
     may give it one more; then the round settles."""
     if state.hole_up:
-        events.append(line(f"The house has {points(state.dealer)}"))
+        events = [line(f"The house has {points(state.dealer)}")]
     else:
         state.hole_up = True
         # The card rides along for renderers, as the up-card's does: everyone sees it.
         text = f"Hole card up — house has {points(state.dealer)}"
-        events.append(Event(text, None, True, "hole", {"card": state.dealer[1]}))
+        events = [Event(text, None, True, "hole", {"card": state.dealer[1]})]
     if not any(h.live for b in state.boxes for h in b.hands):
         events.append(line("No hand stands against the house; it draws nothing"))
-        settle(state, events)
-        return
-    drawn = dealer_play(
-        state.dealer, lambda: draw(state, rng, events), 16 if state.slow_hand else 17
-    )
+        return events + settle(state)
+
+    def next_card() -> str:
+        # A dry deck's line goes where the card is drawn, before the house's total.
+        card, said = draw(state, rng)
+        events.extend(said)
+        return card
+
+    drawn = dealer_play(state.dealer, next_card, 16 if state.slow_hand else 17)
     p = points(state.dealer)
     if drawn:
         events.append(line(f"The house draws {labels(drawn)} to {p}{' — bust' if p > 21 else ''}"))
     else:
         events.append(line(f"The house stands on {p}"))
     if state.nod:
-        if p <= 21:
-            card = draw(state, rng, events)
-            state.dealer.append(card)
-            p = points(state.dealer)
-            events.append(
-                line(
-                    f"The Nod — the house takes one more, {label(card)}, to {p}"
-                    f"{' — bust' if p > 21 else ''}"
-                )
-            )
-        else:
-            events.append(line("The Nod goes unused — the house has already bust"))
-        state.nod = False
-    settle(state, events)
+        events += the_nod(state, rng)
+    return events + settle(state)
 
 
-def settle(state: State, events: list[Event]) -> None:
+def the_nod(state: State, rng: Rng) -> list[Event]:
+    """The Nod: the house, standing, takes one more card."""
+    state.nod = False
+    p = points(state.dealer)
+    if p > 21:
+        return [line("The Nod goes unused — the house has already bust")]
+    events = deal_card(state, rng, state.dealer)
+    p = points(state.dealer)
+    events.append(
+        line(
+            f"The Nod — the house takes one more, {label(state.dealer[-1])}, to {p}"
+            f"{' — bust' if p > 21 else ''}"
+        )
+    )
+    return events
+
+
+def settle(state: State) -> list[Event]:
     """Settle every hand: all credits first, then the debits, capped at the Take."""
     dealer_pts = points(state.dealer)
     dealer_bj = is_two_card_21(state.dealer)
@@ -646,6 +676,7 @@ def settle(state: State, events: list[Event]) -> None:
             state.take += back
             lines.append((Result(f"Raise on {box_name(b)}", [], 0, "", 0), b.backed, back, 0))
     results = []
+    events: list[Event] = []
     for r, bet, credit, wanted in lines:
         debit = min(wanted, state.take)
         state.take -= debit
@@ -669,18 +700,19 @@ def settle(state: State, events: list[Event]) -> None:
                 "end",
             )
         )
-        return
+        return events
     state.turn = state.caller % state.players + 1
+    return events
 
 
-def end_by_deck(state: State, events: list[Event]) -> None:
+def end_by_deck(state: State) -> list[Event]:
     state.phase = OVER
     state.ended = "deck"
     verdict = "the crew took the house" if state.take > state.opening else "the house kept its edge"
     why = "the last round is played" if state.last_round else "the deck can't deal another round"
-    events.append(
+    return [
         line(
             f"The job is over — {why}: Take {state.take} (opened at {state.opening}); {verdict}",
             "end",
         )
-    )
+    ]

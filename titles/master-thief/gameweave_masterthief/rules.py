@@ -253,17 +253,9 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
             return f"{card} is not a Utility"
     if isinstance(action, (Grip, Latch)) and state.phase == PLAY and state.turn == seat:
         return "Reactions are played on opponents' turns; on your own they have no effect"
-    if card is not None:
-        if state.phase != PLAY:
-            return "Thief Cards are played after your steal, before you end your turn"
-        if card not in state.hands[seat - 1]:
-            return f"you hold no {card}"
-        if state.played.count(card) >= charms.same_title_allowed(state, seat):
-            return f"you have already played {card} this turn (no 2 of the same title)"
-        if target is not None and (target == seat or target not in in_play(state)):
-            return f"seat {target} is not an opponent in the Museum"
-        if target is not None and charms.protected(state, target):
-            return f"seat {target}'s Smoke Pellet keeps its items out of reach"
+    why = why_not_card(state, seat, card, target) if card is not None else None
+    if why is not None:
+        return why
     if isinstance(action, Discard) and action.card not in state.hands[seat - 1]:
         return f"you hold no {action.card}"
     if isinstance(action, (Drop, Surrender)) and action.item not in state.carried[seat - 1]:
@@ -275,6 +267,21 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
     return None
 
 
+def why_not_card(state: State, seat: int, card: str, target: int | None) -> str | None:
+    """Why ``seat`` may not play the Thief Card ``card`` (at ``target``) now, or None."""
+    if state.phase != PLAY:
+        return "Thief Cards are played after your steal, before you end your turn"
+    if card not in state.hands[seat - 1]:
+        return f"you hold no {card}"
+    if state.played.count(card) >= charms.same_title_allowed(state, seat):
+        return f"you have already played {card} this turn (no 2 of the same title)"
+    if target is not None and (target == seat or target not in in_play(state)):
+        return f"seat {target} is not an opponent in the Museum"
+    if target is not None and charms.protected(state, target):
+        return f"seat {target}'s Smoke Pellet keeps its items out of reach"
+    return None
+
+
 # -- carrying out actions -------------------------------------------------------------
 
 
@@ -283,20 +290,8 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
     match action:
         case Steal():
             events = do_steal(state, seat, rng)
-        case Swipe(target=target, item=item):
-            events = do_targeted(state, seat, "Swipe", target, item, rng)
-        case Raid(target=target):
-            events = do_targeted(state, seat, "Raid", target, "", rng)
-        case Trip(target=target, item=item):
-            events = do_targeted(state, seat, "Trip", target, item, rng)
-        case Stash(item=item):
-            events = do_stash(state, seat, item)
-        case Snoop(target=target):
-            events = do_snoop(state, seat, target)
-        case Lift():
-            events = do_lift(state, seat, rng)
-        case PlayUtility(card=card):
-            events = do_utility(state, seat, card)
+        case Swipe() | Raid() | Trip() | Stash() | Snoop() | Lift() | PlayUtility():
+            events = play_card(state, seat, action, rng)
         case Grip() | Latch():
             events = do_react(state, seat, action, rng)
         case Pass():
@@ -320,6 +315,26 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
     if not state.ended and len(state.strikes) >= charms.strikes_to_end(state):
         events += abandon_heist(state, rng) if state.turns == 0 else end_game(state, "strikes", rng)
     return events
+
+
+def play_card(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
+    """Carry out a Thief Card played after the steal (a Reaction is not one)."""
+    match action:
+        case Swipe(target=target, item=item):
+            return do_targeted(state, seat, "Swipe", target, item, rng)
+        case Raid(target=target):
+            return do_targeted(state, seat, "Raid", target, "", rng)
+        case Trip(target=target, item=item):
+            return do_targeted(state, seat, "Trip", target, item, rng)
+        case Stash(item=item):
+            return do_stash(state, seat, item)
+        case Snoop(target=target):
+            return do_snoop(state, seat, target)
+        case Lift():
+            return do_lift(state, seat, rng)
+        case PlayUtility(card=card):
+            return do_utility(state, seat, card)
+    raise TypeError(f"not a Master Thief card: {action!r}")
 
 
 def label(seat: int) -> str:

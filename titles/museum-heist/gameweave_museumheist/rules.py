@@ -149,49 +149,69 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
         return f"not now: {doing}"
     match action:
         case Place(at=at):
-            sq = _square_or_none(at)
-            if sq is None:
-                return f"{at!r} is not a square (A1 to H8)"
-            if sq in state.pieces:
-                return f"{coord(sq)} is taken by a piece"
-            if sq in PASSAGE_SET:
-                return f"the Artwork may not go on a Secret Passage ({coord(sq)})"
-            return f"the Artwork may not go next to a piece ({coord(sq)})"
+            return explain_place(state, at)
         case Choose(character=c):
             if c not in CHARACTERS:
                 return f"{c!r} is not a character: one of {', '.join(CHARACTERS)}"
             return "you have already chosen this round"
         case Move(piece=p, to=to):
-            if p not in CHARACTERS:
-                return f"{p!r} is not a character: one of {', '.join(CHARACTERS)}"
-            sq = _square_or_none(to)
-            if sq is None:
-                return f"{to!r} is not a square (A1 to H8)"
-            here = state.pieces[CHARACTERS.index(p)]
-            if state.artwork == here:
-                return f"{NAMES[p]} is on the Artwork and cannot get any closer"
-            return (
-                f"{NAMES[p]} cannot end on {coord(sq)}: a move is a step, jumps or a "
-                "Secret Passage to a vacant square closer to the Artwork"
-            )
+            return explain_move(state, p, to)
         case Challenge(seat=target, character=c):
-            if c not in CHARACTERS:
-                return f"{c!r} is not a character: one of {', '.join(CHARACTERS)}"
-            if target == seat:
-                return "you cannot challenge yourself"
-            if not 1 <= target <= state.players:
-                return f"there is no seat {target}"
-            return f"seat {target} is out of the round"
+            return explain_challenge(state, seat, target, c)
         case Swap(first=a, second=b):
-            for c in (a, b):
-                if c not in CHARACTERS:
-                    return f"{c!r} is not a character: one of {', '.join(CHARACTERS)}"
-            if state.swaps[seat - 1] == 0:
-                return "you have no Swap tokens left (two per game)"
-            if a == b:
-                return "a swap needs two different pieces"
-            return "name the two pieces in the order of the character list"
+            return explain_swap(state, seat, a, b)
     return None
+
+
+def explain_place(state: State, at: str) -> str:
+    """Why the Artwork may not go on ``at``."""
+    sq = _square_or_none(at)
+    if sq is None:
+        return f"{at!r} is not a square (A1 to H8)"
+    if sq in state.pieces:
+        return f"{coord(sq)} is taken by a piece"
+    if sq in PASSAGE_SET:
+        return f"the Artwork may not go on a Secret Passage ({coord(sq)})"
+    return f"the Artwork may not go next to a piece ({coord(sq)})"
+
+
+def explain_move(state: State, p: str, to: str) -> str:
+    """Why piece ``p`` may not move to ``to``."""
+    if p not in CHARACTERS:
+        return f"{p!r} is not a character: one of {', '.join(CHARACTERS)}"
+    sq = _square_or_none(to)
+    if sq is None:
+        return f"{to!r} is not a square (A1 to H8)"
+    here = state.pieces[CHARACTERS.index(p)]
+    if state.artwork == here:
+        return f"{NAMES[p]} is on the Artwork and cannot get any closer"
+    return (
+        f"{NAMES[p]} cannot end on {coord(sq)}: a move is a step, jumps or a "
+        "Secret Passage to a vacant square closer to the Artwork"
+    )
+
+
+def explain_challenge(state: State, seat: int, target: int, c: str) -> str:
+    """Why ``seat`` may not challenge ``target`` to be character ``c``."""
+    if c not in CHARACTERS:
+        return f"{c!r} is not a character: one of {', '.join(CHARACTERS)}"
+    if target == seat:
+        return "you cannot challenge yourself"
+    if not 1 <= target <= state.players:
+        return f"there is no seat {target}"
+    return f"seat {target} is out of the round"
+
+
+def explain_swap(state: State, seat: int, a: str, b: str) -> str:
+    """Why ``seat`` may not swap pieces ``a`` and ``b``."""
+    for c in (a, b):
+        if c not in CHARACTERS:
+            return f"{c!r} is not a character: one of {', '.join(CHARACTERS)}"
+    if state.swaps[seat - 1] == 0:
+        return "you have no Swap tokens left (two per game)"
+    if a == b:
+        return "a swap needs two different pieces"
+    return "name the two pieces in the order of the character list"
 
 
 # -- carrying out actions ------------------------------------------------------------------

@@ -229,69 +229,11 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
     """
     plan, act = quayside_palace(), action
     if state.phase == THIEF and seat == THIEF_SEAT:
-        here = state.thief
-        if isinstance(act, Walk):
-            try:
-                to = parse_coord(act.to)
-            except ValueError as exc:
-                return str(exc)
-            if to in plan.walls:
-                return f"{act.to} is a wall"
-            if to == here:
-                return "you are already there: hold, or choose another square"
-            if to in state.guards:
-                return f"a guard stands on {act.to}"
-            steps = walk_range(plan, state)
-            if to not in walk_targets(plan, state):
-                return f"{act.to} is more than {steps} steps away (walls and guards block)"
-            if act.then == THEN_CUT:
-                return f"there is nothing at {act.to} you can cut"
-            if act.then == THEN_ESCAPE:
-                if to not in state.open_exits:
-                    return f"{act.to} is not an open exit"
-                return f"your satchel is worth {satchel_value(plan, state)}; you need {ESCAPE_VALUE} to leave"
-            return f"a walk may end with 'cut' or 'escape', not {act.then!r}"
-        if isinstance(act, Lift):
-            case = plan.case_at(here)
-            return "you are not standing on a case" if case is None else "that case is empty"
-        if isinstance(act, Pick):
-            if plan.exit_at(here) is None:
-                return "you are not standing on an exit"
-            return "this exit is already open"
-        if isinstance(act, Cut):
-            return "there is no working camera or live breaker on your square"
-        if isinstance(act, Escape):
-            if here not in state.open_exits:
-                return "you are not standing on an open exit"
-            return f"your satchel is worth {satchel_value(plan, state)}; you need {ESCAPE_VALUE} to leave"
-        return f"it is your turn: walk, hold, lift, pick, cut or escape, not {action_tag(act)}"
+        return explain_thief(plan, state, act)
     if state.phase == SECURITY and isinstance(act, MoveGuard):
-        if act.guard != state.turn + 1:
-            return f"it is guard {state.turn + 1}'s move, not guard {act.guard}'s"
-        try:
-            to = parse_coord(act.to)
-        except ValueError as exc:
-            return str(exc)
-        if to in plan.walls:
-            return f"{act.to} is a wall"
-        if to in state.guards:
-            return f"another guard stands on {act.to}"
-        return f"{act.to} is more than {GUARD_MOVE} steps from guard {act.guard} (walls block)"
+        return explain_guard_move(plan, state, act)
     if state.phase == POSTING and isinstance(act, Post):
-        index = state.guards.index(-1)
-        if act.guard != index + 1:
-            return f"guard {index + 1} is posted next"
-        try:
-            at = parse_coord(act.at)
-        except ValueError as exc:
-            return str(exc)
-        if at not in plan.posts:
-            posts = ", ".join(coord(p) for p in plan.posts)
-            return f"{act.at} is not a guard post; the posts are {posts}"
-        if at in state.guards:
-            return f"a guard is already posted at {act.at}"
-        seats = ", ".join(map(str, seats_for_guard(state, index)))
-        return f"guard {act.guard} may be run by seat {seats}: every Security player needs a guard"
+        return explain_post(plan, state, act)
     if state.phase == ENTRY and isinstance(act, Enter):
         exits = ", ".join(coord(e.square) for e in plan.exits)
         return f"{act.exit} is not an exit; the exits are {exits}"
@@ -303,6 +245,88 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
         OVER: "the heist is over",
     }
     return f"{phase_words[state.phase]}: a {action_tag(act)} action is not possible now"
+
+
+def explain_thief(plan: FloorPlan, state: State, act: Any) -> str:
+    """Why the Thief may not take ``act`` on their turn."""
+    here = state.thief
+    if isinstance(act, Walk):
+        return explain_walk(plan, state, act)
+    if isinstance(act, Lift):
+        case = plan.case_at(here)
+        return "you are not standing on a case" if case is None else "that case is empty"
+    if isinstance(act, Pick):
+        if plan.exit_at(here) is None:
+            return "you are not standing on an exit"
+        return "this exit is already open"
+    if isinstance(act, Cut):
+        return "there is no working camera or live breaker on your square"
+    if isinstance(act, Escape):
+        if here not in state.open_exits:
+            return "you are not standing on an open exit"
+        return (
+            f"your satchel is worth {satchel_value(plan, state)}; you need {ESCAPE_VALUE} to leave"
+        )
+    return f"it is your turn: walk, hold, lift, pick, cut or escape, not {action_tag(act)}"
+
+
+def explain_walk(plan: FloorPlan, state: State, act: Walk) -> str:
+    """Why the Thief may not take this walk."""
+    try:
+        to = parse_coord(act.to)
+    except ValueError as exc:
+        return str(exc)
+    if to in plan.walls:
+        return f"{act.to} is a wall"
+    if to == state.thief:
+        return "you are already there: hold, or choose another square"
+    if to in state.guards:
+        return f"a guard stands on {act.to}"
+    steps = walk_range(plan, state)
+    if to not in walk_targets(plan, state):
+        return f"{act.to} is more than {steps} steps away (walls and guards block)"
+    if act.then == THEN_CUT:
+        return f"there is nothing at {act.to} you can cut"
+    if act.then == THEN_ESCAPE:
+        if to not in state.open_exits:
+            return f"{act.to} is not an open exit"
+        return (
+            f"your satchel is worth {satchel_value(plan, state)}; you need {ESCAPE_VALUE} to leave"
+        )
+    return f"a walk may end with 'cut' or 'escape', not {act.then!r}"
+
+
+def explain_guard_move(plan: FloorPlan, state: State, act: MoveGuard) -> str:
+    """Why Security may not make this guard move."""
+    if act.guard != state.turn + 1:
+        return f"it is guard {state.turn + 1}'s move, not guard {act.guard}'s"
+    try:
+        to = parse_coord(act.to)
+    except ValueError as exc:
+        return str(exc)
+    if to in plan.walls:
+        return f"{act.to} is a wall"
+    if to in state.guards:
+        return f"another guard stands on {act.to}"
+    return f"{act.to} is more than {GUARD_MOVE} steps from guard {act.guard} (walls block)"
+
+
+def explain_post(plan: FloorPlan, state: State, act: Post) -> str:
+    """Why Security may not post this guard so."""
+    index = state.guards.index(-1)
+    if act.guard != index + 1:
+        return f"guard {index + 1} is posted next"
+    try:
+        at = parse_coord(act.at)
+    except ValueError as exc:
+        return str(exc)
+    if at not in plan.posts:
+        posts = ", ".join(coord(p) for p in plan.posts)
+        return f"{act.at} is not a guard post; the posts are {posts}"
+    if at in state.guards:
+        return f"a guard is already posted at {act.at}"
+    seats = ", ".join(map(str, seats_for_guard(state, index)))
+    return f"guard {act.guard} may be run by seat {seats}: every Security player needs a guard"
 
 
 # -- evidence ---------------------------------------------------------------------
@@ -320,14 +344,14 @@ def watched(state: State, squares: int, monitors: bool = False) -> None:
         trail.monitored[-1] = True
 
 
-def spot(state: State, how: str, events: list[Event]) -> None:
+def spot(state: State, how: str) -> list[Event]:
     """The Thief is Spotted where they stand: a Last Seen token, public."""
     where = state.thief
     for ev in state.evidence:
         if ev.kind == "last_seen" and (ev.square, ev.round, ev.how) == (where, state.round, how):
-            return
+            return []
     state.evidence.append(Evidence("last_seen", where, state.round, how=how))
-    events.append(
+    return [
         Event.public(
             f"Spotted! The Thief is at {coord(where)} ({how})",
             "spotted",
@@ -335,38 +359,36 @@ def spot(state: State, how: str, events: list[Event]) -> None:
             how=how,
             round=state.round,
         )
-    )
+    ]
 
 
-def bring_to_light(plan: FloorPlan, state: State, case_index: int, events: list[Event]) -> None:
+def bring_to_light(plan: FloorPlan, state: State, case_index: int) -> list[Event]:
     """A theft comes to light: the artifact comes off, an empty frame stays."""
     if case_index in state.revealed:
-        return
+        return []
     taken = state.taken[case_index]
     state.revealed[case_index] = taken
     square = plan.cases[case_index].square
     state.evidence.append(Evidence("empty_frame", square, taken))
     name = plan.collection[state.display[case_index]].name
-    events.append(
+    return [
         Event.public(
             f"The {name} is gone from its case at {coord(square)}: taken in round {taken}",
             "theft",
             at=coord(square),
             round=taken,
         )
-    )
+    ]
 
 
-def _found_cut(
-    state: State, kind: str, key: str, square: int, what: str, events: list[Event]
-) -> None:
+def _found_cut(state: State, kind: str, key: str, square: int, what: str) -> list[Event]:
     """A cut camera (``kind`` "cut_camera") or dark breaker ("dark") is found:
     evidence with the rounds it could have happened in, since Security last saw
     it working."""
     since = state.confirmed.get(key, 0) + 1
     state.evidence.append(Evidence(kind, square, state.round, since=since))
     window = f"round {since}" if since == state.round else f"rounds {since}-{state.round}"
-    events.append(
+    return [
         Event.public(
             f"{what[0].upper()}{what[1:]} at {coord(square)} was cut ({window})",
             kind,
@@ -374,31 +396,52 @@ def _found_cut(
             since=since,
             round=state.round,
         )
-    )
+    ]
 
 
-def check_monitors(plan: FloorPlan, state: State, events: list[Event]) -> None:
+def check_monitors(plan: FloorPlan, state: State) -> list[Event]:
     """While a guard is in the Office: working cameras that see the Thief, dead
     feeds, and empty cases a working camera sees."""
     if not office_manned(plan, state):
-        return
+        return []
     working = [cam for cam in plan.cameras if camera_working(state, cam)]
     covered = 0
     for cam in working:
         covered |= cam.coverage_bits
     watched(state, covered, monitors=True)
+    events: list[Event] = []
     for cam in working:
         state.confirmed[f"camera {cam.number}"] = state.round
         if state.thief in cam.coverage:
-            spot(state, f"camera {cam.number}", events)
+            events += spot(state, f"camera {cam.number}")
+    events += dark_wings_seen(plan, state)
+    events += dead_feeds_seen(plan, state)
+    for cam in working:
+        for case in plan.cases:
+            if case.square in cam.coverage and case.index in state.taken:
+                events += bring_to_light(plan, state, case.index)
+    return events
+
+
+def dark_wings_seen(plan: FloorPlan, state: State) -> list[Event]:
+    """On the monitors: a wing newly dark has had its breaker cut (and the Thief
+    is caught at it if that was this round); a breaker still on is confirmed."""
+    events: list[Event] = []
     for wing, square in plan.breakers.items():
         if wing not in state.cut_breakers:
             state.confirmed[wing] = state.round
         elif wing not in state.dark_wings:
             state.dark_wings.append(wing)
-            _found_cut(state, "dark", wing, square, f"the {wing} breaker", events)
+            events += _found_cut(state, "dark", wing, square, f"the {wing} breaker")
             if state.cut_breakers[wing] == state.round:
-                spot(state, "caught cutting", events)
+                events += spot(state, "caught cutting")
+    return events
+
+
+def dead_feeds_seen(plan: FloorPlan, state: State) -> list[Event]:
+    """On the monitors: a camera's feed newly dead has been cut (and the Thief is
+    caught at it if that was this round)."""
+    events: list[Event] = []
     for cam in plan.cameras:
         # Ruling: a camera in a dark wing shows nothing, so a cut on it is not told
         # apart from the blackout until the breaker is reset.
@@ -408,39 +451,38 @@ def check_monitors(plan: FloorPlan, state: State, events: list[Event]) -> None:
             state.dead_cameras.append(cam.number)
             cut_round = state.cut_cameras[cam.number]
             key = f"camera {cam.number}"
-            _found_cut(state, "cut_camera", key, cam.square, key, events)
+            events += _found_cut(state, "cut_camera", key, cam.square, key)
             if cut_round == state.round:
-                spot(state, "caught cutting", events)
-    for cam in working:
-        for case in plan.cases:
-            if case.square in cam.coverage and case.index in state.taken:
-                bring_to_light(plan, state, case.index, events)
+                events += spot(state, "caught cutting")
+    return events
 
 
 # -- the round ----------------------------------------------------------------------
 
 
-def end_thief_turn(plan: FloorPlan, state: State, events: list[Event]) -> None:
+def end_thief_turn(plan: FloorPlan, state: State) -> list[Event]:
     """Step 2 of a round: old thefts come off, guards look, the monitors are read."""
+    events: list[Event] = []
     for case_index, taken in list(state.taken.items()):
         if taken < state.round:
-            bring_to_light(plan, state, case_index, events)
+            events += bring_to_light(plan, state, case_index)
     seen = 0
     for i, g in enumerate(state.guards):
         seen |= plan.sight_bits[g]
         if guard_sees(plan, g, state.thief):
-            spot(state, f"guard {i + 1}", events)
+            events += spot(state, f"guard {i + 1}")
     watched(state, seen)
-    check_monitors(plan, state, events)
+    return events + check_monitors(plan, state)
 
 
-def guard_checks(plan: FloorPlan, state: State, index: int, events: list[Event]) -> None:
+def guard_checks(plan: FloorPlan, state: State, index: int) -> list[Event]:
     """What a guard does after its move, in the rulebook's order."""
     here = state.guards[index]
     number = index + 1
     watched(state, plan.sight_bits[here])
+    events: list[Event] = []
     if guard_sees(plan, here, state.thief):
-        spot(state, f"guard {number}", events)
+        events += spot(state, f"guard {number}")
     if here in state.open_exits:
         state.open_exits.remove(here)
         state.evidence.append(Evidence("forced_exit", here, state.round))
@@ -459,7 +501,7 @@ def guard_checks(plan: FloorPlan, state: State, index: int, events: list[Event])
             if wing in state.dark_wings:
                 state.dark_wings.remove(wing)
             else:
-                _found_cut(state, "dark", wing, here, f"the {wing} breaker", events)
+                events += _found_cut(state, "dark", wing, here, f"the {wing} breaker")
             del state.cut_breakers[wing]
             events.append(Event.public(f"Guard {number} resets the {wing} breaker", "reset"))
         state.confirmed[wing] = state.round
@@ -468,7 +510,7 @@ def guard_checks(plan: FloorPlan, state: State, index: int, events: list[Event])
         key = f"camera {cam.number}"
         if cam.number in state.cut_cameras:
             if cam.number not in state.dead_cameras:
-                _found_cut(state, "cut_camera", key, here, key, events)
+                events += _found_cut(state, "cut_camera", key, here, key)
             else:
                 state.dead_cameras.remove(cam.number)
             del state.cut_cameras[cam.number]
@@ -476,24 +518,24 @@ def guard_checks(plan: FloorPlan, state: State, index: int, events: list[Event])
         state.confirmed[key] = state.round
     for case in plan.cases:
         if case.index in state.taken and guard_sees(plan, here, case.square):
-            bring_to_light(plan, state, case.index, events)
-    check_monitors(plan, state, events)
+            events += bring_to_light(plan, state, case.index)
+    return events + check_monitors(plan, state)
 
 
-def end_round(state: State, events: list[Event]) -> None:
+def end_round(state: State) -> list[Event]:
     state.dawn -= 1
     if state.dawn <= 0:
         state.ended = "dawn"
         state.phase = OVER
         dawn = Event.public("Dawn breaks with the Thief still inside", "dawn")
-        events.append(revealing(state, dawn))
-        return
-    events.append(
+        return [revealing(state, dawn)]
+    events = [
         Event.public(f"Round {state.round} ends; dawn in {state.dawn}", "round", dawn=state.dawn)
-    )
+    ]
     state.round += 1
     state.turn = 0
     state.phase = THIEF
+    return events
 
 
 # -- applying actions ------------------------------------------------------------------
@@ -503,7 +545,6 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
     """Carry out a legal action and everything that follows from it (the rules
     draw nothing at random after setup, so ``rng`` is unused)."""
     plan = quayside_palace()
-    public: list[Event] = []
     match action:
         case Post():
             return do_post(state, action)
@@ -512,20 +553,20 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
         case MoveGuard():
             return do_move_guard(plan, state, action)
         case Walk():
-            mine = do_walk(plan, state, action)
+            events = do_walk(plan, state, action)
         case Hold():
-            mine = do_hold()
+            events = do_hold(state)
         case Lift():
-            mine = do_lift(plan, state, public)
+            events = do_lift(plan, state)
         case Pick():
-            mine = do_pick(state)
+            events = do_pick(state)
         case Cut():
-            mine = do_cut(plan, state)
+            events = do_cut(plan, state)
         case Escape():
-            mine = do_escape(state)
+            events = do_escape(state)
         case _:
             raise TypeError(f"not a Museum Job action: {action!r}")
-    return end_of_thief_action(plan, state, mine, public)
+    return events + end_of_thief_action(plan, state)
 
 
 def do_post(state: State, act: Post) -> list[Event]:
@@ -559,59 +600,51 @@ def do_enter(state: State, act: Enter) -> list[Event]:
     ]
 
 
-# Each of the Thief's actions returns what the Thief reads of it ("" for nothing).
+# Each of the Thief's actions returns its events: the line the Thief reads of it and
+# the one everyone else reads (thief_turn), then anything public it set off.
 
 
-def do_walk(plan: FloorPlan, state: State, act: Walk) -> str:
+def thief_turn(state: State, mine: str) -> list[Event]:
+    """A Thief's action as the table reads it: the Thief reads ``mine`` (or that
+    they took a turn), everyone else only that the Thief took a turn."""
+    return [
+        Event.private([THIEF_SEAT], mine or "You take a turn", "turn"),
+        Event.others([THIEF_SEAT], state.players, THIEF_TURN, "turn"),
+    ]
+
+
+def do_walk(plan: FloorPlan, state: State, act: Walk) -> list[Event]:
     state.thief = parse_coord(act.to)
     mine = f"You walk to {act.to}"
     if act.then == THEN_CUT:
-        mine += f"; {do_cut(plan, state)}"
+        mine += f"; {cut(plan, state)}"
     elif act.then == THEN_ESCAPE:
         state.ended = "escape"
-    return mine
+    return thief_turn(state, mine)
 
 
-def do_hold() -> str:
-    return "You hold still"
+def do_hold(state: State) -> list[Event]:
+    return thief_turn(state, "You hold still")
 
 
-def do_pick(state: State) -> str:
+def do_pick(state: State) -> list[Event]:
     state.open_exits.append(state.thief)
     state.open_exits.sort()
-    return f"You pick the lock at {coord(state.thief)}: it is open"
+    return thief_turn(state, f"You pick the lock at {coord(state.thief)}: it is open")
 
 
-def do_escape(state: State) -> str:
+def do_escape(state: State) -> list[Event]:
     state.ended = "escape"
-    return ""
+    return thief_turn(state, "")
 
 
-def end_of_thief_action(
-    plan: FloorPlan, state: State, mine: str, public: list[Event]
-) -> list[Event]:
-    """What follows every Thief action: the route grows, the others read one
-    line, and unless the Thief escaped, step 2 of the round runs."""
-    state.route.append(state.thief)
-    events = [
-        Event.private([THIEF_SEAT], mine or "You take a turn", "turn"),
-        Event.others([THIEF_SEAT], state.players, THIEF_TURN, "turn"),
-        *public,
-    ]
-    if state.ended == "escape":
-        state.phase = OVER
-        value = satchel_value(plan, state)
-        line = f"The Thief escapes through {coord(state.thief)} with a satchel worth {value}"
-        events.append(revealing(state, Event.public(line, "escape")))
-        return events
-    end_thief_turn(plan, state, events)
-    state.phase = SECURITY
-    state.turn = 0
-    state.turn_start = list(state.guards)
-    return events
+def do_cut(plan: FloorPlan, state: State) -> list[Event]:
+    return thief_turn(state, cut(plan, state))
 
 
-def do_cut(plan: FloorPlan, state: State) -> str:
+def cut(plan: FloorPlan, state: State) -> str:
+    """Cut the camera or breaker where the Thief stands; returns what the Thief
+    reads of it."""
     here = state.thief
     cam = plan.camera_at(here)
     if cam is not None:
@@ -623,26 +656,42 @@ def do_cut(plan: FloorPlan, state: State) -> str:
     return f"you cut the {wing} breaker: its cameras are blind"
 
 
-def do_lift(plan: FloorPlan, state: State, public: list[Event]) -> str:
+def do_lift(plan: FloorPlan, state: State) -> list[Event]:
     case = plan.case_at(state.thief)
     assert case is not None
     state.taken[case.index] = state.round
     art = plan.collection[state.display[case.index]]
     text = f"You lift the {art.name} (worth {art.value}{', heavy' if art.heavy else ''})"
-    if case.vault and "North" not in state.cut_breakers:
-        state.evidence.append(Evidence("alarm", case.square, state.round))
-        public.append(
-            Event.public(
-                f"The vault alarm goes off at {coord(case.square)}!",
-                "alarm",
-                at=coord(case.square),
-                round=state.round,
-            )
+    if not case.vault or "North" in state.cut_breakers:
+        return thief_turn(state, text)
+    state.evidence.append(Evidence("alarm", case.square, state.round))
+    alarm = [
+        Event.public(
+            f"The vault alarm goes off at {coord(case.square)}!",
+            "alarm",
+            at=coord(case.square),
+            round=state.round,
         )
-        bring_to_light(plan, state, case.index, public)
-        spot(state, "vault alarm", public)
-        text += ": the vault alarm goes off"
-    return text
+    ]
+    alarm += bring_to_light(plan, state, case.index)
+    alarm += spot(state, "vault alarm")
+    return thief_turn(state, text + ": the vault alarm goes off") + alarm
+
+
+def end_of_thief_action(plan: FloorPlan, state: State) -> list[Event]:
+    """What follows every Thief action: the route grows, and unless the Thief
+    escaped, step 2 of the round runs."""
+    state.route.append(state.thief)
+    if state.ended == "escape":
+        state.phase = OVER
+        value = satchel_value(plan, state)
+        line = f"The Thief escapes through {coord(state.thief)} with a satchel worth {value}"
+        return [revealing(state, Event.public(line, "escape"))]
+    events = end_thief_turn(plan, state)
+    state.phase = SECURITY
+    state.turn = 0
+    state.turn_start = list(state.guards)
+    return events
 
 
 def do_move_guard(plan: FloorPlan, state: State, act: MoveGuard) -> list[Event]:
@@ -661,10 +710,10 @@ def do_move_guard(plan: FloorPlan, state: State, act: MoveGuard) -> list[Event]:
         caught = Event.public(f"Guard {act.guard} catches the Thief at {act.to}!", "catch")
         events.append(revealing(state, caught))
         return events
-    guard_checks(plan, state, index, events)
+    events += guard_checks(plan, state, index)
     state.turn += 1
     if state.turn == GUARDS:
-        end_round(state, events)
+        events += end_round(state)
     return events
 
 

@@ -25,7 +25,7 @@ import copy
 from gameweave_core import Rng
 
 from .cards import BUYERS, CAMERA, CARDS, CLOCK, GUARD, MUSEUM_KINDS, RARE, STASH_ROOMS, WAYOUT
-from .museum import bit
+from .queries import bit
 from .state import PUBLIC, State
 
 # A place is (where, index): where is "deck", "owl", ("tile", t), ("hand", s), "vault", "lost".

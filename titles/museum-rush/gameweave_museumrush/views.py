@@ -22,9 +22,10 @@ from .cards import (
     VALUABLES,
     coord,
 )
-from .museum import bit, guard_mover, room_name
-from .rules import TASK_WORDS, awaiting, decider
+from .queries import bit, guard_mover, room_name
+from .rules import awaiting
 from .state import ESCAPED, OUTSIDE, OVER, PUBLIC, State
+from .tasks import TASK_WORDS, decider
 
 
 def card_json(card: int) -> dict[str, Any]:

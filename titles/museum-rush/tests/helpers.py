@@ -13,7 +13,7 @@ from typing import Any
 
 from gameweave_museumrush import rules
 from gameweave_museumrush.cards import CARDS, parse_coord
-from gameweave_museumrush.museum import tile_of
+from gameweave_museumrush.queries import tile_of
 from gameweave_museumrush.state import TURN, State
 
 from gameweave_core import Event, Rng

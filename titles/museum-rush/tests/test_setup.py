@@ -22,7 +22,7 @@ from gameweave_museumrush.cards import (
     THIEVES,
     coord,
 )
-from gameweave_museumrush.museum import tile_of
+from gameweave_museumrush.queries import tile_of
 from gameweave_museumrush.state import BREAKIN, TURN
 from helpers import act
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from gameweave_museumrush import rules
+from gameweave_museumrush import end, rules, tasks
 from gameweave_museumrush.actions import (
     Choose,
     Control,
@@ -41,7 +41,7 @@ from gameweave_museumrush.cards import (
     VAULT,
     parse_coord,
 )
-from gameweave_museumrush.museum import unlocked
+from gameweave_museumrush.queries import unlocked
 from gameweave_museumrush.state import ESCAPED, OVER, RUSH, State
 from helpers import act, card_of, deck_top, give, room_at, seed_where, table
 
@@ -397,7 +397,7 @@ def test_count_the_take_stash_and_buyers() -> None:
     assert state.stashed[0] == wanted_loot and state.stash_shown[0]
     assert Stash(card_of("loot", 0)) not in rules.legal_actions(state, 1)
     give(state, 2, card_of("loot", 1), card_of("lure"))
-    takes = rules.takes(state)
+    takes = end.takes(state)
     from gameweave_museumrush.cards import CARDS
 
     assert takes[0] == CARDS[wanted_loot].value + 1 + 2
@@ -410,7 +410,7 @@ def test_a_tie_is_broken_by_item_values() -> None:
     state = table(at=("A1", "G4"))
     give(state, 1, card_of("loot", 0))
     give(state, 2, card_of("loot", 1), card_of("takedown"))
-    rules.finish(state, [])
+    end.finish(state)
     assert state.takes == [1, 1] and state.winners == [2]
     assert rules.outcome(state) is not None
 
@@ -442,7 +442,7 @@ def test_no_booby_trap_on_a_camera() -> None:
 def test_guards_do_not_use_the_archive_passage() -> None:
     """Service Rooms: Guards do not use the passage between the Archives."""
     from gameweave_museumrush.cards import ARCHIVE_A, ARCHIVE_B
-    from gameweave_museumrush.museum import guard_options
+    from gameweave_museumrush.queries import guard_options
 
     state = table(at=("A1", "G4"), guards=["G1"])
     room_at(state, ARCHIVE_A, "A1")
@@ -487,7 +487,7 @@ def test_the_stashed_card_is_safe_and_outside_the_hand_limit() -> None:
     state.tasks = []
     act(state, 1, Stash(card_of("loot", 7)))
     assert len(state.hands[0]) == 7 and state.stashed[0] == card_of("loot", 7)
-    rules.do_bust(state, 1, card_of("loot", 0), [])
+    tasks.do_bust(state, 1, card_of("loot", 0))
     assert state.stashed[0] == card_of("loot", 7) and card_of("loot", 7) not in state.vault
 
 

@@ -19,7 +19,7 @@ import copy
 from gameweave_museumrush import rules, views
 from gameweave_museumrush.actions import Drop, Move, Pass, Rob
 from gameweave_museumrush.cards import CARDS, parse_coord
-from gameweave_museumrush.museum import everyone
+from gameweave_museumrush.queries import everyone
 from gameweave_museumrush.state import State, Task
 from helpers import act, card_of, give, seed_where, table
 

@@ -1,5 +1,6 @@
-"""Questions about the museum that several modules ask: who is where, which way a
-Guard may go, where a thief may step. Pure functions of the state."""
+"""Questions about a state that several modules ask: who is where, which way a
+Guard may go, where a thief may step, and how the history names a seat and a card.
+Pure functions of the state."""
 
 from __future__ import annotations
 
@@ -24,6 +25,17 @@ from .cards import (
     neighbours,
 )
 from .state import ESCAPED, State
+
+
+def label(seat: int) -> str:
+    """How the history names ``seat``."""
+    return f"Seat {seat}"
+
+
+def name(card: int) -> str:
+    """How the history names ``card``: Loot and Treasure with their value."""
+    c = CARDS[card]
+    return f"{c.name} (${c.value}M)" if c.kind in VALUABLES else c.name
 
 
 def bit(seat: int) -> int:
