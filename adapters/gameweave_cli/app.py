@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import threading
 from pathlib import Path
@@ -953,12 +954,29 @@ def serve(
             "(e.g. https://games.example.org) [default: the address a request reached]"
         ),
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A host name players reach the server by, repeatable (e.g. "
+            "--allowed-host games.local); besides it the server answers only to its "
+            "own address, localhost and the --public-url host, refusing others (400)"
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Addresses of reverse proxies to trust, comma-separated (e.g. "
+            "127.0.0.1 or 10.0.0.0/8; * for any): only from them are X-Forwarded-For "
+            "and X-Forwarded-Proto read [default: none, from anyone]"
+        ),
+    ] = None,
     limit: Annotated[
         list[str] | None,
         typer.Option(
             help="A limit as NAME=VALUE, repeatable (e.g. --limit streams=2000): "
-            "streams, streams_per_match, creates_per_minute, live_matches, connections, "
-            "header_timeout, body_timeout, keep_alive, max_head (see the HTTP reference)"
+            "streams, streams_per_match, streams_per_client, creates_per_minute, "
+            "replays_per_minute, live_matches, connections, header_timeout, body_timeout, "
+            "keep_alive, max_head (see the HTTP reference)"
         ),
     ] = None,
 ) -> None:
@@ -988,6 +1006,21 @@ def serve(
         if not public_url.startswith(("http://", "https://")):
             fail(f"--public-url must start with http:// or https://, got {public_url[:60]!r}", 2)
         options["public_url"] = public_url
+    if allowed_host:
+        for name in allowed_host:
+            if not HOST_NAME.fullmatch(name):
+                fail(f"--allowed-host takes a host name or address, got {name[:60]!r}", 2)
+        options["allowed_hosts"] = allowed_host
+    if forwarded_allow_ips is not None:
+        trusted = [ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip()]
+        wrong = next((ip for ip in trusted if not is_network(ip)), None)
+        if wrong is not None or not trusted:
+            fail(
+                "--forwarded-allow-ips takes addresses or networks separated by commas "
+                f"(or *), got {(wrong or forwarded_allow_ips)[:60]!r}",
+                2,
+            )
+        options["forwarded_allow_ips"] = trusted
     if limit:
         from gameweave_http.limits import parse_limits
 
@@ -1002,6 +1035,23 @@ def serve(
     except StoreError as exc:
         # A database that cannot be used: one line naming the file and what to do.
         fail(exc.message, 1)
+
+
+#: A host name, or an address (IPv6 in brackets or bare), as --allowed-host takes it.
+HOST_NAME = re.compile(r"\[?[0-9A-Fa-f:.]+\]?|[A-Za-z0-9._-]+")
+
+
+def is_network(text: str) -> bool:
+    """Whether ``text`` is ``*``, an IP address or a network (``10.0.0.0/8``)."""
+    import ipaddress
+
+    if text == "*":
+        return True
+    try:
+        ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        return False
+    return True
 
 
 def listen_refusal(host: str, port: int) -> str | None:

@@ -22,7 +22,7 @@ classes), :mod:`~gameweave_http.hub` (live matches),
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 
 from gameweave_core import Registry, default_registry
@@ -33,7 +33,7 @@ from .limits import Limits, RateLimit
 from .pipeline import App, access_log
 from .routes import routes
 from .search import SearchPool
-from .state import AppState, Settings
+from .state import AppState, Settings, served_hosts
 from .store import Store, StoreError
 
 __all__ = ["App", "AppState", "Limits", "Settings", "StoreError", "access_log", "create_app"]
@@ -48,6 +48,7 @@ def create_app(
     public_url: str | None = None,
     limits: Limits | None = None,
     searches: int | None = None,
+    allowed_hosts: Iterable[str] = (),
 ) -> App:
     """The Gameweave server app storing matches in the SQLite file ``db_path``.
 
@@ -61,7 +62,11 @@ def create_app(
     creates the match may know every secret). Without it both are refused (403).
 
     ``public_url`` is the base of the join links handed out (default: the address
-    each request reached); ``limits`` what the server holds at most (see
+    each request reached). The app answers only to the hosts it serves: the
+    address a request reached, ``localhost``, the public URL's host and
+    ``allowed_hosts``; a request naming another ``Host`` is refused (400), which
+    keeps pages of other sites out even when their names lead here (DNS
+    rebinding). ``limits`` what the server holds at most (see
     :mod:`gameweave_http.limits`); ``searches`` how many bot searches and hints
     run at once, in worker processes (default: ``GAMEWEAVE_SEARCHES``, else the
     number of CPUs; see :mod:`gameweave_http.search`), stopped when the app
@@ -75,7 +80,7 @@ def create_app(
     registry = registry if registry is not None else default_registry()
     limits = limits if limits is not None else Limits()
     store = Store(db_path, fsync=fsync)
-    listeners = Listeners(limits.streams_per_match, limits.streams)
+    listeners = Listeners(limits.streams_per_match, limits.streams, limits.streams_per_client)
     pool = SearchPool(registry, searches)
     hub = Hub(
         store,
@@ -110,7 +115,9 @@ def create_app(
             fsync=fsync,
             public_url=public_url.rstrip("/") if public_url else None,
             limits=limits,
+            allowed_hosts=served_hosts(public_url, allowed_hosts),
         ),
         creates=RateLimit(limits.creates_per_minute),
+        replays=RateLimit(limits.replays_per_minute),
     )
     return app

@@ -8,6 +8,7 @@ import contextlib
 import threading
 from collections.abc import Callable
 
+import attrs
 from starlette.types import Receive, Send
 
 from .hub import Hub, LiveMatch
@@ -19,26 +20,58 @@ KEEPALIVE = 15.0
 Entry = tuple[asyncio.AbstractEventLoop, asyncio.Event]
 
 
-class Listeners:
-    """The open event streams of each match, woken from any thread on a change."""
+@attrs.define
+class Held:
+    """The event streams open on one match: each seat's count, and the spectators'."""
 
-    def __init__(self, per_match: int = 32, total: int = 1000) -> None:
+    seats: dict[int, int] = attrs.field(factory=dict)
+    spectators: int = 0
+
+    def shared(self) -> int:
+        """The streams in the places every stream may take: the spectators', and
+        each seat's beyond its first (whose place is kept)."""
+        return self.spectators + sum(n - 1 for n in self.seats.values())
+
+
+class Listeners:
+    """The open event streams of each match, woken from any thread on a change,
+    and the limits on them: per match (a place kept for each seat's first stream),
+    per client address, and in total."""
+
+    def __init__(self, per_match: int = 32, total: int = 1000, per_client: int = 100) -> None:
         self.per_match = per_match
         self.total = total
+        self.per_client = per_client
         self._open = 0
         self._lock = threading.Lock()
         self._by_match: dict[str, set[Entry]] = {}
+        self._held: dict[str, Held] = {}
+        self._by_client: dict[str, int] = {}
+        #: Whose each open stream is: its seat (``None``: a spectator) and client.
+        self._whose: dict[Entry, tuple[int | None, str]] = {}
 
-    def add(self, match_id: str) -> Entry:
-        """A new stream of ``match_id``, or a refusal (the match has as many as it
-        may, or the server has) that changes nothing."""
+    def add(
+        self, match_id: str, seat: int | None = None, players: int = 0, client: str = ""
+    ) -> Entry:
+        """A new stream of ``match_id`` for ``seat`` (``None``: a spectator) of its
+        ``players``, asked for by ``client``; or a refusal that changes nothing: the
+        match has as many as it may (a seat's first stream always has its place),
+        the client has, or the server has."""
         entry = (asyncio.get_running_loop(), asyncio.Event())
         with self._lock:
-            found = self._by_match.get(match_id, ())
-            if len(found) >= self.per_match:
+            held = self._held.get(match_id) or Held()
+            kept = seat is not None and not held.seats.get(seat)
+            if not kept and held.shared() >= self.per_match - players:
                 raise TooMany(
-                    f"match {match_id} has {self.per_match} event streams open, the most it "
-                    "may; close one (a browser tab) or try again later",
+                    f"match {match_id} has {self.per_match} event streams open (a place "
+                    "kept for each seat), the most it may; close one (a browser tab) or "
+                    "try again later",
+                    retry_after=10,
+                )
+            if self._by_client.get(client, 0) >= self.per_client:
+                raise TooMany(
+                    f"this client has {self.per_client} event streams open, the most one "
+                    "client may; close one (a browser tab) or try again later",
                     retry_after=10,
                 )
             if self._open >= self.total:
@@ -48,17 +81,38 @@ class Listeners:
                     retry_after=10,
                 )
             self._by_match.setdefault(match_id, set()).add(entry)
+            self._held[match_id] = held
+            if seat is None:
+                held.spectators += 1
+            else:
+                held.seats[seat] = held.seats.get(seat, 0) + 1
+            self._by_client[client] = self._by_client.get(client, 0) + 1
+            self._whose[entry] = (seat, client)
             self._open += 1
         return entry
 
     def remove(self, match_id: str, entry: Entry) -> None:
         with self._lock:
             found = self._by_match.get(match_id)
-            if found is not None and entry in found:
-                found.discard(entry)
-                self._open -= 1
-                if not found:
-                    del self._by_match[match_id]
+            if found is None or entry not in found:
+                return
+            found.discard(entry)
+            self._open -= 1
+            seat, client = self._whose.pop(entry)
+            held = self._held[match_id]
+            if seat is None:
+                held.spectators -= 1
+            elif held.seats[seat] > 1:
+                held.seats[seat] -= 1
+            else:
+                del held.seats[seat]
+            if self._by_client[client] > 1:
+                self._by_client[client] -= 1
+            else:
+                del self._by_client[client]
+            if not found:
+                del self._by_match[match_id]
+                del self._held[match_id]
 
     def notify(self, match_id: str) -> None:
         with self._lock:

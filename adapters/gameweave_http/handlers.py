@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import re
 import secrets
 import sys
@@ -27,6 +28,7 @@ from gameweave_core import LogError, Match, MatchLog, Title, UnknownTitle
 from .bodies import CreateMatch, Empty, ReplayLog, Submit
 from .events import EventStream
 from .hub import labels, off_loop
+from .limits import REPLAY_UNIT
 from .pipeline import Reply
 from .refusals import (
     BadLog,
@@ -43,7 +45,7 @@ from .refusals import (
 )
 from .search import RETRY_AFTER, AlreadySearching, PoolFull, run_search
 from .state import AppState, state_of
-from .wire import read_token, short, to_json
+from .wire import client_address, read_token, short, to_json
 
 log = logging.getLogger("gameweave_http")
 
@@ -89,7 +91,8 @@ async def events(scope: Scope, body: None) -> EventStream:
     live = await hub.get(scope["path_params"]["match_id"])
     token = read_token(scope, query=True)
     seat = hub.seat(live.id, token)
-    entry = state.listeners.add(live.id)  # or a refusal when there are too many
+    # Or a refusal when there are too many.
+    entry = state.listeners.add(live.id, seat, live.match.players, client_address(scope))
     check = None if token is None else still_seated(state, live.id, token, seat)
     return EventStream(
         hub,
@@ -243,8 +246,7 @@ async def list_matches(scope: Scope, body: None) -> bytes:
 async def create_match(scope: Scope, body: CreateMatch) -> Reply:
     """``POST /api/matches``: a new match and a secret link per human seat."""
     state = state_of(scope)
-    client = scope.get("client")
-    wait = state.creates.take(str(client[0]) if client else "")
+    wait = state.creates.take(client_address(scope))
     if wait is not None:
         raise TooMany(
             f"this client created {state.creates.per_minute} matches in the last minute, "
@@ -386,8 +388,19 @@ def read_log(text: str) -> MatchLog:
 
 
 async def replay(scope: Scope, body: ReplayLog) -> bytes:
-    """``POST /api/replay``: a log replayed to a step, seen as a seat or a spectator."""
-    registry = state_of(scope).registry
+    """``POST /api/replay``: a log replayed to a step, seen as a seat or a spectator.
+    Limited per client like creation, a log counting once per started
+    :data:`~gameweave_http.limits.REPLAY_UNIT` bytes: its replay's work grows with it."""
+    state = state_of(scope)
+    registry = state.registry
+    wait = state.replays.take(client_address(scope), math.ceil(len(body.log) / REPLAY_UNIT) or 1)
+    if wait is not None:
+        raise TooMany(
+            f"this client replayed as many logs in the last minute as it may "
+            f"({state.replays.per_minute}, a log counting once per started "
+            f"{REPLAY_UNIT // 1024} KiB); try again later",
+            retry_after=max(1, round(wait + 0.5)),
+        )
 
     def run() -> dict[str, Any]:
         log = read_log(body.log)

@@ -4,8 +4,10 @@ Every limit answers with a status (429: this client asks too much; 503: the
 server holds all it may; 408, 431), a one-line JSON error and, for 429 and 503,
 a ``Retry-After`` header. Where each is held:
 
-- event streams per match and in total (:class:`~gameweave_http.events.Listeners`);
-- matches created per client (by address) per minute (:class:`RateLimit`);
+- event streams per match, per client and in total
+  (:class:`~gameweave_http.events.Listeners`);
+- matches created, and logs replayed, per client (by address) per minute
+  (:class:`RateLimit`);
 - live matches held in memory: past the limit, the least recently used idle ones
   are dropped, to be rebuilt from the store when next asked for (the hub);
 - what an ASGI app can hold itself, however it is served, in the pipeline
@@ -34,12 +36,21 @@ class Limits:
     machine serving a club or a classroom; ``gameweave serve`` takes each as an
     option."""
 
-    #: Event streams open on one match (a browser tab each).
+    #: Event streams open on one match (a browser tab each). One place is kept for
+    #: each seat's first stream, so that no spectator can take it; spectators and
+    #: a seat's further tabs share the rest.
     streams_per_match: int = 32
+    #: Event streams one client address may hold open, on all matches together:
+    #: no client can take the whole server's streams.
+    streams_per_client: int = 100
     #: Event streams open on the whole server.
     streams: int = 1000
     #: Matches one client address may create per minute.
     creates_per_minute: int = 30
+    #: Logs one client address may replay per minute, a log counting once per
+    #: started :data:`REPLAY_UNIT` bytes: stepping through a replay asks once a
+    #: step, while the largest log (4 MiB) costs its replay the most.
+    replays_per_minute: int = 300
     #: Live matches held in memory; older idle ones are dropped (and rebuilt from
     #: the store on demand).
     live_matches: int = 1000
@@ -62,6 +73,10 @@ class Limits:
             if value <= 0:
                 raise ValueError(f"the limit {field.name} must be positive, got {value}")
 
+
+#: A replayed log counts once against ``replays_per_minute`` per started this many
+#: bytes of it: a replay's work grows with its log.
+REPLAY_UNIT = 64 * 1024
 
 #: The environment variable holding limits for a server started without them, as
 #: ``name=value`` pairs separated by commas (``streams=2000,creates_per_minute=600``).
@@ -90,28 +105,35 @@ def parse_limits(pairs: Iterable[str], base: Limits | None = None) -> Limits:
 
 class RateLimit:
     """At most ``per_minute`` events per key in any 60 seconds (a sliding log of
-    each key's last events). Keys idle for a minute are forgotten, so the table
-    stays as small as the number of recent clients."""
+    each key's last events, each of a cost, 1 unless said). Keys idle for a minute
+    are forgotten, so the table stays as small as the number of recent clients."""
 
     def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.per_minute = per_minute
         self.clock = clock
         self._lock = threading.Lock()
-        self._seen: dict[str, list[float]] = {}
+        self._seen: dict[str, list[tuple[float, int]]] = {}
         self._swept = clock()
 
-    def take(self, key: str) -> float | None:
-        """Count one event for ``key`` and return ``None``, or, over the limit,
-        count nothing and return the seconds until the next event is allowed."""
+    def take(self, key: str, cost: int = 1) -> float | None:
+        """Count an event of ``cost`` (at most ``per_minute``) for ``key`` and return
+        ``None``, or, over the limit, count nothing and return the seconds until
+        the event would be allowed."""
+        cost = min(cost, self.per_minute)  # else an event dearer than the limit never passes
         now = self.clock()
         with self._lock:
             if now - self._swept > 60:
-                self._seen = {k: v for k, v in self._seen.items() if now - v[-1] < 60}
+                self._seen = {k: v for k, v in self._seen.items() if now - v[-1][0] < 60}
                 self._swept = now
-            times = self._seen.setdefault(key, [])
-            while times and now - times[0] >= 60:
-                times.pop(0)
-            if len(times) >= self.per_minute:
-                return 60 - (now - times[0])
-            times.append(now)
+            events = self._seen.setdefault(key, [])
+            while events and now - events[0][0] >= 60:
+                events.pop(0)
+            spent = sum(c for _, c in events)
+            if spent + cost > self.per_minute:
+                # Wait until enough of the oldest events have slid out of the window.
+                for at, c in events:
+                    spent -= c
+                    if spent + cost <= self.per_minute:
+                        return 60 - (now - at)
+            events.append((now, cost))
             return None

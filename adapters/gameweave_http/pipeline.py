@@ -4,6 +4,7 @@
 Every HTTP request, whichever route answers it, passes the same layers, each in
 one place:
 
+- the hosts the server answers to (:meth:`Gate.admit`, :func:`host_allowed`);
 - the limits an app can hold (:meth:`Gate.admit`: the size of a head that
   arrived whole, the requests answered at once; :class:`BodyClock`: the time to
   send a body);
@@ -43,8 +44,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .bodies import structure
 from .errors import error_reply, let_go
-from .limits import Limits
-from .refusals import CrossSite, HeadTooLarge, NotJson, ServerFull, TooSlow
+from .refusals import (
+    CrossSite,
+    HeadTooLarge,
+    NotJson,
+    ServerFull,
+    Stopping,
+    TooSlow,
+    UnknownHost,
+)
+from .state import Settings
 from .wire import MAX_BODY, parse_json, read_body, short, too_big
 
 access_log = logging.getLogger("gameweave_http.access")
@@ -68,6 +77,7 @@ SAFETY_HEADERS = (
 
 TOO_MANY_REQUESTS = "the server is answering as many requests as it may at once; try again shortly"
 BODY_TOO_SLOW = "the request body was not received in time; the connection is closed"
+STOPPING = "the server is stopping; try again once it is back"
 
 
 def head_too_large(max_head: int) -> HeadTooLarge:
@@ -89,15 +99,16 @@ class App(Starlette):
         app: ASGIApp = Errors(self.router, handlers)
         for cls, args, kwargs in reversed(self.user_middleware):
             app = cls(app, *args, **kwargs)
-        return Gate(app, self.state.settings.limits, handlers)
+        return Gate(app, self.state.settings, handlers)
 
 
 class Gate:
     """The outermost layer of every request (see the module docstring)."""
 
-    def __init__(self, app: ASGIApp, limits: Limits, handlers: Mapping[Any, Any]) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings, handlers: Mapping[Any, Any]) -> None:
         self.app = app
-        self.limits = limits
+        self.settings = settings
+        self.limits = settings.limits
         #: Exception handlers a user gave Starlette (``add_exception_handler``), asked
         #: before the error mapper.
         self.handlers = handlers
@@ -106,7 +117,8 @@ class Gate:
     def admit(self, scope: Scope) -> None:
         """Refuse a request before any route sees it: a head over ``max_head``
         bytes (however it arrived: a server may bound only a head still arriving),
-        or as many requests being answered as the limit allows."""
+        a ``Host`` the server does not serve, or as many requests being answered as
+        the limit allows."""
         headers = scope["headers"]
         # The head as sent, but for spaces around header values ("NAME: VALUE\r\n"
         # per header, the request line's method, path, query and version).
@@ -114,6 +126,12 @@ class Gate:
         size += len(scope.get("raw_path") or b"") + len(scope["query_string"]) + 24
         if size > self.limits.max_head:
             raise head_too_large(self.limits.max_head)
+        host = header(scope, b"host")
+        if host is not None and not host_allowed(host, scope, self.settings.allowed_hosts):
+            raise UnknownHost(
+                f"this server does not answer to the host {printable(short(host))!r}; "
+                "its operator may add it with gameweave serve --allowed-host"
+            )
         if self.answering >= self.limits.connections:
             raise ServerFull(TOO_MANY_REQUESTS, retry_after=1)
 
@@ -151,6 +169,14 @@ class Gate:
                 self.answering -= 1
         except ClientDisconnect:
             pass  # nobody is left to answer
+        except asyncio.CancelledError:
+            # The server cancels the requests still running once its shutdown's
+            # grace is over: end each one here, as the request's last act, rather
+            # than let the server log a traceback per request.
+            if not status:
+                await answer(Stopping(STOPPING), scope, receive, send_safely, self.handlers)
+            elif not complete:
+                await send_safely({"type": "http.response.body", "body": b""})
         except Exception as exc:
             # A refusal of the gate's own, or what a user's middleware raised.
             if not status:
@@ -278,36 +304,86 @@ def printable(text: str) -> str:
 # -- the API's routes --------------------------------------------------------------------------
 
 
-def refuse_cross_site(scope: Scope, public_url: str | None) -> None:
+def header(scope: Scope, name: bytes) -> str | None:
+    """The first header ``name`` of a request (``None``: not sent)."""
+    for key, value in scope["headers"]:
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+#: A ``Host`` header: a name or an address (IPv6 in brackets), and maybe a port.
+_HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::([0-9]{1,5}))?")
+
+
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """The host name (lower case; an IPv6 address without brackets) and port of a
+    ``Host`` header, or ``None`` when it is not one."""
+    found = _HOST.fullmatch(value.strip())
+    if found is None:
+        return None
+    name, port = found.groups()
+    return name.strip("[]").lower(), int(port) if port else None
+
+
+def host_allowed(value: str, scope: Scope, allowed: frozenset[str]) -> bool:
+    """Whether the ``Host`` header ``value`` names this server: the address the
+    request reached (as its socket has it) or one of the ``allowed`` names
+    (``localhost``, the public URL's host, those the operator added). A page
+    whose own name was made to point at this server (DNS rebinding) sends its
+    own name, refused here."""
+    found = split_host(value)
+    if found is None:
+        return False
+    server = scope.get("server")
+    return found[0] in allowed or (server is not None and found[0] == str(server[0]).lower())
+
+
+def refuse_cross_site(scope: Scope, settings: Settings) -> None:
     """Refuse a state-changing request a page of another site may have sent.
 
     It must declare a JSON body (which a page of another site cannot send without
     the browser asking first), and an ``Origin`` header, when sent, must be this
-    server's: its public URL's origin or the address the request was made to."""
-    ctype = origin = host = None
-    for name, value in scope["headers"]:
-        if name == b"content-type":
-            ctype = value
-        elif name == b"origin":
-            origin = value.decode("latin-1")
-        elif name == b"host":
-            host = value.decode("latin-1")
-    if ctype is None or ctype.split(b";", 1)[0].strip().lower() != b"application/json":
+    server's: its public URL's origin, or a host it answers to (see
+    :func:`host_allowed`) on the scheme and port the request was made to."""
+    ctype = header(scope, b"content-type")
+    if ctype is None or ctype.split(";", 1)[0].strip().lower() != "application/json":
         raise NotJson("send the body as JSON, with the header Content-Type: application/json")
-    if origin is not None:
-        allowed = {f"{scope.get('scheme', 'http')}://{host}"} if host else set()
-        if public_url:
-            allowed.add(origin_of(public_url))
-        if origin not in allowed:
-            raise CrossSite(
-                f"requests from the page of another site are refused (Origin {short(origin)!r})"
-            )
+    origin = header(scope, b"origin")
+    if origin is None or origin == settings.public_origin:
+        return
+    if not same_server(origin, scope, settings.allowed_hosts):
+        raise CrossSite(
+            f"requests from the page of another site are refused (Origin {short(origin)!r})"
+        )
 
 
-def origin_of(url: str) -> str:
-    """The origin (scheme, host and port) of ``url``."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
+#: The port a URL without one has, by scheme.
+DEFAULT_PORT = {"http": 80, "https": 443}
+
+
+def same_server(origin: str, scope: Scope, allowed: frozenset[str]) -> bool:
+    """Whether ``origin`` is this server as the request reached it: a host it
+    answers to, on the request's scheme and port (a page on another port of the
+    same machine is another site)."""
+    scheme = scope.get("scheme", "http")
+    parts = urlsplit(origin)
+    try:
+        port = parts.port or DEFAULT_PORT.get(parts.scheme)
+    except ValueError:
+        return False
+    if parts.scheme != scheme or not parts.hostname or parts.path or parts.username:
+        return False
+    if not host_allowed(parts.netloc, scope, allowed):
+        return False
+    host = header(scope, b"host")
+    found = split_host(host) if host is not None else None
+    if found is not None:
+        wanted = found[1] or DEFAULT_PORT.get(scheme)
+    else:
+        server = scope.get("server")
+        wanted = server[1] if server else None
+    return port == wanted
 
 
 @attrs.frozen
@@ -370,7 +446,7 @@ class Endpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         op = self.ops[scope["method"]]
         if scope["method"] == "POST":  # the one method of the API's that changes state
-            refuse_cross_site(scope, scope["app"].state.settings.public_url)
+            refuse_cross_site(scope, scope["app"].state.settings)
         body: Any = None
         if op.body is not None:
             raw = await read_body(scope, receive, op.limit)

@@ -13,7 +13,10 @@ So only the server's side of the connection can hold:
   :meth:`~gameweave_http.pipeline.Gate.admit`);
 - a body still arriving once its request was answered, which the app no longer
   reads: closed ``body_timeout`` (plus a second) after its head (the app refuses
-  a body it reads too slowly itself, see :class:`~gameweave_http.pipeline.BodyClock`).
+  a body it reads too slowly itself, see :class:`~gameweave_http.pipeline.BodyClock`);
+- at shutdown, an event stream: its connection is closed at once (the stream sees
+  its client gone and ends quietly), where uvicorn would wait for it to end by
+  itself, which it never does, then cancel it and log a traceback.
 
 Each refusal is a whole JSON response with the safety headers, written by
 :func:`raw_refusal` from the same error table as the app's. Request bodies and
@@ -125,6 +128,16 @@ class GuardedProtocol(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop()
         super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        """The server is stopping: an answer still being written with no length
+        (chunked: an event stream, the one endless answer) ends now, its
+        connection closed; anything else finishes first, as uvicorn does it."""
+        cycle = self.cycle
+        if cycle is not None and cycle.chunked_encoding and not cycle.response_complete:
+            self.transport.close()  # the stream sees its client gone and ends
+            return
+        super().shutdown()
 
     def send_400_response(self, msg: str) -> None:
         """httptools refused what was received: a one-line JSON error instead of

@@ -58,6 +58,10 @@ class NotHttp(Refusal):
     """The request is not valid HTTP/1.1."""
 
 
+class UnknownHost(Refusal):
+    """A ``Host`` this server does not serve (see ``gameweave serve --allowed-host``)."""
+
+
 # -- who is asking ---------------------------------------------------------------------
 
 
@@ -113,8 +117,8 @@ class BadLog(Refusal):
 
 
 class TooMany(Refusal):
-    """This client asks too much: too many matches created, event streams of one
-    match, or hints at once (see ``Retry-After``)."""
+    """This client asks too much: too many matches created or logs replayed, event
+    streams of one match or of this client, or hints at once (see ``Retry-After``)."""
 
     retry_after = 10
 
@@ -124,6 +128,12 @@ class ServerFull(Refusal):
     streams, searches (see ``Retry-After``)."""
 
     retry_after = 1
+
+
+class Stopping(Refusal):
+    """The server stopped while answering (see ``Retry-After``)."""
+
+    retry_after = 10
 
 
 class Unavailable(Refusal):

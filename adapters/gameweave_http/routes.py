@@ -262,7 +262,7 @@ API: tuple[Api, ...] = (
                 "The replayed payload",
                 body=ReplayLog,
                 limit=MAX_LOG,
-                refusals=(BadLog, LogError),
+                refusals=(BadLog, LogError, TooMany),
             )
         },
     ),

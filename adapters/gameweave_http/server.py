@@ -6,6 +6,7 @@ import gc
 import logging
 import os
 import socket
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,8 @@ def serve(
     public_url: str | None = None,
     limits: Limits | None = None,
     fd: int | None = None,
+    allowed_hosts: Sequence[str] = (),
+    forwarded_allow_ips: Sequence[str] = (),
 ) -> None:
     """Serve the browser client and the API on ``host:port``, storing matches in ``db``.
 
@@ -47,9 +50,18 @@ def serve(
 
     ``public_url`` is the base of the join links the server hands out, as players
     reach it (``https://games.example.org``); by default, the address a request
-    reached. ``limits`` are what the server holds at most, and how long it waits
+    reached. The server answers only to the hosts it serves: the address a
+    request reached, ``localhost``, the public URL's host and ``allowed_hosts``
+    (names players use to reach it, ``games.local``); any other ``Host`` is
+    refused (400). ``limits`` are what the server holds at most, and how long it waits
     for a client (see :mod:`gameweave_http.limits`; default: the defaults, changed
     by the environment variable ``GAMEWEAVE_LIMITS``, e.g. ``streams=2000``).
+
+    ``forwarded_allow_ips`` are the addresses (or networks, ``10.0.0.0/8``; ``*``
+    for any) of reverse proxies to trust: from them alone, ``X-Forwarded-For``
+    names the client (whom the per-client limits count) and
+    ``X-Forwarded-Proto`` the scheme. By default no forwarded header is read, from
+    any peer.
 
     ``fd`` is a socket already bound by whoever started the server (a test that
     must own its port, a service manager), served instead of ``host:port``.
@@ -68,7 +80,14 @@ def serve(
     if limits is None:
         from_env = os.environ.get(LIMITS_ENV, "")
         limits = parse_limits(p for p in from_env.split(",") if p.strip())
-    app = create_app(db, fsync=fsync, dev=dev, public_url=public_url, limits=limits)
+    app = create_app(
+        db,
+        fsync=fsync,
+        dev=dev,
+        public_url=public_url,
+        limits=limits,
+        allowed_hosts=allowed_hosts,
+    )
     collect_less()
     if fd is not None:
         with socket.socket(fileno=os.dup(fd)) as bound:
@@ -76,6 +95,8 @@ def serve(
     print(f"Gameweave serving on http://{host}:{port}/ (matches in {Path(db).resolve()})")
     if public_url:
         print(f"Join links start with {public_url.rstrip('/')}/")
+    if forwarded_allow_ips:
+        print(f"Forwarded headers are trusted from {', '.join(forwarded_allow_ips)} only")
     if dev:
         print(
             "Development mode: clients may choose seeds and test-only options, "
@@ -88,9 +109,10 @@ def serve(
         fd=fd,
         access_log=False,
         log_level="info",
-        # Open event streams would otherwise hold a shutdown up forever.
+        # The protocol ends the event streams at once; a request still running
+        # (a hint being searched) is given this long.
         timeout_graceful_shutdown=2,
-        **uvicorn_options(limits),
+        **uvicorn_options(limits, forwarded_allow_ips),
     )
 
 
@@ -114,16 +136,27 @@ def collect_less() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def uvicorn_options(limits: Limits) -> dict[str, Any]:
+def uvicorn_options(limits: Limits, forwarded_allow_ips: Sequence[str] = ()) -> dict[str, Any]:
     """uvicorn's settings for ``limits``: the guarded protocol (open connections,
-    the time to send a request, a head still arriving; see
-    :mod:`gameweave_http.protocol`) and uvicorn's own idle keep-alive. uvicorn's
-    ``limit_concurrency`` is left off: it counts open event streams as requests
-    and answers plain text without ``Retry-After``; the protocol's cap on
-    connections does that work."""
+    the time to send a request, a head still arriving, event streams ended at
+    shutdown; see :mod:`gameweave_http.protocol`) and uvicorn's own idle
+    keep-alive. uvicorn's ``limit_concurrency`` is left off: it counts open event
+    streams as requests and answers plain text without ``Retry-After``; the
+    protocol's cap on connections does that work.
+
+    Forwarded headers are read only from ``forwarded_allow_ips``: uvicorn would
+    otherwise trust them from 127.0.0.1 (or its ``FORWARDED_ALLOW_IPS``), so any
+    program on the machine, or a proxy passing on what clients send, could pose
+    as any number of clients and escape the per-client limits."""
     from .protocol import guarded_protocol
 
-    return {"http": guarded_protocol(limits), "timeout_keep_alive": limits.keep_alive}
+    trusted = [ip.strip() for ip in forwarded_allow_ips if ip.strip()]
+    return {
+        "http": guarded_protocol(limits),
+        "timeout_keep_alive": limits.keep_alive,
+        "proxy_headers": bool(trusted),
+        "forwarded_allow_ips": trusted or None,
+    }
 
 
 if __name__ == "__main__":  # python -m gameweave_http.server [port] [db]

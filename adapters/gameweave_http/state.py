@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import cast
+from urllib.parse import urlsplit
 
 import attrs
 from starlette.types import Scope
@@ -31,6 +33,28 @@ class Settings:
     public_url: str | None = None
     #: What the server holds at most (see :mod:`gameweave_http.limits`).
     limits: Limits = attrs.field(factory=Limits)
+    #: The host names the server answers to besides the address a request
+    #: reached (:func:`served_hosts`): any other ``Host`` is refused (400).
+    allowed_hosts: frozenset[str] = frozenset({"localhost"})
+
+    @property
+    def public_origin(self) -> str | None:
+        """The origin (scheme, host and port) of :attr:`public_url`."""
+        if self.public_url is None:
+            return None
+        parts = urlsplit(self.public_url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+
+def served_hosts(public_url: str | None, allowed: Iterable[str] = ()) -> frozenset[str]:
+    """The host names a server answers to besides its own address: ``localhost``,
+    the host of ``public_url``, and ``allowed`` (the operator's ``--allowed-host``)."""
+    names = {"localhost", *(name.strip().strip("[]").lower() for name in allowed)}
+    if public_url:
+        host = urlsplit(public_url).hostname
+        if host:
+            names.add(host)
+    return frozenset(names)
 
 
 @attrs.frozen
@@ -44,6 +68,8 @@ class AppState:
     settings: Settings
     #: Matches created per client address per minute.
     creates: RateLimit
+    #: Logs replayed per client address per minute (weighed by their size).
+    replays: RateLimit
 
 
 def state_of(scope: Scope) -> AppState:

@@ -70,6 +70,15 @@ def read_token(scope: Scope, query: bool = False) -> str | None:
     return token or None
 
 
+def client_address(scope: Scope) -> str:
+    """The address of the client a request came from: the key of the limits per
+    client. It is the connection's peer, unless ``gameweave serve`` was told to
+    trust that peer as a proxy (``--forwarded-allow-ips``): then the client the
+    proxy names. Never a forwarded header from any other peer."""
+    client = scope.get("client")
+    return str(client[0]) if client else ""
+
+
 # -- the body -------------------------------------------------------------------------------
 
 

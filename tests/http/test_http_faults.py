@@ -425,7 +425,7 @@ def test_a_5xx_keeps_the_connection_for_its_next_requests(
     app.state.store.summaries = crash
     with ThreadServer(app) as server, socket.create_connection(("127.0.0.1", server.port)) as s:
         s.settimeout(10)
-        request = b"GET %s HTTP/1.1\r\nHost: x\r\n\r\n"
+        request = b"GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         answers = []
         for path in (b"/api/matches", b"/api/titles", b"/api/matches", b"/api/server"):
             s.sendall(request % path)

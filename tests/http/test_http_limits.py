@@ -134,7 +134,7 @@ def open_stream(port: int, match_id: str) -> tuple[socket.socket, int, bytes]:
     """An event stream's request on a raw socket: the socket, the status, the head."""
     s = socket.create_connection(("127.0.0.1", port))
     s.settimeout(5)
-    s.sendall(f"GET /api/matches/{match_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    s.sendall(f"GET /api/matches/{match_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     data = b""
     while b"\r\n\r\n" not in data:
         chunk = s.recv(4096)
@@ -288,7 +288,7 @@ def closed_within(s: socket.socket, seconds: float) -> bytes:
 def test_slow_loris_headers_are_cut_off(slow_server: Any) -> None:
     clients = [socket.create_connection(("127.0.0.1", slow_server.port)) for _ in range(30)]
     for s in clients:
-        s.sendall(b"GET /api/titles HTTP/1.1\r\nHost: x\r\nX-A: ")
+        s.sendall(b"GET /api/titles HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: ")
     # A header that never ends: only the header timeout (1 s) can close these.
     trickle = Trickle(clients, b"a")
     try:
@@ -319,7 +319,7 @@ def test_partial_bodies_are_cut_off(slow_server: Any) -> None:
     for _ in range(20):
         s = socket.create_connection(("127.0.0.1", slow_server.port))
         s.sendall(
-            b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b'Content-Length: 100000\r\n\r\n{"title": '
         )
         clients.append(s)
@@ -365,7 +365,7 @@ def test_an_oversized_request_head_still_arriving_is_refused(slow_server: Any) -
     s = socket.create_connection(("127.0.0.1", slow_server.port))
     # Unfinished, as a client trickling a head in would send it: the server holds
     # at most max_head bytes (16 KiB) of a head it is still waiting for.
-    s.sendall(b"GET /api/titles HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 10_000)
+    s.sendall(b"GET /api/titles HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 10_000)
     with contextlib.suppress(OSError):  # already refused
         s.sendall(b"a" * 10_000)
     # A 431, not the header timeout's 408: refused as soon as the head was too big.
@@ -376,7 +376,7 @@ def test_an_oversized_request_head_still_arriving_is_refused(slow_server: Any) -
 
 def big_head(path: str = "/api/titles") -> bytes:
     """A whole request whose head is 20 KB: complete, and sent in one piece."""
-    return f"GET {path} HTTP/1.1\r\nHost: x\r\nX-Big: {'a' * 20_000}\r\n\r\n".encode()
+    return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: {'a' * 20_000}\r\n\r\n".encode()
 
 
 def answer(s: socket.socket) -> bytes:
@@ -409,7 +409,7 @@ def test_an_oversized_request_head_sent_whole_is_refused(
         # A head just under the limit is answered.
         with socket.create_connection(("127.0.0.1", server.port)) as s:
             s.sendall(
-                b"GET /api/titles HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 15_000 + b"\r\n\r\n"
+                b"GET /api/titles HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 15_000 + b"\r\n\r\n"
             )
             assert answer(s).startswith(b"HTTP/1.1 200")
     with warnings.catch_warnings():
@@ -432,7 +432,7 @@ def test_partial_bodies_are_cut_off_by_the_app_under_plain_uvicorn(plain_server:
     app, server = plain_server
     s = socket.create_connection(("127.0.0.1", server.port))
     s.sendall(
-        b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
         b'Content-Length: 100000\r\n\r\n{"title": '
     )
     # A body that never ends: only the app's body timeout (1 s) can answer it.

@@ -80,7 +80,7 @@ def test_every_protocol_refusal_is_json_with_the_safety_headers(guarded: Any) ->
     port = guarded.port
     # A head trickled in past the header timeout: 408.
     with socket.create_connection(("127.0.0.1", port)) as s:
-        s.sendall(b"GET /api/titles HTTP/1.1\r\nHost: x\r\n")
+        s.sendall(b"GET /api/titles HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         refusal(read_all(s, 5), 408)
     # A head still arriving past max_head: 431.
     with socket.create_connection(("127.0.0.1", port)) as s:
@@ -105,7 +105,7 @@ def test_a_body_trickling_in_after_its_answer_is_cut_off(guarded: Any) -> None:
     leaves the rest to the connection: the protocol closes it after the body
     timeout, however steadily the bytes come."""
     with socket.create_connection(("127.0.0.1", guarded.port)) as s:
-        s.sendall(b"GET /api/server HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{")
+        s.sendall(b"GET /api/server HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n{")
         s.settimeout(5)
         answered = s.recv(65536)
         assert answered.startswith(b"HTTP/1.1 200"), answered[:100]
@@ -132,7 +132,7 @@ def test_a_request_answered_at_once_keeps_its_connection(guarded: Any) -> None:
     with socket.create_connection(("127.0.0.1", guarded.port)) as s:
         s.settimeout(5)
         for _ in range(3):
-            s.sendall(b"GET /api/server HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.sendall(b"GET /api/server HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             data = b""
             while not re.search(rb"\r\n\r\n\{[^}]*\}", data):
                 chunk = s.recv(65536)
@@ -219,7 +219,7 @@ def test_a_server_handed_its_socket_turns_nagle_off(
             assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
             time.sleep(0.02)
         with socket.create_connection(bound.getsockname()) as s:
-            s.sendall(b"GET /api/server HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.sendall(b"GET /api/server HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             s.settimeout(10)
             assert s.recv(65536).startswith(b"HTTP/1.1 200")
             (held,) = server.server_state.connections
