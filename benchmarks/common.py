@@ -242,8 +242,12 @@ def with_cpu(server: Server, cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 #: The server's limits for the benchmarks: every load generator's client comes from
-#: one address, which the default rate of match creation (per address) would refuse.
-BENCH_LIMITS = "creates_per_minute=10000000,streams=4000,streams_per_match=4000,connections=5000"
+#: one address, which the default rate of match creation and the default number of
+#: event streams (both per address) would refuse.
+BENCH_LIMITS = (
+    "creates_per_minute=10000000,streams=4000,streams_per_match=4000,streams_per_client=4000,"
+    "connections=5000"
+)
 
 
 def our_server(tmp: Path, label: str, limits: str = BENCH_LIMITS) -> Server:

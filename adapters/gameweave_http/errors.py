@@ -116,7 +116,7 @@ def error_reply(exc: BaseException, method: str, path: str) -> tuple[int, bytes,
     status = status_of(exc)
     if status is not None:
         if isinstance(exc, sqlite3.Error):
-            log.error("%s %s: the store failed", method, short(path), exc_info=exc)
+            store_failed(f"{method} {short(path)}", exc)
             message = STORE_FAILED
         else:
             message = exc.message if isinstance(exc, r.Refusal) else str(exc)
@@ -139,6 +139,16 @@ def error_reply(exc: BaseException, method: str, path: str) -> tuple[int, bytes,
         log.error("%s %s failed", method, short(path), exc_info=exc)
         status, message = 500, INTERNAL
     return status, to_json({"error": capped(one_line(message))}), headers
+
+
+def store_failed(what: str, exc: BaseException) -> None:
+    """Log that the store failed under ``what``: SQLite's own errors (a full disk,
+    a damaged page: the machine's state, which a traceback does not explain) as one
+    line in SQLite's words; anything else with its traceback, as the bug it is."""
+    if isinstance(exc, sqlite3.Error):
+        log.error("%s: the store failed: %s", what, one_line(str(exc) or type(exc).__name__))
+    else:
+        log.error("%s: the store failed", what, exc_info=exc)
 
 
 #: The longest refusal message sent: messages quote what they were sent (an

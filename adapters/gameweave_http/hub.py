@@ -51,6 +51,7 @@ from gameweave_core import (
 from gameweave_core.rng import MAX_SEED
 from gameweave_core.runner import BotSeat
 
+from .errors import store_failed
 from .refusals import (
     NoSuchMatch,
     NoSuchTitle,
@@ -206,7 +207,7 @@ class Hub:
                 host_token=host_token,
             )
         except Exception as exc:
-            log.error("could not store a new match", exc_info=exc)
+            store_failed("a new match", exc)
             raise not_stored("the new match") from None
         live = LiveMatch(match_id, match, seated)
         self._live[match_id] = live
@@ -433,7 +434,7 @@ class Hub:
     async def _put_back(self, live: LiveMatch, error: BaseException) -> None:
         """Not stored means not accepted: put the match back as the store has it,
         then raise the refusal."""
-        log.error("match %s: could not store action %d", live.id, live.match.step, exc_info=error)
+        store_failed(f"match {live.id}: action {live.match.step}", error)
         try:
             again = await off_loop(self._rebuilt, live.id)
         except Unavailable:

@@ -122,19 +122,73 @@ def test_matches_created_per_client_per_minute(tmp_path: Path, sealed_registry: 
             assert c.get("/api/titles").status_code == 200
 
 
+def test_the_rate_limit_weighs_each_event() -> None:
+    now = [0.0]
+    rate = RateLimit(10, clock=lambda: now[0])
+    assert rate.take("a", 6) is None
+    now[0] = 20.0
+    assert rate.take("a", 3) is None
+    wait = rate.take("a", 2)  # 9 spent: the first event's 6 must slide out first
+    assert wait is not None and 39 < wait <= 40
+    assert rate.take("a", 1) is None
+    assert rate.take("b", 50) is None  # dearer than the limit: counted as the whole limit
+    assert rate.take("b", 1) is not None
+    now[0] = 60.5
+    assert rate.take("a", 2) is None  # the 6 slid out of the window
+
+
+def test_replays_are_limited_per_client_weighed_by_the_log(
+    tmp_path: Path, sealed_registry: Registry
+) -> None:
+    """Issue 30, point 7: ``POST /api/replay`` is limited per client like creation,
+    a log counting once per started 64 KiB (its replay's work grows with it)."""
+    limits = Limits(replays_per_minute=6)
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, dev=True, limits=limits)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(app) as c:
+            created = c.post("/api/matches", json={**CREATE, "seed": 5}).json()
+            tokens = [seat["token"] for seat in created["seats"]]
+            for version in range(10):
+                payload = c.get(f"/api/matches/{created['id']}").json()
+                if "outcome" in payload:
+                    break
+                seat = payload["awaiting"][0]
+                body = {"version": payload["version"], "action": {"type": "bid", "coins": 1}}
+                headers = {"X-Seat-Token": tokens[seat - 1]}
+                r = c.post(f"/api/matches/{created['id']}/actions", json=body, headers=headers)
+                assert r.status_code == 200, (version, r.text)
+            log = c.get(f"/api/matches/{created['id']}/log").text
+            for step in range(2):
+                assert c.post("/api/replay", json={"log": log, "step": step}).status_code == 200
+            # A log of 200 KiB counts 4 (refused for what it is, but replayed first).
+            big = c.post("/api/replay", json={"log": "#" * (200 * 1024)})
+            assert big.status_code == 422, big.text
+            limited(c.post("/api/replay", json={"log": log}), 429, "replayed", "64 KiB")
+            # Creation, reads and play are counted apart.
+            assert c.post("/api/matches", json=CREATE).status_code == 201
+
+
 @pytest.fixture
 def streams_server(tmp_path: Path, sealed_registry: Registry) -> Any:
-    limits = Limits(streams_per_match=3, streams=5)
+    # Two-seat matches: two of each match's five places are kept for its seats.
+    limits = Limits(streams_per_match=5, streams=5)
     app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)
     with ThreadServer(app, limits) as server:
         yield app, server
 
 
-def open_stream(port: int, match_id: str) -> tuple[socket.socket, int, bytes]:
-    """An event stream's request on a raw socket: the socket, the status, the head."""
-    s = socket.create_connection(("127.0.0.1", port))
+def open_stream(
+    port: int, match_id: str, token: str | None = None, client: str = "127.0.0.1"
+) -> tuple[socket.socket, int, bytes]:
+    """An event stream's request on a raw socket, as ``token``'s seat (``None``: a
+    spectator) from the loopback address ``client``: the socket, the status, the head."""
+    s = socket.create_connection(("127.0.0.1", port), source_address=(client, 0))
     s.settimeout(5)
-    s.sendall(f"GET /api/matches/{match_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    query = f"?token={token}" if token else ""
+    s.sendall(
+        f"GET /api/matches/{match_id}/events{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    )
     data = b""
     while b"\r\n\r\n" not in data:
         chunk = s.recv(4096)
@@ -153,7 +207,7 @@ def test_event_streams_per_match_and_in_total(streams_server: Any) -> None:
             assert status == 200
             held.append(s)
         r = http.get(f"/api/matches/{ids[0]}/events")
-        limited(r, 429, "3 event streams")
+        limited(r, 429, "5 event streams")
         for _ in range(2):
             s, status, _ = open_stream(server.port, ids[1])
             assert status == 200
@@ -172,10 +226,79 @@ def test_event_streams_per_match_and_in_total(streams_server: Any) -> None:
         eventually(lambda: not app.state.listeners.open(), "closed streams were never let go of")
 
 
+def test_a_seats_own_stream_is_admitted_whatever_the_spectators_hold(
+    tmp_path: Path, sealed_registry: Registry
+) -> None:
+    """Issue 30, point 2: spectators (who need no token, of a match anyone can
+    list) cannot take a seat's stream away; a seat's first stream always has its
+    place within the match's limit, and the limit still holds."""
+    limits = Limits(streams_per_match=5)
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)
+    with ThreadServer(app, limits) as server:
+        created = httpx.post(server.url + "/api/matches", json=CREATE).json()
+        mid = created["id"]
+        one, two = (seat["token"] for seat in created["seats"])
+        held = []
+        # Two of the five places are kept for the two seats: spectators get three.
+        for _ in range(3):
+            s, status, _ = open_stream(server.port, mid)
+            assert status == 200
+            held.append(s)
+        s, status, head = open_stream(server.port, mid)
+        held.append(s)
+        assert status == 429 and b"a place kept for each seat" in head, head
+        for token in (one, two):
+            s, status, head = open_stream(server.port, mid, token)
+            held.append(s)
+            assert status == 200, head
+        # The match is full: a seat's second tab is refused like a spectator.
+        s, status, _ = open_stream(server.port, mid, one)
+        held.append(s)
+        assert status == 429
+        for s in held:
+            s.close()
+        eventually(lambda: not app.state.listeners.open(), "closed streams were never let go of")
+
+
+def test_event_streams_are_limited_per_client(tmp_path: Path, sealed_registry: Registry) -> None:
+    """Issue 30, point 2: one client cannot hold every stream of the server: past
+    ``streams_per_client`` it is refused (429), and other clients still get theirs."""
+    limits = Limits(streams_per_client=3, streams=5)
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)
+    with ThreadServer(app, limits) as server:
+        ids = [httpx.post(server.url + "/api/matches", json=CREATE).json()["id"] for _ in range(2)]
+        held = []
+        for mid in (ids[0], ids[0], ids[1]):
+            s, status, _ = open_stream(server.port, mid, client="127.0.0.2")
+            assert status == 200
+            held.append(s)
+        s, status, head = open_stream(server.port, ids[1], client="127.0.0.2")
+        held.append(s)
+        assert status == 429 and b"retry-after:" in head.lower()
+        assert b"this client has 3 event streams open" in head, head
+        # Another client (another loopback address) is served.
+        for mid in ids:
+            s, status, _ = open_stream(server.port, mid, client="127.0.0.3")
+            assert status == 200
+            held.append(s)
+        # The server's total still holds for everyone.
+        s, status, _ = open_stream(server.port, ids[0], client="127.0.0.4")
+        held.append(s)
+        assert status == 503
+        held[0].close()
+        eventually(lambda: app.state.listeners.open() <= 4, "a closed stream was never let go of")
+        s, status, _ = open_stream(server.port, ids[1], client="127.0.0.2")
+        held.append(s)
+        assert status == 200
+        for s in held:
+            s.close()
+        eventually(lambda: not app.state.listeners.open(), "closed streams were never let go of")
+
+
 def test_many_event_streams_are_held_to_the_limit(
     tmp_path: Path, sealed_registry: Registry
 ) -> None:
-    limits = Limits(streams=150, streams_per_match=500)
+    limits = Limits(streams=150, streams_per_match=500, streams_per_client=500)
     app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)
     with ThreadServer(app, limits) as server:
         created = httpx.post(server.url + "/api/matches", json=CREATE).json()
