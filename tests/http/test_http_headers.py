@@ -11,11 +11,16 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from http_support import ThreadServer
 
 from gameweave_core import Registry
 from gameweave_http.app import create_app
+from gameweave_http.limits import Limits
 from gameweave_http.pipeline import access_log
+from gameweave_http.server import uvicorn_options
+from gameweave_http.testing import LoopbackServer
 
 # The server here is not in development mode, so it picks each match's seed itself:
 # from a fixed sequence (the fresh_seeds fixture), the same games on every run.
@@ -27,6 +32,7 @@ with warnings.catch_warnings():
 
 STATIC = Path(__file__).resolve().parents[2] / "adapters" / "gameweave_http" / "static"
 CREATE = {"title": "sealedbid", "players": 2}
+SAFETY = {"content-security-policy", "referrer-policy", "x-content-type-options", "x-frame-options"}
 
 
 @pytest.fixture
@@ -178,3 +184,135 @@ def test_refusals_do_not_repeat_a_huge_input(client: Any) -> None:
     for body in ({"title": huge, "players": 2}, {**CREATE, "config": {huge: 1}}, {huge: 1}):
         r = client.post("/api/matches", json=body)
         assert 400 <= r.status_code < 500 and len(r.content) < 1000
+
+
+# -- proxies trusted only when told (issue 30, point 3) ----------------------------------------
+
+
+def serve_over_uvicorn(app: Any, forwarded_allow_ips: list[str]) -> LoopbackServer:
+    """``app`` served on uvicorn as ``gameweave serve`` sets it up, trusting the
+    proxies ``forwarded_allow_ips`` (none: ``gameweave serve`` without the option)."""
+    limits = app.state.settings.limits
+    return LoopbackServer(app, **uvicorn_options(limits, forwarded_allow_ips))
+
+
+def test_forwarded_headers_are_ignored_unless_proxies_are_trusted(
+    tmp_path: Path, sealed_registry: Registry
+) -> None:
+    """Without ``--forwarded-allow-ips`` no peer (127.0.0.1 included, which uvicorn
+    trusts by default) may name another client or scheme: rotating
+    ``X-Forwarded-For`` does not escape the creation limit, and
+    ``X-Forwarded-Proto``/``Forwarded`` do not turn join links into https."""
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=Limits(creates_per_minute=2))
+    with serve_over_uvicorn(app, []) as server, httpx.Client(base_url=server.url) as http:
+        statuses = []
+        for i in range(4):
+            headers = {
+                "X-Forwarded-For": f"203.0.113.{i}",
+                "X-Forwarded-Proto": "https",
+                "Forwarded": f"for=198.51.100.{i};proto=https",
+            }
+            r = http.post("/api/matches", json=CREATE, headers=headers)
+            statuses.append(r.status_code)
+            if r.status_code == 201:
+                assert r.json()["spectator_url"].startswith(f"{server.url}/play/"), r.json()
+        assert statuses == [201, 201, 429, 429]
+
+
+def test_a_trusted_proxy_names_the_client_and_the_scheme(
+    tmp_path: Path, sealed_registry: Registry
+) -> None:
+    """With ``--forwarded-allow-ips`` naming the peer, the client it forwards for is
+    the one the limits count, and the scheme it names is the links'; a proxy
+    trusted elsewhere (another address) is not believed here."""
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=Limits(creates_per_minute=1))
+    with (
+        serve_over_uvicorn(app, ["127.0.0.1"]) as server,
+        httpx.Client(base_url=server.url) as http,
+    ):
+        for i in range(3):
+            headers = {"X-Forwarded-For": f"203.0.113.{i}", "X-Forwarded-Proto": "https"}
+            r = http.post("/api/matches", json=CREATE, headers=headers)
+            assert r.status_code == 201, r.text
+            assert r.json()["spectator_url"].startswith("https://127.0.0.1:")
+        headers = {"X-Forwarded-For": "203.0.113.0"}
+        assert http.post("/api/matches", json=CREATE, headers=headers).status_code == 429
+    app = create_app(tmp_path / "n.sqlite3", sealed_registry, limits=Limits(creates_per_minute=1))
+    with (
+        serve_over_uvicorn(app, ["10.0.0.0/8"]) as server,
+        httpx.Client(base_url=server.url) as http,
+    ):
+        statuses = [
+            http.post(
+                "/api/matches", json=CREATE, headers={"X-Forwarded-For": f"203.0.113.{i}"}
+            ).status_code
+            for i in range(2)
+        ]
+        assert statuses == [201, 429]
+
+
+# -- the hosts the server answers to (issue 30, point 4) ---------------------------------------
+
+
+def test_the_server_answers_only_to_the_hosts_it_serves(
+    tmp_path: Path, sealed_registry: Registry
+) -> None:
+    """A ``Host`` the server does not serve is refused (400, one line, the safety
+    headers): the shape of a DNS-rebinding attack on a server bound to 127.0.0.1
+    (``Host`` and ``Origin`` both naming the attacker's site) creates nothing and
+    reissues no link. Its own address, ``localhost``, the public URL's host and
+    the names it was given are served."""
+    app = create_app(
+        tmp_path / "m.sqlite3",
+        sealed_registry,
+        public_url="https://games.example.org",
+        allowed_hosts=["Games.Local"],
+    )
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url) as http:
+        port = server.port
+        created = http.post("/api/matches", json=CREATE).json()
+        mid, host_token = created["id"], created["host_token"]
+        evil = {"Host": f"evil.example:{port}", "Origin": f"http://evil.example:{port}"}
+        for r in (
+            http.post("/api/matches", json=CREATE, headers=evil),
+            http.post(
+                f"/api/matches/{mid}/seats/1/token",
+                json={},
+                headers={**evil, "X-Host-Token": host_token},
+            ),
+            http.get("/", headers={"Host": "evil.example"}),
+            http.get("/api/titles", headers={"Host": f"127.0.0.1.evil.example:{port}"}),
+            http.get("/api/titles", headers={"Host": "a\\b"}),
+        ):
+            assert r.status_code == 400, r.text
+            error = r.json()["error"]
+            assert "does not answer to the host" in error and "\n" not in error
+            assert SAFETY <= set(r.headers), r.headers
+        assert len(http.get("/api/matches").json()) == 1  # nothing created
+        assert http.get(f"/api/matches/{mid}").status_code == 200
+        for host in (
+            f"127.0.0.1:{port}",
+            f"localhost:{port}",
+            "games.example.org",
+            "games.local:80",
+        ):
+            assert http.get("/api/titles", headers={"Host": host}).status_code == 200, host
+
+
+def test_the_origin_check_compares_against_the_served_hosts(client: Any) -> None:
+    """The origin of a ``POST`` must be a host the server answers to, on the port
+    the request reached: not whatever ``Host`` says."""
+    # The test client reaches the server as http://testserver (port 80).
+    for origin in ("http://localhost", "http://testserver", "http://localhost:80"):
+        r = client.post("/api/matches", json=CREATE, headers={"Origin": origin})
+        assert r.status_code == 201, (origin, r.text)
+    for origin in (
+        "http://localhost:3000",  # another site on the same machine
+        "https://localhost",  # another scheme
+        "http://evil.example",
+        "http://evil.example@localhost",
+        "null",
+    ):
+        r = client.post("/api/matches", json=CREATE, headers={"Origin": origin})
+        assert r.status_code == 403, (origin, r.text)
+    assert len(client.get("/api/matches").json()) == 3

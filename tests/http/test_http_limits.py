@@ -532,7 +532,9 @@ def test_an_oversized_request_head_sent_whole_is_refused(
         # A head just under the limit is answered.
         with socket.create_connection(("127.0.0.1", server.port)) as s:
             s.sendall(
-                b"GET /api/titles HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 15_000 + b"\r\n\r\n"
+                b"GET /api/titles HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "
+                + b"a" * 15_000
+                + b"\r\n\r\n"
             )
             assert answer(s).startswith(b"HTTP/1.1 200")
     with warnings.catch_warnings():
