@@ -11,6 +11,7 @@ import importlib.metadata
 import json
 import re
 import socket
+import threading
 import time
 import tomllib
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 from http_support import ROOT, ThreadServer
 from hub_calls import run
+from starlette.routing import Route
 
 from gameweave_core import Registry
 from gameweave_http import protocol
@@ -98,6 +100,54 @@ def test_every_protocol_refusal_is_json_with_the_safety_headers(guarded: Any) ->
     finally:
         for s in held:
             s.close()
+
+
+def answered(data: bytes, status: int) -> dict[str, str]:
+    """The headers of an answer the app's own layers gave, checked: the status, a
+    one-line JSON error and the safety headers."""
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    assert lines[0].startswith(f"HTTP/1.1 {status} "), lines[0]
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    assert set(headers) >= SAFETY, headers
+    assert headers["content-type"] == "application/json"
+    error = json.loads(body[: int(headers["content-length"])])["error"]
+    assert error and "\n" not in error
+    return headers
+
+
+def test_every_refusal_before_the_routes_carries_the_safety_headers(
+    tmp_path: Path, sealed_registry: Registry
+) -> None:
+    """Issue 30, point 9: besides the protocol's refusals (above), those the app
+    gives before any route answers: a host it does not serve (400), a body too
+    slow (408), and a request still running when the server stops and cancels it
+    (503, where uvicorn would answer a plain-text 500 and log a traceback)."""
+    limits = Limits(body_timeout=1.0)
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)
+    waiting = threading.Event()
+
+    async def forever(request: Any) -> Any:
+        waiting.set()
+        await asyncio.Event().wait()
+
+    app.router.routes.insert(0, Route("/forever", forever))
+    with ThreadServer(app, limits) as server:
+        with socket.create_connection(("127.0.0.1", server.port)) as s:
+            s.sendall(b"GET /api/titles HTTP/1.1\r\nHost: evil.example\r\n\r\n")
+            answered(read_all(s, 60), 400)
+        with socket.create_connection(("127.0.0.1", server.port)) as s:
+            s.sendall(
+                b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+            )
+            answered(read_all(s, 60), 408)
+        stopped = socket.create_connection(("127.0.0.1", server.port))
+        stopped.sendall(b"GET /forever HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert waiting.wait(60)
+        server.server.should_exit = True  # the server stops; its grace runs out
+        with stopped:
+            assert answered(read_all(stopped, 60), 503)["retry-after"]
 
 
 def test_a_body_trickling_in_after_its_answer_is_cut_off(guarded: Any) -> None:
