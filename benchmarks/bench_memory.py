@@ -179,7 +179,9 @@ def open_streams(port: int, ids: list[str], per_match: int) -> list[socket.socke
         for _ in range(per_match):
             sock = socket.create_connection(("127.0.0.1", port))
             sock.settimeout(30)
-            sock.sendall(f"GET /api/matches/{mid}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            sock.sendall(
+                f"GET /api/matches/{mid}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+            )
             held.append(sock)
     for sock in held:
         seen = b""
