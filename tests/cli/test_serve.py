@@ -51,6 +51,7 @@ def test_the_real_server_takes_the_arguments_serve_passes() -> None:
     server = pytest.importorskip("gameweave_http.server")
     params = inspect.signature(server.serve).parameters
     assert {"host", "port", "db", "access_log", "fsync"} <= set(params)
+    assert {"public_url", "limits", "allowed_hosts", "forwarded_allow_ips"} <= set(params)
     assert params["db"].default is not inspect.Parameter.empty  # omitted without --db
 
 
@@ -78,3 +79,34 @@ def test_serve_on_a_port_in_use_is_one_line_before_anything_starts(
     # Once the port is free again, serve goes ahead.
     assert runner.invoke(app, ["serve", "--port", str(port)]).exit_code == 0
     assert calls == [{"host": "127.0.0.1", "port": port}]
+
+
+def test_serve_passes_allowed_hosts_and_trusted_proxies(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30, points 3 and 4: the names the server answers to and the proxies it
+    trusts reach the server; without them, none is trusted (the server's default)."""
+    calls = []
+    fake = types.ModuleType("gameweave_http.server")
+    fake.serve = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "gameweave_http.server", fake)
+    monkeypatch.setattr("gameweave_cli.app.listen_refusal", lambda host, port: None)
+    args = ["serve", "--allowed-host", "games.local", "--allowed-host", "[::1]"]
+    args += ["--forwarded-allow-ips", "127.0.0.1, 10.0.0.0/8"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert calls[0]["allowed_hosts"] == ["games.local", "[::1]"]
+    assert calls[0]["forwarded_allow_ips"] == ["127.0.0.1", "10.0.0.0/8"]
+    assert runner.invoke(app, ["serve", "--forwarded-allow-ips", "*"]).exit_code == 0
+    assert calls[1]["forwarded_allow_ips"] == ["*"]
+    for bad in (
+        ["--allowed-host", "http://games.local/"],
+        ["--allowed-host", "a b"],
+        ["--forwarded-allow-ips", "proxy.example"],
+        ["--forwarded-allow-ips", ","],
+    ):
+        result = runner.invoke(app, ["serve", *bad])
+        assert result.exit_code == 2, (bad, result.output)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"error: {bad[0]}"), lines
+    assert len(calls) == 2  # nothing started on bad input

@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
-from http_support import ThreadServer
+from http_support import ROOT, ThreadServer
 from hub_calls import run
 
 from gameweave_core import Registry
@@ -94,6 +94,20 @@ def test_limits_are_checked_and_parsed() -> None:
         parse_limits(["streams=many"])
     with pytest.raises(ValueError, match="must be positive"):
         Limits(streams=0)
+
+
+def test_every_limit_is_documented_and_offered_by_serve() -> None:
+    import attrs
+    import typer
+
+    from gameweave_cli.app import app as cli
+
+    table = (ROOT / "docs" / "reference" / "http.md").read_text()
+    serve = typer.main.get_command(cli).commands["serve"]  # type: ignore[attr-defined]
+    offered = next(p.help for p in serve.params if p.name == "limit")
+    for field in attrs.fields(Limits):
+        assert f"| `{field.name}` |" in table, field.name
+        assert field.name in offered, field.name
 
 
 def test_the_rate_limit_slides_over_a_minute() -> None:
