@@ -28,7 +28,9 @@ from .refusals import (
     HeadTooLarge,
     NotJson,
     ServerFull,
+    Stopping,
     TooSlow,
+    UnknownHost,
 )
 
 # -- the answers ----------------------------------------------------------------------------
@@ -330,10 +332,10 @@ ANSWERS: dict[str, dict[str, Any]] = {
     "HintChoice": HINT_CHOICE,
 }
 
-#: Refusals the pipeline may answer any request with before its route sees it;
-#: a ``POST`` may also be refused as not JSON or from another site, or its body
-#: as too slow; a body as malformed or too large.
-EVERY = (HeadTooLarge, ServerFull)
+#: Refusals the pipeline may answer any request with before its route sees it (or,
+#: for a stop, instead of it); a ``POST`` may also be refused as not JSON or from
+#: another site, or its body as too slow; a body as malformed or too large.
+EVERY = (UnknownHost, HeadTooLarge, ServerFull, Stopping)
 POSTED = (NotJson, CrossSite, TooSlow)
 WITH_BODY = (BadBody, BodyTooLarge)
 

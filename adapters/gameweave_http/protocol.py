@@ -139,6 +139,11 @@ class GuardedProtocol(HttpToolsProtocol):
             return
         super().shutdown()
 
+    def _unsupported_upgrade_warning(self) -> None:
+        """A request to switch protocols (a WebSocket), which this server has no use
+        for: it is answered as plain HTTP, as uvicorn does, but without uvicorn's two
+        warnings per request, with which any client could fill the log."""
+
     def send_400_response(self, msg: str) -> None:
         """httptools refused what was received: a one-line JSON error instead of
         uvicorn's plain text."""

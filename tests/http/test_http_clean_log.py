@@ -1,8 +1,9 @@
 """Issue 30, point 6: what clients and operators ordinarily do leaves a clean server
-log. A client hanging up mid-body, a body cut by the body timeout, a write refused
-on a full disk, and a stop (SIGTERM, Ctrl-C) with event streams open each give at
-most one line, never a traceback, never a 500 for a client that left; and the
-event streams end at once on a stop, without waiting out the server's grace.
+log. A client hanging up mid-body, a body cut by the body timeout, a request to
+switch protocols, a write refused on a full disk, and a stop (SIGTERM, Ctrl-C)
+with event streams open each give at most one line, never a traceback, never a
+500 for a client that left; and the event streams end at once on a stop, without
+waiting out the server's grace.
 
 Each case reads the whole output of a real server process (``ProcessServer``: the
 access log on, uvicorn's own lines, the app's). No case measures time: a wait is
@@ -122,6 +123,10 @@ def test_clients_that_leave_or_dawdle_leave_one_line_each(
             lambda: server.log.read_text().count("POST ") >= 2 * len(routes) + 2,
             "the server never finished with the hung-up requests",
         )
+        # A request to switch to WebSocket, which the server does not speak, is
+        # answered as plain HTTP without a warning of its own (uvicorn writes two).
+        upgrade = {"Connection": "Upgrade", "Upgrade": "websocket"}
+        assert http.get("/api/server", headers=upgrade).status_code == 200
         # The server goes on answering.
         assert http.get(f"/api/matches/{mid}").status_code == 200
     access = clean(stopped_log(server))
