@@ -35,7 +35,39 @@ const ctx = {
   },
 };
 
+/** The least time between two replays asked for, in milliseconds. */
+const MIN_GAP_MS = 100;
+/** A replay is being asked for; the slider or the seat changed meanwhile. */
+let asking = false;
+let changedSince = false;
+
+/**
+ * Show the chosen step. One replay is asked for at a time, and at most one every
+ * MIN_GAP_MS, the latest choice last: dragging the slider asks for the steps the
+ * page can show, not for every step it passes, which keeps a reader well within
+ * the replays the server allows one client a minute (its replays_per_minute).
+ */
 async function show() {
+  if (asking) {
+    changedSince = true;
+    return;
+  }
+  asking = true;
+  const started = performance.now();
+  try {
+    await showStep();
+  } finally {
+    const rest = MIN_GAP_MS - (performance.now() - started);
+    if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+    asking = false;
+  }
+  if (changedSince) {
+    changedSince = false;
+    await show();
+  }
+}
+
+async function showStep() {
   if (logText === null) return;
   const ticket = ++pending;
   const seat = seatSelect.value ? Number(seatSelect.value) : null;
