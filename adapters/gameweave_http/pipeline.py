@@ -129,7 +129,7 @@ class Gate:
         host = header(scope, b"host")
         if host is not None and not host_allowed(host, scope, self.settings.allowed_hosts):
             raise UnknownHost(
-                f"this server does not answer to the host {printable(short(host))!r}; "
+                f"this server does not answer to the host {short(host)!r}; "
                 "its operator may add it with gameweave serve --allowed-host"
             )
         if self.answering >= self.limits.connections:
@@ -301,7 +301,7 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode(), text)
 
 
-# -- the API's routes --------------------------------------------------------------------------
+# -- hosts and origins -------------------------------------------------------------------------
 
 
 def header(scope: Scope, name: bytes) -> str | None:
@@ -337,6 +337,9 @@ def host_allowed(value: str, scope: Scope, allowed: frozenset[str]) -> bool:
         return False
     server = scope.get("server")
     return found[0] in allowed or (server is not None and found[0] == str(server[0]).lower())
+
+
+# -- the API's routes --------------------------------------------------------------------------
 
 
 def refuse_cross_site(scope: Scope, settings: Settings) -> None:
