@@ -228,7 +228,7 @@ def listener(load: Load, seed: int) -> None:
         opened += 1
         with socket.create_connection(("127.0.0.1", load.port)) as s:
             s.settimeout(60)
-            s.sendall(f"GET /api/matches/{mid}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            s.sendall(f"GET /api/matches/{mid}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
             seen = b""
             while b"event: payload" not in seen:
                 chunk = s.recv(65536)
@@ -263,7 +263,7 @@ def bad_client(load: Load, seed: int) -> None:
             if kind == 1:  # a promised body never sent
                 with socket.create_connection(("127.0.0.1", load.port)) as s:
                     s.sendall(
-                        b"POST /api/matches HTTP/1.1\r\nHost: x\r\n"
+                        b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                         b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
                     )
                     time.sleep(rng.uniform(0.1, 1.0))
