@@ -171,12 +171,14 @@ class Gate:
             pass  # nobody is left to answer
         except asyncio.CancelledError:
             # The server cancels the requests still running once its shutdown's
-            # grace is over: end each one here, as the request's last act, rather
-            # than let the server log a traceback per request.
+            # grace is over: answer one not answered yet (rather than leave it to
+            # the server's plain-text 500), end one under way, and let the
+            # cancellation go on (the protocol keeps it out of the log).
             if not status:
                 await answer(Stopping(STOPPING), scope, receive, send_safely, self.handlers)
             elif not complete:
                 await send_safely({"type": "http.response.body", "body": b""})
+            raise
         except Exception as exc:
             # A refusal of the gate's own, or what a user's middleware raised.
             if not status:

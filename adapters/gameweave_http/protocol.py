@@ -16,7 +16,9 @@ So only the server's side of the connection can hold:
   a body it reads too slowly itself, see :class:`~gameweave_http.pipeline.BodyClock`);
 - at shutdown, an event stream: its connection is closed at once (the stream sees
   its client gone and ends quietly), where uvicorn would wait for it to end by
-  itself, which it never does, then cancel it and log a traceback.
+  itself, which it never does, then cancel it and log a traceback; a request
+  uvicorn still cancels (one running past the grace) is answered by the app (see
+  :class:`~gameweave_http.pipeline.Gate`) and leaves no traceback (:class:`Quiet`).
 
 Each refusal is a whole JSON response with the safety headers, written by
 :func:`raw_refusal` from the same error table as the app's. Request bodies and
@@ -38,6 +40,7 @@ import contextlib
 import socket
 from typing import Any, ClassVar
 
+from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .errors import error_reply
@@ -80,6 +83,10 @@ class GuardedProtocol(HttpToolsProtocol):
     from :attr:`limits` (:func:`guarded_protocol` makes a subclass with them set)."""
 
     limits: ClassVar[Limits] = Limits()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.app = Quiet(self.app)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -177,6 +184,24 @@ class GuardedProtocol(HttpToolsProtocol):
         self._stop()
         self.transport.write(raw_refusal(refusal))
         self.transport.close()
+
+
+class Quiet:
+    """The app as uvicorn calls it: a request cancelled by uvicorn (once a shutdown's
+    grace is over) ends there, quietly, where uvicorn would log a traceback for
+    each. The app's own layers have answered it by then (the pipeline's ``Gate``)."""
+
+    __slots__ = ("app",)
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except asyncio.CancelledError:
+            if scope["type"] != "http":
+                raise
 
 
 def no_delay(transport: asyncio.BaseTransport) -> None:
