@@ -361,6 +361,9 @@ def refuse_cross_site(scope: Scope, settings: Settings) -> None:
     origin = header(scope, b"origin")
     if origin is None or origin == settings.public_origin:
         return
+    host = header(scope, b"host")
+    if host is not None and origin == f"{scope.get('scheme', 'http')}://{host}":
+        return  # the address the page used, which the gate found this server's
     if not same_server(origin, scope, settings.allowed_hosts):
         raise CrossSite(
             f"requests from the page of another site are refused (Origin {short(origin)!r})"
