@@ -63,9 +63,9 @@ class Listeners:
             kept = seat is not None and not held.seats.get(seat)
             if not kept and held.shared() >= self.per_match - players:
                 raise TooMany(
-                    f"match {match_id} has {self.per_match} event streams open (a place "
-                    "kept for each seat), the most it may; close one (a browser tab) or "
-                    "try again later",
+                    f"match {match_id} has as many event streams open as it may ("
+                    f"{self.per_match}, a place kept for each seat's first); close one "
+                    "(a browser tab) or try again later",
                     retry_after=10,
                 )
             if self._by_client.get(client, 0) >= self.per_client:
