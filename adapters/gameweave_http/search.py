@@ -18,6 +18,9 @@ others wait their turn in two queues, and a free worker always takes people's
 work first: the bots' turns in matches a person plays and the hints, then the
 turns of bots-only matches (every seat a bot), which would otherwise fill the
 pool for as long as they play and leave a person waiting behind all of them.
+With two workers or more, bots-only turns take all of them but one, so that a
+person's search never waits for one of theirs to end (a search may take
+seconds).
 A bot's move is owed and is never refused. A hint is refused (:class:`PoolFull`,
 a 503) while people's searches alone take every worker (bots-only ones do not
 count: the hint goes ahead of them), and a seat gets one hint at a time
@@ -361,8 +364,12 @@ class SearchPool:
         self._lock = threading.Lock()
         self._executor: cf.Executor | None = None
         self._done: cf.ThreadPoolExecutor | None = None
-        #: Searches handed to the executor (at most ``workers``).
+        #: Searches handed to the executor (at most ``workers``), and how many of
+        #: them are bots-only matches' turns (at most ``_bots_only_workers``).
         self._running = 0
+        self._running_bots_only = 0
+        #: One worker is kept for people whenever there are two or more.
+        self._bots_only_workers = max(1, self.workers - 1)
         #: Searches waiting for a worker: people's (bots' turns in a match a person
         #: plays, hints), and bots-only matches' turns, taken only when no person waits.
         self._people: deque[_Search] = deque()
@@ -401,7 +408,7 @@ class SearchPool:
     ) -> cf.Future[Any]:
         """Start ``job``, or queue it until a worker is free: behind people's
         searches, and with ``bots_only`` (a turn of a match with no person in it)
-        behind every other search too. A hint is refused instead:
+        behind every other search too, on all workers but one. A hint is refused instead:
         :class:`PoolFull` when people's searches take every worker,
         :class:`AlreadySearching` while the seat's previous hint runs. Nothing
         starts once the pool is closed (:class:`PoolClosed`)."""
@@ -432,11 +439,18 @@ class SearchPool:
         return search.future
 
     def _take(self) -> list[_Search]:
-        """The waiting searches that free workers take now, people's first (called
+        """The waiting searches that free workers take now: people's first, then
+        bots-only turns while they hold fewer than ``_bots_only_workers`` (called
         with the lock held)."""
         ready = []
-        while self._running < self.workers and (self._people or self._bots_only):
-            ready.append((self._people or self._bots_only).popleft())
+        while self._running < self.workers:
+            if self._people:
+                ready.append(self._people.popleft())
+            elif self._bots_only and self._running_bots_only < self._bots_only_workers:
+                ready.append(self._bots_only.popleft())
+                self._running_bots_only += 1
+            else:
+                break
             self._running += 1
         return ready
 
@@ -478,7 +492,9 @@ class SearchPool:
             ready = []
             if search.generation == self.generation:  # else close() reset the counts
                 self._running -= 1
-                if not search.bots_only:
+                if search.bots_only:
+                    self._running_bots_only -= 1
+                else:
                     self._people_searches -= 1
                 if search.hint is not None:
                     self._hints.discard(search.hint)
@@ -547,7 +563,7 @@ class SearchPool:
             waiting = [*self._people, *self._bots_only]
             self._people.clear()
             self._bots_only.clear()
-            self._running = self._people_searches = 0
+            self._running = self._running_bots_only = self._people_searches = 0
             self._hints.clear()
         for search in waiting:
             search.future.cancel()

@@ -457,6 +457,29 @@ def test_a_persons_bot_and_hint_go_before_bots_only_matches(
     assert trace.read_text().split() == ["2"] + ["3"] * 30
 
 
+def test_a_person_is_served_while_bots_only_searches_hold_their_workers(
+    tmp_path: Path, registry: Registry, gate: Path
+) -> None:
+    app = create_app(tmp_path / "m.sqlite3", registry, dev=True, searches=2)
+    pool = pool_of(app)
+    with client(app) as c:
+        # Two bots-only matches whose searches never end while the gate is shut: one
+        # runs, the other waits, as the second worker is kept for people.
+        held = [create(c, {"1": "held", "2": "held"}, seed=s) for s in (1, 2)]
+        wait_for(lambda: started_file(gate).exists() or None, "a held search to start")
+        assert pool.in_flight() == 2 and [read(c, m["id"])["thinking"] for m in held] == [[1]] * 2
+        # A person's bot and hint are searched meanwhile, the held search still under way.
+        person = create(c, {"2": "ismcts"}, seed=3)
+        token = token_of(person, 1)
+        assert settled(c, person["id"], token)["awaiting"] == [1]
+        hint = c.post(f"/api/matches/{person['id']}/hint", headers={"X-Seat-Token": token}, json={})
+        assert hint.status_code == 200, hint.text
+        assert not gate.exists() and pool.in_flight() == 2  # both held turns still owed
+        gate.touch()
+        for created in held:
+            assert finished(c, created["id"])["version"] == 10
+
+
 def test_bots_only_search_matches_are_limited_per_client_and_in_total(
     tmp_path: Path, registry: Registry, gate: Path
 ) -> None:
