@@ -957,7 +957,8 @@ def serve(
         list[str] | None,
         typer.Option(
             help="A limit as NAME=VALUE, repeatable (e.g. --limit streams=2000): "
-            "streams, streams_per_match, creates_per_minute, live_matches, connections, "
+            "streams, streams_per_match, creates_per_minute, bot_matches, "
+            "bot_matches_per_client, live_matches, connections, "
             "header_timeout, body_timeout, keep_alive, max_head (see the HTTP reference)"
         ),
     ] = None,

@@ -114,14 +114,15 @@ class BadLog(Refusal):
 
 class TooMany(Refusal):
     """This client asks too much: too many matches created, event streams of one
-    match, or hints at once (see ``Retry-After``)."""
+    match, bots-only search matches under way, or hints at once (see
+    ``Retry-After``)."""
 
     retry_after = 10
 
 
 class ServerFull(Refusal):
     """The server holds all it may: connections, requests answered at once, event
-    streams, searches (see ``Retry-After``)."""
+    streams, searches, bots-only search matches under way (see ``Retry-After``)."""
 
     retry_after = 1
 
