@@ -1,7 +1,7 @@
 """Gameweave's pytest plugin: one randomness policy for every test run.
 
 pytest loads it by itself wherever ``gameweave`` is installed (entry point
-``pytest11``, name ``gameweave``; ``-p no:gameweave`` leaves it out). It does two
+``pytest11``, name ``gameweave``; ``-p no:gameweave`` leaves it out). It does three
 things, so that a test passes or fails the same way on every run and machine:
 
 - **Every match is seeded.** It sets ``GAMEWEAVE_REQUIRE_SEED=1`` for the whole
@@ -17,6 +17,11 @@ things, so that a test passes or fails the same way on every run and machine:
   the header, so a failure found by chance is replayed with
   ``--hypothesis-seed=N``. Neither sets a deadline: a test never asserts a time.
   ``--hypothesis-profile`` and ``--hypothesis-seed`` still win.
+- **Ctrl-C reaches the programs a test drives.** A shell starts a background job
+  (``make test &``, ``nohup``) with SIGINT ignored, and every program started
+  from it would inherit that, so a test that presses Ctrl-C in a terminal would
+  wait in vain. The run takes SIGINT back; the programs it starts then answer
+  Ctrl-C as they do for a user.
 
 The conformance kit (:mod:`gameweave_core.testing`) is derandomized under either
 profile: a title's CI must not depend on luck.
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 from collections.abc import Iterator
 from typing import Any
 
@@ -66,6 +72,9 @@ def register_profiles() -> None:
 @pytest.hookimpl(trylast=True)  # after Hypothesis's own plugin read its options
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault(REQUIRE_SEED_ENV, "1")
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # A handler, unlike "ignored", is not inherited across exec.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         from hypothesis import core, settings
     except ImportError:  # a run without Hypothesis: nothing more to choose

@@ -975,8 +975,9 @@ def serve(
         typer.Option(
             help="A limit as NAME=VALUE, repeatable (e.g. --limit streams=2000): "
             "streams, streams_per_match, streams_per_client, creates_per_minute, "
-            "replays_per_minute, live_matches, connections, header_timeout, body_timeout, "
-            "keep_alive, max_head (see the HTTP reference)"
+            "replays_per_minute, bot_matches, bot_matches_per_client, live_matches, "
+            "connections, header_timeout, body_timeout, keep_alive, max_head "
+            "(see the HTTP reference)"
         ),
     ] = None,
 ) -> None:

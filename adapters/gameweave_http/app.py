@@ -89,6 +89,8 @@ def create_app(
         max_live=limits.live_matches,
         pinned=listeners.count,
         search=pool,
+        bot_matches=limits.bot_matches,
+        bot_matches_per_client=limits.bot_matches_per_client,
     )
 
     @contextlib.asynccontextmanager

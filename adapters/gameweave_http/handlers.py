@@ -257,7 +257,13 @@ async def create_match(scope: Scope, body: CreateMatch) -> Reply:
         refuse_secrets_known(state, body.title, body.seed, body.config)
     host_token = secrets.token_urlsafe(24)
     live, tokens = await state.hub.create(
-        body.title, body.players, body.seed, body.config, body.bots, host_token=host_token
+        body.title,
+        body.players,
+        body.seed,
+        body.config,
+        body.bots,
+        host_token=host_token,
+        client=client_address(scope),
     )
     base = state.settings.public_url or bound_url(scope)
     seat_labels, version = await state.hub.seats(live)

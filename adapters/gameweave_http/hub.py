@@ -17,6 +17,13 @@ payload meanwhile, and the move is applied back on the loop when the search is
 done, if the match has not moved in between (else the bot searches again from
 where the match is). Reads and other seats' actions go on while it thinks.
 
+A match of bots only (every seat a bot) with a search bot would keep the pool
+busy for as long as it plays, with no one waiting for it: its searches queue
+behind people's (see :mod:`~gameweave_http.search`), and the hub holds at most
+``bot_matches`` of them under way, ``bot_matches_per_client`` of them created by
+one client (by address). Those limits also bound the matches in memory that
+cannot be dropped (a match is never dropped while its bot thinks).
+
 What the hub refuses it raises as the reasons of :mod:`gameweave_http.refusals`
 (and the core's :class:`~gameweave_core.IllegalAction`); their HTTP statuses are
 not its business (see :mod:`gameweave_http.errors`).
@@ -60,8 +67,10 @@ from .refusals import (
     NotSeated,
     NotStored,
     Refusal,
+    ServerFull,
     StaleVersion,
     TitleFailed,
+    TooMany,
     Unavailable,
     Unplayable,
 )
@@ -79,6 +88,11 @@ async def off_loop(call: Callable[..., T], *args: Any) -> T:
     loop (rebuilding a match, bots' turns, replays, files and queries that may take
     long). The caller keeps whatever lock it holds until the call is done."""
     return await asyncio.to_thread(call, *args)
+
+
+#: Seconds after which a refused bots-only match may be asked for again: a share
+#: frees when one of them ends, which takes minutes rather than seconds.
+BOT_MATCHES_RETRY = 60
 
 
 def short_id(match_id: str) -> str:
@@ -134,6 +148,8 @@ class Hub:
         max_live: int = 1000,
         pinned: Callable[[str], int] | None = None,
         search: SearchPool | None = None,
+        bot_matches: int = 8,
+        bot_matches_per_client: int = 2,
     ) -> None:
         self.store = store
         self.registry = registry if registry is not None else default_registry()
@@ -150,6 +166,13 @@ class Hub:
         #: bots play off the loop as cheap bots do, holding the match's lock).
         self.search = search
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Bots-only matches with a search bot under way, at most, on the server
+        #: and created by one client (see the module docstring).
+        self.bot_matches = bot_matches
+        self.bot_matches_per_client = bot_matches_per_client
+        #: Those under way: match id -> (the client that created it, or ``None``
+        #: for one resumed from the store; the live match).
+        self._bot_play: dict[str, tuple[str | None, LiveMatch]] = {}
 
     # -- creating -----------------------------------------------------------------
 
@@ -161,9 +184,11 @@ class Hub:
         config: Mapping[str, Any] | None = None,
         bots: Mapping[int, str | None] | None = None,
         host_token: str | None = None,
+        client: str = "",
     ) -> tuple[LiveMatch, dict[int, str]]:
         """A new stored match and the token of each human seat; its bots play at once.
-        ``host_token`` (stored hashed) may later reissue the seats' tokens."""
+        ``host_token`` (stored hashed) may later reissue the seats' tokens.
+        ``client`` (its address) is who asks, for the limits of bots-only matches."""
         try:
             entry = self.registry.entry(title_name)
         except UnknownTitle as exc:
@@ -189,6 +214,9 @@ class Hub:
             seated = seat_bots(match, bots, self.registry)
         except ConfigError as exc:
             raise Unplayable(str(exc)) from None
+        bot_play = _bots_only_search(match, seated)
+        if bot_play:
+            self._bot_play_share(client)  # or the refusal, before anything is stored
         tokens = {s: secrets.token_urlsafe(24) for s in range(1, players + 1) if s not in bots}
         match_id = secrets.token_urlsafe(9)
         try:
@@ -211,7 +239,9 @@ class Hub:
             raise not_stored("the new match") from None
         live = LiveMatch(match_id, match, seated)
         self._live[match_id] = live
-        self._evict()
+        if bot_play:
+            self._bot_play[match_id] = (client, live)
+        self._evict(keep=live)
         if seated:
             async with live.lock:
                 await self._run_bots(live)
@@ -233,10 +263,59 @@ class Hub:
         if live is None:
             live = await self._load(match_id)
         live.used = next(_uses)
-        if live.bots and self._owes_bots(live):
+        if live.bots and self._owes_bots(live) and self._may_play(live):
             async with live.lock:
                 await self._run_bots(live)
         return live
+
+    # -- bots-only matches ------------------------------------------------------------
+
+    def _bot_play_now(self) -> dict[str, tuple[str | None, LiveMatch]]:
+        """The bots-only search matches under way, those that ended (or were
+        dropped from memory, their turn owed) forgotten."""
+        self._bot_play = {
+            match_id: (client, live)
+            for match_id, (client, live) in self._bot_play.items()
+            if not live.match.is_over
+            and live.bot_error is None
+            and self._live.get(match_id) is live
+        }
+        return self._bot_play
+
+    def _bot_play_share(self, client: str | None) -> None:
+        """Refuse another bots-only search match for ``client`` past its limit
+        (:class:`TooMany`, 429) or past the server's (:class:`ServerFull`, 503)."""
+        under_way = self._bot_play_now()
+        mine = sum(1 for owner, _ in under_way.values() if owner == client)
+        if client is not None and mine >= self.bot_matches_per_client:
+            raise TooMany(
+                f"this client already has {mine} matches of bots only with a search bot "
+                "under way, the most it may; try again once one is over",
+                retry_after=BOT_MATCHES_RETRY,
+            )
+        if len(under_way) >= self.bot_matches:
+            raise ServerFull(
+                f"the server already has {len(under_way)} matches of bots only with a "
+                "search bot under way, the most it may; try again once one is over",
+                retry_after=BOT_MATCHES_RETRY,
+            )
+
+    def _may_play(self, live: LiveMatch) -> bool:
+        """Whether ``live``'s owed bot turn may be taken now. A bots-only search
+        match rebuilt from the store (the server stopped while it played) takes
+        a share of the server's limit to go on; with none free it waits, its
+        turn owed, until it is asked for again."""
+        known = self._bot_play.get(live.id)
+        if known is not None and known[1] is live:
+            return True  # under way, counted
+        if not _bots_only_search(live.match, live.bots):
+            return True
+        try:
+            self._bot_play_share(None)
+        except ServerFull:
+            return False
+        self._bot_play[live.id] = (None, live)
+        return True
 
     async def _load(self, match_id: str) -> LiveMatch:
         if not _plausible_id(match_id):
@@ -246,7 +325,7 @@ class Hub:
             if live is None:
                 live = await off_loop(self._rebuilt, match_id)
                 self._live[match_id] = live
-                self._evict()
+                self._evict(keep=live)
         return live
 
     def _rebuilt(self, match_id: str) -> LiveMatch:
@@ -263,11 +342,13 @@ class Hub:
         """How many matches are held in memory."""
         return len(self._live)
 
-    def _evict(self) -> None:
+    def _evict(self, keep: LiveMatch) -> None:
         """Past :attr:`max_live`, drop the least recently used matches (a tenth of
         the limit at once, so that the sort is rare) that no one holds: no event
         stream, lock free, no search. Dropped matches are rebuilt from the store
-        when next asked for."""
+        when next asked for. ``keep``, the match just put in, is never dropped: its
+        caller is about to use it (its bots to play), and a search started for a
+        match no longer held would go on beside its rebuilt twin's."""
         if len(self._live) <= self.max_live:
             return
         goal = self.max_live - max(1, self.max_live // 10)
@@ -275,7 +356,7 @@ class Hub:
         for live in by_use:
             if len(self._live) <= goal:
                 break
-            if live.lock.locked() or live.thinking or self.pinned(live.id):
+            if live is keep or live.lock.locked() or live.thinking or self.pinned(live.id):
                 continue
             del self._live[live.id]
             self.store.forget(live.id)
@@ -497,7 +578,8 @@ class Hub:
         loop = asyncio.get_running_loop()
         generation = pool.generation
         try:
-            future = pool.submit(job)
+            # A turn no person waits for yields the workers to those a person does.
+            future = pool.submit(job, bots_only=len(live.bots) == live.match.players)
         except PoolClosed:
             return  # the server is stopping: the turn is owed, and taken after a restart
         except Exception as exc:
@@ -637,6 +719,11 @@ def labels(
                     cache[key] = text
         out.append(text)
     return out
+
+
+def _bots_only_search(match: Match, bots: Mapping[int, BotSeat]) -> bool:
+    """Whether every seat of ``match`` is a bot and one of them searches."""
+    return len(bots) == match.players and any(is_search_bot(b.bot) for b in bots.values())
 
 
 def _plausible_id(match_id: str) -> bool:

@@ -8,6 +8,8 @@ a ``Retry-After`` header. Where each is held:
   (:class:`~gameweave_http.events.Listeners`);
 - matches created, and logs replayed, per client (by address) per minute
   (:class:`RateLimit`);
+- matches of bots only with a search bot under way, per client (by address) and
+  in total (the hub; the search pool also serves people's searches first);
 - live matches held in memory: past the limit, the least recently used idle ones
   are dropped, to be rebuilt from the store when next asked for (the hub);
 - what an ASGI app can hold itself, however it is served, in the pipeline
@@ -51,6 +53,11 @@ class Limits:
     #: started :data:`REPLAY_UNIT` bytes: stepping through a replay asks once a
     #: step, while the largest log (4 MiB) costs its replay the most.
     replays_per_minute: int = 300
+    #: Matches of bots only (every seat a bot) with a search bot, under way at once
+    #: on the whole server: another is refused (503) until one is over.
+    bot_matches: int = 8
+    #: The same, created by one client address: another is refused (429).
+    bot_matches_per_client: int = 2
     #: Live matches held in memory; older idle ones are dropped (and rebuilt from
     #: the store on demand).
     live_matches: int = 1000

@@ -118,14 +118,15 @@ class BadLog(Refusal):
 
 class TooMany(Refusal):
     """This client asks too much: too many matches created or logs replayed, event
-    streams of one match or of this client, or hints at once (see ``Retry-After``)."""
+    streams of one match or of this client, bots-only search matches under way, or
+    hints at once (see ``Retry-After``)."""
 
     retry_after = 10
 
 
 class ServerFull(Refusal):
     """The server holds all it may: connections, requests answered at once, event
-    streams, searches (see ``Retry-After``)."""
+    streams, searches, bots-only search matches under way (see ``Retry-After``)."""
 
     retry_after = 1
 

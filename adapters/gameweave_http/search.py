@@ -14,9 +14,18 @@ applies the move as the bot's action, if the match has not moved meanwhile.
 
 At most :attr:`SearchPool.workers` searches run at once (default: the number of
 CPUs; ``GAMEWEAVE_SEARCHES`` or ``create_app(searches=...)`` changes it). The
-bots' searches wait their turn in a queue: a bot's move is owed and is never
-refused. A hint is refused (:class:`PoolFull`, a 503) while every worker is
-taken, and a seat gets one hint at a time (:class:`AlreadySearching`, a 429).
+others wait their turn in two queues, and a free worker always takes people's
+work first: the bots' turns in matches a person plays and the hints, then the
+turns of bots-only matches (every seat a bot), which would otherwise fill the
+pool for as long as they play and leave a person waiting behind all of them.
+With two workers or more, bots-only turns take all of them but one, so that a
+person's search never waits for one of theirs to end (a search may take
+seconds).
+A bot's move is owed and is never refused. A hint is refused (:class:`PoolFull`,
+a 503) while people's searches alone take every worker (bots-only ones do not
+count: the hint goes ahead of them), and a seat gets one hint at a time
+(:class:`AlreadySearching`, a 429). How many bots-only matches may search at
+all is the hub's limit (``bot_matches``, ``bot_matches_per_client``).
 
 Workers are started with ``spawn`` (a fresh interpreter: forking a server's
 threads is unsafe) on the first search, at a lower CPU priority than the server
@@ -41,9 +50,10 @@ import multiprocessing
 import os
 import threading
 import types
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from typing import Any, Literal
 
 import attrs
@@ -317,11 +327,27 @@ def hint_json(match: Match, result: SearchResult) -> dict[str, Any]:
 # -- in the server ------------------------------------------------------------------------
 
 
+@attrs.frozen(eq=False)
+class _Search:
+    """A search in the pool, waiting for a worker or running: its job, the future
+    its caller holds, what it counts toward, and the pool's generation then."""
+
+    job: SearchJob
+    future: cf.Future[Any]
+    bots_only: bool
+    hint: tuple[str, int] | None
+    generation: int
+
+
 class SearchPool:
-    """At most ``workers`` searches at once, in worker processes (see the module
-    docstring). The workers start with the first search; :meth:`close` stops
-    them and refuses new searches (the app's shutdown) until :meth:`open` (its
-    startup)."""
+    """At most ``workers`` searches at once, in worker processes, people's first
+    (see the module docstring). The workers start with the first search;
+    :meth:`close` stops them and refuses new searches (the app's shutdown) until
+    :meth:`open` (its startup).
+
+    The executor is handed a search only when a worker is free for it, so that
+    the order in which searches start is the pool's, not the executor's queue's.
+    """
 
     def __init__(self, registry: Registry, workers: int | None = None) -> None:
         self.workers = workers if workers is not None else default_workers()
@@ -338,7 +364,18 @@ class SearchPool:
         self._lock = threading.Lock()
         self._executor: cf.Executor | None = None
         self._done: cf.ThreadPoolExecutor | None = None
-        self._in_flight = 0
+        #: Searches handed to the executor (at most ``workers``), and how many of
+        #: them are bots-only matches' turns (at most ``_bots_only_workers``).
+        self._running = 0
+        self._running_bots_only = 0
+        #: One worker is kept for people whenever there are two or more.
+        self._bots_only_workers = max(1, self.workers - 1)
+        #: Searches waiting for a worker: people's (bots' turns in a match a person
+        #: plays, hints), and bots-only matches' turns, taken only when no person waits.
+        self._people: deque[_Search] = deque()
+        self._bots_only: deque[_Search] = deque()
+        #: People's searches running or waiting (what a hint is refused by).
+        self._people_searches = 0
         self._hints: set[tuple[str, int]] = set()
         #: How many times the pool was closed; a search of an earlier one is abandoned.
         self.generation = 0
@@ -358,11 +395,21 @@ class SearchPool:
 
     def in_flight(self) -> int:
         """Searches running or waiting for a worker."""
-        return self._in_flight
+        with self._lock:
+            return self._running + len(self._people) + len(self._bots_only)
 
-    def submit(self, job: SearchJob, *, hint: bool = False) -> cf.Future[Any]:
-        """Start ``job`` (queued behind the others when every worker is taken). A
-        hint is refused instead: :class:`PoolFull` when every worker is taken,
+    def waiting(self) -> tuple[int, int]:
+        """Searches waiting for a worker: people's, and bots-only matches'."""
+        with self._lock:
+            return len(self._people), len(self._bots_only)
+
+    def submit(
+        self, job: SearchJob, *, hint: bool = False, bots_only: bool = False
+    ) -> cf.Future[Any]:
+        """Start ``job``, or queue it until a worker is free: behind people's
+        searches, and with ``bots_only`` (a turn of a match with no person in it)
+        behind every other search too, on all workers but one. A hint is refused instead:
+        :class:`PoolFull` when people's searches take every worker,
         :class:`AlreadySearching` while the seat's previous hint runs. Nothing
         starts once the pool is closed (:class:`PoolClosed`)."""
         key = (job.match_id, job.seat)
@@ -374,42 +421,99 @@ class SearchPool:
                     raise AlreadySearching(
                         f"seat {job.seat} already asked for a hint; it is still being searched"
                     )
-                if self._in_flight >= self.workers:
+                if self._people_searches >= self.workers:
                     raise PoolFull(
                         f"the server is running as many searches as it may ({self.workers} "
                         "at once); try again shortly"
                     )
                 self._hints.add(key)
-            executor = self._executor or self._start()
-            self._in_flight += 1
+            search = _Search(job, cf.Future(), bots_only, key if hint else None, self.generation)
+            if bots_only:
+                self._bots_only.append(search)
+            else:
+                self._people.append(search)
+                self._people_searches += 1
             self.searches += 1
-        try:
-            try:
-                future = self._send(executor, job)
-            except BrokenProcessPool:
-                # A worker died (killed, out of memory): start a new pool, once.
-                log.error("a search worker died; starting the search pool again")
-                with self._lock:
-                    if self._executor is executor:
-                        self._executor = None
-                    executor = self._executor or self._start()
-                future = self._send(executor, job)
-        except BaseException:
-            self._finished(key if hint else None)
-            raise
-        future.add_done_callback(lambda _: self._finished(key if hint else None))
-        return future
+            ready = self._take()
+        self._send(ready)
+        return search.future
 
-    def _send(self, executor: cf.Executor, job: SearchJob) -> cf.Future[Any]:
+    def _take(self) -> list[_Search]:
+        """The waiting searches that free workers take now: people's first, then
+        bots-only turns while they hold fewer than ``_bots_only_workers`` (called
+        with the lock held)."""
+        ready = []
+        while self._running < self.workers:
+            if self._people:
+                ready.append(self._people.popleft())
+            elif self._bots_only and self._running_bots_only < self._bots_only_workers:
+                ready.append(self._bots_only.popleft())
+                self._running_bots_only += 1
+            else:
+                break
+            self._running += 1
+        return ready
+
+    def _send(self, ready: list[_Search]) -> None:
+        """Hand each search to the executor; its end settles the caller's future."""
+        for search in ready:
+            with self._lock:
+                if search.generation != self.generation:  # the pool closed meanwhile
+                    search.future.cancel()
+                    continue
+                executor = self._executor or self._start()
+            try:
+                try:
+                    running = self._execute(executor, search.job)
+                except BrokenProcessPool:
+                    # A worker died (killed, out of memory): start a new pool, once.
+                    log.error("a search worker died; starting the search pool again")
+                    with self._lock:
+                        if self._executor is executor:
+                            self._executor = None
+                        executor = self._executor or self._start()
+                    running = self._execute(executor, search.job)
+            except Exception as exc:
+                self._settle(search, None, exc)
+                continue
+            running.add_done_callback(partial(self._settle, search))
+
+    def _execute(self, executor: cf.Executor, job: SearchJob) -> cf.Future[Any]:
         if self._recipe is None:
             return executor.submit(run_search, job, self.registry)
         return executor.submit(_in_worker, job)
 
-    def _finished(self, hint: tuple[str, int] | None) -> None:
+    def _settle(
+        self, search: _Search, ended: cf.Future[Any] | None, error: BaseException | None = None
+    ) -> None:
+        """A search ended (or could not start): free its worker for the next one and
+        hand its outcome to its caller."""
         with self._lock:
-            self._in_flight -= 1
-            if hint is not None:
-                self._hints.discard(hint)
+            ready = []
+            if search.generation == self.generation:  # else close() reset the counts
+                self._running -= 1
+                if search.bots_only:
+                    self._running_bots_only -= 1
+                else:
+                    self._people_searches -= 1
+                if search.hint is not None:
+                    self._hints.discard(search.hint)
+                ready = self._take()
+        if ready:
+            # The executor calls this from its own thread, which must not be handed
+            # more work (a process pool's manager thread would wait on itself): the
+            # next searches leave from the pool's own thread.
+            self.later(self._send, ready)
+        outcome = search.future
+        with contextlib.suppress(cf.InvalidStateError):  # cancelled by close() meanwhile
+            if ended is None:
+                outcome.set_exception(error or RuntimeError("the search did not start"))
+            elif ended.cancelled():
+                outcome.cancel()
+            elif ended.exception() is not None:
+                outcome.set_exception(ended.exception())
+            else:
+                outcome.set_result(ended.result())
 
     def _start(self) -> cf.Executor:
         """The executor, started now (called with the lock held)."""
@@ -427,20 +531,25 @@ class SearchPool:
         return executor
 
     def later(self, call: Callable[..., None], *args: Any) -> None:
-        """Run ``call(*args)`` in the pool's own thread (the hub applies finished
-        searches there, out of the worker processes' way). An exception is logged."""
+        """Run ``call(*args)`` in the pool's own thread (the next searches are sent
+        from there, out of the executor's way). An exception is logged. Once the
+        pool is closed, ``call`` runs at once in the caller's thread instead: it can
+        then only cancel what it was given, and no thread is started for it."""
         with self._lock:
-            if self._done is None:
+            if not self._closed and self._done is None:
                 self._done = cf.ThreadPoolExecutor(1, thread_name_prefix="gameweave-search-done")
-            done = self._done
+            done = None if self._closed else self._done
 
         def run() -> None:
             try:
                 call(*args)
             except Exception as exc:
-                log.error("applying a finished search failed", exc_info=exc)
+                log.error("sending a search to the workers failed", exc_info=exc)
 
-        done.submit(run)
+        if done is None:
+            run()
+        else:
+            done.submit(run)
 
     def close(self) -> None:
         """Stop every search now: queued ones are cancelled and the workers ended
@@ -451,6 +560,13 @@ class SearchPool:
             executor, self._executor = self._executor, None
             done, self._done = self._done, None
             self.generation += 1
+            waiting = [*self._people, *self._bots_only]
+            self._people.clear()
+            self._bots_only.clear()
+            self._running = self._running_bots_only = self._people_searches = 0
+            self._hints.clear()
+        for search in waiting:
+            search.future.cancel()
         if executor is not None:
             processes = dict(getattr(executor, "_processes", None) or {})
             executor.shutdown(wait=False, cancel_futures=True)

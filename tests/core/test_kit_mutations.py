@@ -33,6 +33,7 @@ import copy
 import importlib
 import random
 import re
+import sys
 import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -608,11 +609,24 @@ def test_the_kit_catches_museum_rushs_leak_as_it_shipped(monkeypatch: pytest.Mon
     criterion catches that bookkeeping (restored here in the title's rules), in
     matches played by the title's bot, where robberies of seen cards happen; the
     same matches pass with the bookkeeping as it is now."""
-    rules = pytest.importorskip("gameweave_museumrush.rules")  # a distribution of its own
+    hands = pytest.importorskip("gameweave_museumrush.hands")  # a distribution of its own
     from gameweave_museumrush import MuseumRush
 
-    fixed = rules.unseen_move
-    monkeypatch.setattr(rules, "unseen_move", old_bookkeeping)
+    fixed = hands.unseen_move
+    # Each rules module that imported the function holds its own reference to it.
+    holders = [
+        module
+        for name, module in sorted(sys.modules.items())
+        if name.startswith("gameweave_museumrush.")
+        and getattr(module, "unseen_move", None) is fixed
+    ]
+    assert len(holders) >= 2, holders  # hands and steals, at least
+
+    def bookkeeping(move: Any) -> None:
+        for module in holders:
+            monkeypatch.setattr(module, "unseen_move", move)
+
+    bookkeeping(old_bookkeeping)
     title, found = MuseumRush(), None
     # Matches played by the title's bot (they rob rivals whose cards the table has
     # seen); the twins a chance step makes catch it, so the deeper ones are not drawn.
@@ -626,7 +640,7 @@ def test_the_kit_catches_museum_rushs_leak_as_it_shipped(monkeypatch: pytest.Mon
     print(f"museumrush as it shipped, seed {found[0]}, {found[1]} players: {message}")
     assert "view differs" in message and "['known']" in message and "step" in message
     assert "no event told it" in message
-    monkeypatch.setattr(rules, "unseen_move", fixed)
+    bookkeeping(fixed)
     check_resampled_twins(title, found[1], found[0], by_bots=1.0, deeper=False)
 
 

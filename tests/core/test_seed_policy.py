@@ -6,6 +6,10 @@ itself picks them from a fixed sequence, and Hypothesis has one profile for CI
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -85,3 +89,38 @@ def test_neither_profile_times_a_test_and_ci_draws_the_same_examples() -> None:
     assert ci.deadline is None and dev.deadline is None
     assert ci.derandomize and ci.database is None
     assert not dev.derandomize
+
+
+CHILD_SIGINT = """
+import subprocess, sys
+
+def test_a_program_the_test_starts_answers_ctrl_c():
+    probe = "import signal; print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out
+"""
+
+
+def test_a_run_started_in_the_background_passes_ctrl_c_on(tmp_path: Path) -> None:
+    """A shell starts a background job with SIGINT ignored and its programs inherit
+    that; the plugin takes SIGINT back, so the terminal tests' Ctrl-C reaches the
+    command they drive (without it they wait for their timeout and fail)."""
+    (tmp_path / "test_child.py").write_text(CHILD_SIGINT)
+
+    def ignore_sigint() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def run(*plugin: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin]
+        return subprocess.run(
+            [*command, str(tmp_path)],
+            preexec_fn=ignore_sigint,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, REQUIRE_SEED_ENV: "1"},
+        )
+
+    with_plugin = run()
+    assert with_plugin.returncode == 0, with_plugin.stdout
+    assert run("-p", "no:gameweave").returncode == 1  # the inheritance the plugin undoes

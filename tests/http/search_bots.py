@@ -1,5 +1,5 @@
-"""A plugin for the search tests: a search bot the test holds back, and a title
-that cannot be searched. The server's search workers import it by its module
+"""A plugin for the search tests: a search bot the test holds back, one that notes
+each of its searches, and a title that cannot be searched. The server's search workers import it by its module
 name (``tests/http`` is on the path they inherit), as they import any plugin."""
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from gameweave_sealedbid.title import SealedBid
 
 #: The environment variable naming the gate file: the held bot searches until it exists.
 GATE_ENV = "GAMEWEAVE_TEST_SEARCH_GATE"
+#: The environment variable naming the file a traced bot appends a line to per search.
+TRACE_ENV = "GAMEWEAVE_TEST_SEARCH_TRACE"
 
 
 def started_file(gate: Path) -> Path:
@@ -37,6 +39,17 @@ class HeldSearchBot(IsmctsBot):
         return super().act(observation, rng)
 
 
+class TracedSearchBot(IsmctsBot):
+    """A short search that first appends the number of seats of its match to the
+    trace file: with one worker, the file lists the searches in the order the pool
+    ran them (a test tells its matches apart by their number of seats)."""
+
+    def act(self, observation: Observation, rng: Rng) -> Any:
+        with Path(os.environ[TRACE_ENV]).open("a") as trace:
+            trace.write(f"{self.players}\n")
+        return super().act(observation, rng)
+
+
 class BlindBids(SealedBid):
     """Sealed Bids without its resample hook: nothing can search it."""
 
@@ -49,6 +62,10 @@ def held(seat: int, players: int) -> Bot:
     return HeldSearchBot(SealedBid(), seat, players, SearchOptions(iterations=40))
 
 
+def traced(seat: int, players: int) -> Bot:
+    return TracedSearchBot(SealedBid(), seat, players, SearchOptions(iterations=40))
+
+
 @hookimpl
 def register_titles(register: Callable[[Any], None]) -> None:
     register(BlindBids())
@@ -57,3 +74,4 @@ def register_titles(register: Callable[[Any], None]) -> None:
 @hookimpl
 def register_bots(register: Callable[[str, str, Any], None]) -> None:
     register("sealedbid", "held", held)
+    register("sealedbid", "traced", traced)

@@ -17,6 +17,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import attrs
 import httpx
 import pytest
 from http_support import ROOT, ThreadServer
@@ -94,6 +95,24 @@ def test_limits_are_checked_and_parsed() -> None:
         parse_limits(["streams=many"])
     with pytest.raises(ValueError, match="must be positive"):
         Limits(streams=0)
+    assert parse_limits(["bot_matches=4", "bot-matches-per-client=1"]) == Limits(
+        bot_matches=4, bot_matches_per_client=1
+    )
+
+
+def test_every_limit_is_documented_with_its_default() -> None:
+    # The HTTP reference's table of limits is where an operator looks them up.
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "reference" / "http.md").read_text()
+    rows = {
+        cells[1].strip("` "): cells[2].strip()
+        for line in doc.splitlines()
+        if line.startswith("| `") and len(cells := line.split("|")) > 3
+    }
+    for field in attrs.fields(Limits):
+        assert field.name in rows, f"{field.name} is not in the limits table"
+        number, *unit = rows[field.name].split()
+        documented = float(number) * (1024 if unit == ["KiB"] else 1)
+        assert documented == field.default, (field.name, rows[field.name])
 
 
 def test_every_limit_is_documented_and_offered_by_serve() -> None:

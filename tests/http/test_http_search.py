@@ -5,6 +5,7 @@ bots and refuses hints when full; a hint is searched from the seat's view alone.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import json
 import os
 import time
@@ -19,12 +20,13 @@ import pytest
 import search_bots
 from http_support import ThreadServer
 from hub_calls import run
-from search_bots import GATE_ENV, started_file
+from search_bots import GATE_ENV, TRACE_ENV, started_file
 
 from gameweave_cli.hint import search_hint
 from gameweave_core import Match, Registry
 from gameweave_http.app import create_app
 from gameweave_http.hub import Hub
+from gameweave_http.limits import Limits
 from gameweave_http.search import (
     SEARCHES_ENV,
     AlreadySearching,
@@ -107,6 +109,11 @@ def settled(c: Any, match_id: str, token: str | None = None) -> dict[str, Any]:
         lambda: p if not (p := read(c, match_id, token))["thinking"] else None,
         "the bots to finish thinking",
     )
+
+
+def finished(c: Any, match_id: str) -> dict[str, Any]:
+    """The payload once the match is over."""
+    return wait_for(lambda: p if "outcome" in (p := read(c, match_id)) else None, "the end")
 
 
 def pool_of(app: Any) -> SearchPool:
@@ -395,3 +402,163 @@ def test_stopping_the_server_abandons_a_search_and_the_turn_is_taken_after(
     with client(app) as c:  # started again: the owed turn is searched and played
         done = settled(c, held["id"])
         assert done["version"] == 1 and "bot_error" not in done
+
+
+# -- fair shares: people before bots-only matches ------------------------------------------------
+
+
+@pytest.fixture
+def trace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The file traced bots note their searches in (workers inherit the variable)."""
+    path = tmp_path / "trace"
+    monkeypatch.setenv(TRACE_ENV, str(path))
+    return path
+
+
+def test_a_persons_bot_and_hint_go_before_bots_only_matches(
+    tmp_path: Path, registry: Registry, gate: Path, trace: Path
+) -> None:
+    limits = Limits(bot_matches=3, bot_matches_per_client=3)
+    app = create_app(tmp_path / "m.sqlite3", registry, dev=True, searches=1, limits=limits)
+    pool = pool_of(app)
+    with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=PATIENCE) as http:
+        # A bots-only match holds the only worker; two more (three seats each) wait.
+        holder = create(http, {"1": "held", "2": "held"}, seed=1)
+        wait_for(lambda: started_file(gate).exists() or None, "the held search to start")
+        flood = [
+            create(http, {"1": "traced", "2": "traced", "3": "traced"}, seed=s, players=3)
+            for s in (2, 3)
+        ]
+        assert pool.in_flight() == 3
+        # A person asks for a hint (admitted: bots-only searches do not fill the pool)...
+        asker = create(http, seed=4)
+        with cf.ThreadPoolExecutor(1) as side:
+            asked = side.submit(
+                http.post,
+                f"/api/matches/{asker['id']}/hint",
+                headers={"X-Seat-Token": token_of(asker, 1)},
+                json={},
+            )
+            wait_for(lambda: pool.in_flight() == 4 or asked.done() or None, "the hint to queue")
+            # ... and another plays against a search bot (two seats).
+            person = create(http, {"2": "traced"}, seed=5)
+            assert read(http, person["id"])["thinking"] == [2]
+            queued = pool.in_flight()
+            gate.touch()
+            hint = asked.result(PATIENCE)
+        assert hint.status_code == 200, hint.text
+        assert queued == 5  # the held search, two bots-only turns, the hint, the bot's turn
+        assert hint.json()["action"] in read(http, asker["id"], token_of(asker, 1))["legal"]
+        assert settled(http, person["id"], token_of(person, 1))["awaiting"] == [1]
+        for created in (holder, *flood):
+            finished(http, created["id"])
+    # With one worker the trace is the order the searches ran in: the person's bot's
+    # first, although both bots-only matches asked before it (3 seats x 5 lots each).
+    assert trace.read_text().split() == ["2"] + ["3"] * 30
+
+
+def test_a_person_is_served_while_bots_only_searches_hold_their_workers(
+    tmp_path: Path, registry: Registry, gate: Path
+) -> None:
+    app = create_app(tmp_path / "m.sqlite3", registry, dev=True, searches=2)
+    pool = pool_of(app)
+    with client(app) as c:
+        # Two bots-only matches whose searches never end while the gate is shut: one
+        # runs, the other waits, as the second worker is kept for people.
+        held = [create(c, {"1": "held", "2": "held"}, seed=s) for s in (1, 2)]
+        wait_for(lambda: started_file(gate).exists() or None, "a held search to start")
+        assert pool.in_flight() == 2 and [read(c, m["id"])["thinking"] for m in held] == [[1]] * 2
+        # A person's bot and hint are searched meanwhile, the held search still under way.
+        person = create(c, {"2": "ismcts"}, seed=3)
+        token = token_of(person, 1)
+        assert settled(c, person["id"], token)["awaiting"] == [1]
+        hint = c.post(f"/api/matches/{person['id']}/hint", headers={"X-Seat-Token": token}, json={})
+        assert hint.status_code == 200, hint.text
+        assert not gate.exists() and pool.in_flight() == 2  # both held turns still owed
+        gate.touch()
+        for created in held:
+            assert finished(c, created["id"])["version"] == 10
+
+
+def test_bots_only_search_matches_are_limited_per_client_and_in_total(
+    tmp_path: Path, registry: Registry, gate: Path
+) -> None:
+    limits = Limits(bot_matches=3, bot_matches_per_client=2)
+    app = create_app(tmp_path / "m.sqlite3", registry, dev=True, searches=1, limits=limits)
+    bots_only = {"1": "held", "2": "held"}
+    with client(app) as one:
+        two = TestClient(app, client=("192.0.2.2", 50000))  # another address
+
+        def refused(c: Any, status: int, words: str) -> None:
+            stored = len(c.get("/api/matches").json())
+            body = {"title": "sealedbid", "players": 2, "bots": bots_only, "seed": 9}
+            r = c.post("/api/matches", json=body)
+            assert r.status_code == status, r.text
+            error = r.json()["error"]
+            assert words in error and "\n" not in error
+            assert int(r.headers["retry-after"]) >= 1
+            assert len(c.get("/api/matches").json()) == stored  # nothing was stored
+
+        first = [create(one, bots_only, seed=s) for s in (1, 2)]
+        refused(one, 429, "this client already has 2 matches of bots only with a search bot")
+        # Matches with a person, or with cheap bots only, are not bots-only search play.
+        create(one, {"2": "held"}, seed=3)
+        create(one, {"1": "thrifty", "2": "thrifty"}, seed=4)
+        create(two, bots_only, seed=5)
+        refused(two, 503, "the server already has 3 matches of bots only with a search bot")
+        refused(one, 429, "this client already has 2")
+        gate.touch()
+        for created in first:
+            finished(one, created["id"])
+        # Over, they no longer count.
+        assert create(one, bots_only, seed=6)["id"]
+
+
+def test_bots_only_matches_stay_bounded_in_memory(
+    tmp_path: Path, registry: Registry, gate: Path
+) -> None:
+    # A bots-only match is never dropped from memory while its bot thinks (its move
+    # would land on a match no longer held): the limit on them is what bounds them.
+    limits = Limits(live_matches=4, bot_matches=2, bot_matches_per_client=2)
+    app = create_app(tmp_path / "m.sqlite3", registry, dev=True, searches=1, limits=limits)
+    hub = app.state.hub
+    with client(app) as c:
+        answers, accepted = [], []
+        for seed in range(12):
+            body = {"title": "sealedbid", "players": 2, "seed": seed}
+            r = c.post("/api/matches", json={**body, "bots": {"1": "held", "2": "held"}})
+            answers.append(r.status_code)
+            accepted += [r.json()["id"]] if r.status_code == 201 else []
+            create(c, seed=100 + seed)  # a person's match, dropped when idle
+            assert hub.live_count() <= limits.live_matches
+        # Each accepted one is still held, its one search under way: reading it
+        # starts no other (as it would for a copy rebuilt from the store).
+        for match_id in accepted:
+            assert read(c, match_id)["thinking"] == [1]
+        assert pool_of(app).in_flight() == len(accepted)
+        assert answers == [201, 201] + [429] * 10
+        gate.touch()
+
+
+def test_a_bots_only_match_resumed_from_the_store_takes_a_share(
+    tmp_path: Path, registry: Registry, gate: Path
+) -> None:
+    db = tmp_path / "m.sqlite3"
+    bots_only = {"1": "held", "2": "held"}
+    first = create_app(db, registry, dev=True, searches=1)
+    with client(first) as c:
+        stopped = create(c, bots_only, seed=1)  # the server stops while its bot thinks
+        wait_for(lambda: started_file(gate).exists() or None, "the held search to start")
+    first.state.store.close()
+
+    limits = Limits(bot_matches=1)
+    again = create_app(db, registry, dev=True, searches=1, limits=limits)
+    with client(again) as c:
+        playing = create(c, bots_only, seed=2)
+        # The server's one share is taken: the stopped match waits, its turn owed.
+        waiting = read(c, stopped["id"])
+        assert waiting["thinking"] == [] and waiting["version"] == 0
+        gate.touch()
+        finished(c, playing["id"])
+        # Asked for again with the share free, it goes on to its end.
+        finished(c, stopped["id"])
