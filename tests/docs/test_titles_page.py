@@ -4,11 +4,14 @@ the core's distribution, which registers none, and showed an empty table)."""
 from __future__ import annotations
 
 import runpy
+import sys
 from pathlib import Path
 
 from gameweave_core import default_registry
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
+if str(DOCS / "_ext") not in sys.path:  # gameweave_docs, the docs' own extension
+    sys.path.insert(0, str(DOCS / "_ext"))
 
 
 def test_the_titles_table_lists_every_title_the_project_ships() -> None:
