@@ -93,3 +93,19 @@ def test_the_heuristic_bot_slips_away_from_cameras() -> None:
     assert {a.to for a in legal} == {"B1", "A2", "C2", "B3"}
     obs = Observation(1, legal, lambda s: views.view(state, s), lambda s: [])
     assert HeuristicBot().act(obs, Rng(0)) == Go("B3")
+
+
+def test_a_player_line_too_long_for_the_terminal_ends_in_an_ellipsis() -> None:
+    """A thief whose cards the table has seen can fill more than a line: the line
+    is cut at the terminal's width with an ellipsis, so nobody mistakes the cut
+    list for the whole of it (issue 31.6)."""
+    view = Match.create(TITLE, 3, 5).view(None)
+    everything = [{"id": card} for card in range(40)]
+    view["thieves"][0]["known"] = everything
+    for width in (80, 60):
+        line = next(
+            line
+            for line in TITLE.render_text(view, None, width).split("\n")
+            if line.startswith(f"Seat {view['thieves'][0]['seat']}")
+        )
+        assert len(line) == width and line.endswith("…"), line
