@@ -103,9 +103,11 @@ def test_a_player_line_too_long_for_the_terminal_ends_in_an_ellipsis() -> None:
     everything = [{"id": card} for card in range(40)]
     view["thieves"][0]["known"] = everything
     for width in (80, 60):
+        text = TITLE.render_text(view, None, width)
+        assert text is not None
         line = next(
             line
-            for line in TITLE.render_text(view, None, width).split("\n")
+            for line in text.split("\n")
             if line.startswith(f"Seat {view['thieves'][0]['seat']}")
         )
         assert len(line) == width and line.endswith("…"), line
