@@ -221,8 +221,10 @@ def test_a_hint_says_how_it_was_found(server: LoopbackServer, seat_pages: SeatPa
     with 17 choices on offer (Museum Rush's bots search only what its heuristic
     proposes). A hint now weighs every choice, and says how many searches."""
     made = create_match(server, "museumrush", 2, seed=2)
-    page = seat_pages.open(seat(made, 1)["url"], **DESKTOP)
-    page.wait_for_selector("#hint-button:not([hidden])")
+    # The first thief is drawn at random: ask for the hint on the seat that moves.
+    turn = httpx.get(f"{server.url}/api/matches/{made['id']}").json()["awaiting"][0]
+    page = seat_pages.open(seat(made, turn)["url"], **DESKTOP)
+    page.wait_for_selector("#hint-button:not([hidden]):not([disabled])")
     page.click("#hint-button")
     page.wait_for_selector("#hint:has-text('Hint: ')")
     page.wait_for_function(
