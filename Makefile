@@ -8,10 +8,12 @@ TITLE ?= museum
 # examples on every run; `make unit GAMEWEAVE_HYPOTHESIS=dev` (or a bare `pytest`)
 # draws new ones each run and prints the seed to replay a failure with.
 export GAMEWEAVE_HYPOTHESIS ?= ci
-# Every title is a distribution of its own, each in its folder under titles/ (The
-# Museum Job first: `make dists` installs it alone). The dev environment installs them all.
-TITLE_DIRS := titles/museum-job $(filter-out titles/museum-job,$(patsubst %/pyproject.toml,%,$(sort $(wildcard titles/*/pyproject.toml))))
-HOUSE := titles/house-job
+# Every title is a distribution of its own, each in its folder: the project's two games
+# at the top (gameweave_museum/, gameweave_house/; The Museum Job first: `make dists`
+# installs it alone) and the published heist games under titles/. The dev environment
+# installs them all.
+HOUSE := gameweave_house
+TITLE_DIRS := gameweave_museum $(HOUSE) $(patsubst %/pyproject.toml,%,$(sort $(wildcard titles/*/pyproject.toml)))
 TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 
 .PHONY: play test lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers \
@@ -34,7 +36,7 @@ test: $(STAMP) browser-deps lint typecheck jscheck unit docs tutorial scaffold d
 # A title's rules stay readable: McCabe 15 at most in its rule modules (ruff's
 # project-wide limit of 30 still covers bots, terminals, views and loaders).
 RULE_MODULES = $(filter-out %/bots.py %/terminal.py %/views.py %/resample.py %/floorplan.py,\
-	$(wildcard titles/*/gameweave_*/*.py))
+	$(wildcard $(addsuffix /gameweave_*/*.py,$(TITLE_DIRS))))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -148,7 +150,7 @@ $(CSTAMP): pyproject.toml setup.py $(HOUSE)/pyproject.toml $(HOUSE)/setup.py too
 	$(PYTHON) -m venv $(CVENV)
 	$(CBIN)/python -m pip install --quiet --upgrade pip 'setuptools>=77' wheel \
 	  'mypy>=1.10' pytest hypothesis
-	$(CBIN)/python -m pip install --quiet --no-build-isolation '.[http]' ./titles/museum-job ./$(HOUSE)
+	$(CBIN)/python -m pip install --quiet --no-build-isolation '.[http]' ./gameweave_museum ./$(HOUSE)
 	touch $(CSTAMP)
 
 # Any source change rebuilds the two compiled wheels.

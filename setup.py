@@ -3,7 +3,7 @@
 With ``GAMEWEAVE_COMPILE=1`` the modules below are compiled with mypyc into the wheel;
 without it this is a plain pure-Python build. The machinery, and why it refuses an
 editable install, is in ``tools/mypyc_build.py``; The House Job's rules have their own
-list in ``titles/house-job/setup.py``.
+list in ``gameweave_house/setup.py``.
 """
 
 from __future__ import annotations

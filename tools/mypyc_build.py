@@ -1,6 +1,6 @@
 """The opt-in mypyc build shared by the distributions that have one.
 
-``setup.py`` (the core) and ``titles/house-job/setup.py`` (The House Job) each name the modules
+``setup.py`` (the core) and ``gameweave_house/setup.py`` (The House Job) each name the modules
 they compile and call :func:`setup_with_optional_mypyc`. A plain ``pip install`` or
 ``pip install -e`` builds pure Python. With ``GAMEWEAVE_COMPILE=1`` the listed modules
 are compiled with mypyc into the wheel, beside their unchanged ``.py`` sources, the way

@@ -12,7 +12,7 @@ checks what each combination can do:
 5. one published title with its ``test`` extra in another brand-new environment:
    its own tests pass there, so the extra names everything they import.
 
-Usage: ``python tests/dists/check_dists.py titles/museum-job titles/house-job [titles/...]``
+Usage: ``python tests/dists/check_dists.py gameweave_museum gameweave_house [titles/...]``
 """
 
 from __future__ import annotations
@@ -173,4 +173,4 @@ def main(title_dirs: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["titles/museum-job", "titles/house-job"])
+    main(sys.argv[1:] or ["gameweave_museum", "gameweave_house"])

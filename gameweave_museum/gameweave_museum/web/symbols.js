@@ -1,6 +1,6 @@
 // @ts-check
 // Generated from gameweave_museum/symbols.py: do not edit by hand.
-// python -m gameweave_museum.symbols titles/museum-job/gameweave_museum/web/symbols.js
+// python -m gameweave_museum.symbols gameweave_museum/gameweave_museum/web/symbols.js
 export const SYMBOLS = {
   "squares": [
     {

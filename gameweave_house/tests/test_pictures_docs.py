@@ -6,7 +6,7 @@ from pathlib import Path
 
 from gameweave_house.pictures import example_view, table_svg
 
-DOCS = Path(__file__).resolve().parents[3] / "docs" / "titles" / "house"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "titles" / "house"
 
 
 def test_committed_table_picture_is_what_the_code_draws() -> None:

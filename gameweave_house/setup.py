@@ -2,7 +2,7 @@
 
 With ``GAMEWEAVE_COMPILE=1`` the modules below are compiled with mypyc into the wheel;
 without it this is a plain pure-Python build. The machinery, and why it refuses an
-editable install, is shared with the core's build in ``../../tools/mypyc_build.py``, so
+editable install, is shared with the core's build in ``../tools/mypyc_build.py``, so
 the compiled build is made from a checkout of the repository (``make compiled``).
 """
 
@@ -28,7 +28,7 @@ COMPILED = [
 
 if os.environ.get("GAMEWEAVE_COMPILE", "") == "1":
     here = os.path.dirname(os.path.abspath(__file__))
-    sys.path.insert(0, os.path.join(here, "..", "..", "tools"))
+    sys.path.insert(0, os.path.join(here, "..", "tools"))
     from mypyc_build import setup_with_optional_mypyc
 
     with open("pyproject.toml", "rb") as f:

@@ -30,7 +30,7 @@ from gameweave_http.testing import (
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-output" / "screenshots"
 
 # Draw order: first cards (Crew 1, Crew 2), the house's up-card, second cards, the

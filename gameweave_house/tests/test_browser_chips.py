@@ -21,7 +21,7 @@ from gameweave_http.testing import LoopbackServer, SeatPages, create_match, wait
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[3] / "test-output" / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 
 
 @pytest.fixture

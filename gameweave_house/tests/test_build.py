@@ -18,7 +18,7 @@ from gameweave_core import Rng
 from gameweave_house import HouseJob
 
 HOUSE = Path(__file__).resolve().parent.parent
-ROOT = HOUSE.parents[1]  # the repository (HOUSE is titles/house-job)
+ROOT = HOUSE.parent  # the repository (HOUSE is gameweave_house/)
 SOURCES = HOUSE / "gameweave_house"
 
 

@@ -7,7 +7,7 @@ module generated from this table; a test fails when the committed copy differs),
 and the docs' floor plan (``pictures.py``) takes its letters and colours from
 here too. Regenerate the browser's copy with::
 
-    python -m gameweave_museum.symbols titles/museum-job/gameweave_museum/web/symbols.js
+    python -m gameweave_museum.symbols gameweave_museum/gameweave_museum/web/symbols.js
 
 Colours are ``#rrggbb``: the browser and the docs use them as they are; rich
 draws them in a terminal (down to 256 or 16 colours where that is all there is,
@@ -155,7 +155,7 @@ def web_module() -> str:
     return (
         "// @ts-check\n"
         "// Generated from gameweave_museum/symbols.py: do not edit by hand.\n"
-        "// python -m gameweave_museum.symbols titles/museum-job/gameweave_museum/web/symbols.js\n"
+        "// python -m gameweave_museum.symbols gameweave_museum/gameweave_museum/web/symbols.js\n"
         f"export const SYMBOLS = {data};\n"
     )
 

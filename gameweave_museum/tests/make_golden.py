@@ -1,9 +1,9 @@
-"""Records the Museum Job golden logs under titles/museum-job/tests/golden/ (run by hand).
+"""Records the Museum Job golden logs under gameweave_museum/tests/golden/ (run by hand).
 
-    .venv/bin/python titles/museum-job/tests/make_golden.py
+    .venv/bin/python gameweave_museum/tests/make_golden.py
 
 writes the logs; then ``GAMEWEAVE_UPDATE_GOLDEN=1 .venv/bin/pytest
-titles/museum-job/tests/test_golden.py`` records what each seat saw. Re-record only after a
+gameweave_museum/tests/test_golden.py`` records what each seat saw. Re-record only after a
 deliberate change of behaviour, and bump ``MuseumJob.version``.
 """
 

@@ -18,7 +18,7 @@ from gameweave_museum.terminal import LEGEND_ENTRIES, render_map, style
 
 PACKAGE = Path(symbols.__file__).resolve().parent
 WEB = PACKAGE / "web"
-DOCS = Path(__file__).resolve().parents[3] / "docs" / "titles" / "museum" / "index.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "titles" / "museum" / "index.md"
 SVG = "{http://www.w3.org/2000/svg}"
 HEX = re.compile(r"#[0-9a-fA-F]{3,8}\b")
 
@@ -38,7 +38,7 @@ def test_every_kind_has_one_glyph_name_and_colour() -> None:
 
 def test_the_browsers_copy_is_the_table() -> None:
     """``web/symbols.js`` is generated; regenerate it with
-    ``python -m gameweave_museum.symbols titles/museum-job/gameweave_museum/web/symbols.js``."""
+    ``python -m gameweave_museum.symbols gameweave_museum/gameweave_museum/web/symbols.js``."""
     assert (WEB / "symbols.js").read_text(encoding="utf-8") == symbols.web_module()
 
 

@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    .venv/bin/python titles/museum-job/benchmarks/resample.py --games 20
+    .venv/bin/python gameweave_museum/benchmarks/resample.py --games 20
 
 Games of the heuristic bots (and of random play) are played with fixed seeds;
 at every step where the Thief is hidden, the hook is timed for Security, side by
