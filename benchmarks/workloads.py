@@ -368,8 +368,8 @@ def simulate_on(title: str, how: str, games: int, seed: int = 1) -> Callable[[in
     import time
     from concurrent.futures import ProcessPoolExecutor
 
-    from gameweave_cli.cluster import open_cluster
     from gameweave_cli.simulate import simulate
+    from gameweave_dask.cluster import open_cluster
 
     if how not in ("pool", "cluster"):
         raise ValueError(f"how={how!r}: pool or cluster")

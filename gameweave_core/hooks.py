@@ -1,10 +1,14 @@
-"""The plugin hooks. Gameweave has two; a test fails if one is undocumented.
+"""The plugin hooks. Gameweave has three; a test fails if one is undocumented.
 
 A plugin is a module (or any object) with functions marked ``@hookimpl``, made
 known through an entry point in the ``gameweave`` group::
 
     [project.entry-points.gameweave]
     dice = "gameweave_dice.plugin"
+
+A plugin that adds commands to the ``gameweave`` command line is found through the
+:data:`COMMANDS_GROUP` entry points instead, so that the command line starts without
+importing every installed title.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ PROJECT = "gameweave"
 #: registry knows none of them by name. ``ismcts`` offers the search bot for every
 #: title that can resample.
 BUNDLED_PLUGINS: dict[str, str] = {"ismcts": "gameweave_core.ismcts"}
+
+#: The entry-point group of the plugins that implement :func:`register_commands`.
+COMMANDS_GROUP = "gameweave.commands"
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 #: Mark a plugin's hook implementations with this.
@@ -53,4 +60,22 @@ def register_bots(register: Callable[[str, str, Any], None]) -> None:
     for that title, or ``None`` where the bot cannot play it. The core's own search
     bot, ``ismcts``, comes this way (see :data:`BUNDLED_PLUGINS`). ``register`` is a
     :class:`~gameweave_core.registry.BotRegistrar`.
+    """
+
+
+@hookspec
+def register_commands(cli: Any) -> None:
+    """Add commands (and ``simulate`` executors) to the ``gameweave`` command line.
+
+    ``cli`` is a :class:`gameweave_cli.commands.CommandLine`. ``cli.command(name)``
+    decorates a function as a command, exactly as ``typer.Typer.command`` does;
+    ``cli.executor_option(name, help, opener)`` adds ``simulate --NAME VALUE``, which
+    plays the games on the executor ``opener(value, entry)`` returns (with how many
+    games it plays at once). Adapters and
+    extras bring their own commands this way: the HTTP adapter's ``serve`` (only
+    where the ``http`` extra's packages are installed) and the Dask module's
+    ``simulate --cluster``; the command line itself imports no adapter.
+
+    The CLI calls this hook once, when it starts, on the plugins of the
+    :data:`COMMANDS_GROUP` entry points.
     """

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import threading
 from pathlib import Path
@@ -44,7 +43,7 @@ from gameweave_core.rng import MAX_SEED, fresh_seed
 
 from . import replay as replaying
 from . import scaffold
-from .cluster import open_cluster
+from .commands import ChosenExecutor, add_plugin_commands, with_executor_options
 from .play import (
     NoSeatChosen,
     SeatPlan,
@@ -712,7 +711,6 @@ def _diff(a: MatchLog, a_source: str, b: MatchLog, b_source: str, reg: Registry)
 # -- simulate -------------------------------------------------------------------
 
 
-@app.command("simulate")
 def simulate_command(
     title: Annotated[
         str, typer.Argument(help="The title to simulate.", autocompletion=complete_title)
@@ -736,18 +734,13 @@ def simulate_command(
         Path | None, typer.Option("--save-logs", help="Write every game's log to this folder.")
     ] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
-    cluster: Annotated[
-        str | None,
-        typer.Option(
-            help="Play the games on a Dask cluster: its scheduler's address "
-            "(tcp://HOST:8786), or local[:N] for N worker processes here; needs "
-            "gameweave\\[dask]"
-        ),
-    ] = None,
+    *,
+    executor: ChosenExecutor | None = None,
 ) -> None:
     """Play many all-bot games and tabulate who wins, how long and how games end.
 
-    The numbers depend only on --seed, never on --jobs or --cluster.
+    The numbers depend only on --seed, never on --jobs or where the games are played
+    (an executor option a plugin adds, such as the Dask module's --cluster).
     """
     reg = registry()
     check_seed(seed)
@@ -778,20 +771,20 @@ def simulate_command(
         transient=True,
         disable=not stderr.is_terminal,  # no bar (nor stray newline) in pipes and files
     )
-    executor: Any
-    if cluster is not None:
+    pool: Any
+    chosen = executor
+    if chosen is not None:
         if jobs is not None:
-            fail("--jobs and --cluster exclude each other: the cluster's workers play the games", 2)
+            fail(f"--jobs and {chosen.flag} exclude each other: {chosen.flag} plays the games", 2)
         try:
-            executor = open_cluster(cluster, entry)
+            pool, workers = chosen.option.opener(chosen.value, entry)
         except GameweaveError as exc:
             fail(exc, 2)
-        workers = executor.threads
     else:
-        executor = InlineExecutor() if workers == 1 else _process_pool(min(workers, games))
+        pool = InlineExecutor() if workers == 1 else _process_pool(min(workers, games))
     interrupted = False
     try:
-        with progress, executor:
+        with progress, pool:
             task = progress.add_task("games", total=games)
             result = simulate(
                 title,
@@ -799,7 +792,7 @@ def simulate_command(
                 count,
                 run_seed,
                 seats,
-                executor,
+                pool,
                 config=options,
                 keep_logs=save_logs is not None,
                 log_sink=None if save_logs is None else LogFolder(save_logs, title, run_seed),
@@ -916,172 +909,10 @@ def _print_table(result: SimulationResult, display_name: str) -> None:
         console.print(Text(f"{len(result.failures)} game(s) failed; see below", style="red"))
 
 
-# -- serve ----------------------------------------------------------------------
+# -- commands the plugins bring (serve), simulate with their executors, new -----
 
-
-@app.command()
-def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    db: Annotated[
-        Path | None, typer.Option(help="SQLite file of the matches [default: the server's]")
-    ] = None,
-    access_log: Annotated[
-        bool | None,
-        typer.Option(
-            "--access-log/--no-access-log",
-            help="A line per request (never a token) [default: GAMEWEAVE_ACCESS_LOG=1 turns it on]",
-        ),
-    ] = None,
-    fsync: Annotated[
-        bool,
-        typer.Option(
-            help="Flush every commit to disk: survives the machine going down, not only "
-            "the server, at several milliseconds an action"
-        ),
-    ] = False,
-    dev: Annotated[
-        bool,
-        typer.Option(
-            help="Development mode: clients may choose a match's seed and test-only "
-            "options, so whoever creates a match may know its secrets"
-        ),
-    ] = False,
-    public_url: Annotated[
-        str | None,
-        typer.Option(
-            help="Base URL of the join links, as players reach the server "
-            "(e.g. https://games.example.org) [default: the address a request reached]"
-        ),
-    ] = None,
-    allowed_host: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="A host name players reach the server by, repeatable (e.g. "
-            "--allowed-host games.local); besides it the server answers only to its "
-            "own address, localhost and the --public-url host, refusing others (400)"
-        ),
-    ] = None,
-    forwarded_allow_ips: Annotated[
-        str | None,
-        typer.Option(
-            help="Addresses of reverse proxies to trust, comma-separated (e.g. "
-            "127.0.0.1 or 10.0.0.0/8; * for any): only from them are X-Forwarded-For "
-            "and X-Forwarded-Proto read [default: none, from anyone]"
-        ),
-    ] = None,
-    limit: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="A limit as NAME=VALUE, repeatable (e.g. --limit streams=2000): "
-            "streams, streams_per_match, streams_per_client, creates_per_minute, "
-            "replays_per_minute, bot_matches, bot_matches_per_client, live_matches, "
-            "connections, header_timeout, body_timeout, keep_alive, max_head "
-            "(see the HTTP reference)"
-        ),
-    ] = None,
-) -> None:
-    """Host matches for browsers on this machine (the HTTP adapter)."""
-    try:
-        from gameweave_http.server import serve as run_server
-    except ImportError as exc:
-        # The server's dependencies are an extra: the core and the CLI run without them.
-        fail(
-            f"the HTTP server needs its dependencies ({exc}): pip install 'gameweave[http]'",
-            1,
-        )
-    if not 0 < port < 65536:
-        fail(f"--port must be between 1 and 65535, got {port}", 2)
-    refusal = listen_refusal(host, port)
-    if refusal is not None:
-        fail(refusal, 1)
-    # Options left out keep the server's own defaults.
-    options: dict[str, Any] = {} if db is None else {"db": db}
-    if access_log is not None:
-        options["access_log"] = access_log
-    if fsync:
-        options["fsync"] = True
-    if dev:
-        options["dev"] = True
-    if public_url is not None:
-        if not public_url.startswith(("http://", "https://")):
-            fail(f"--public-url must start with http:// or https://, got {public_url[:60]!r}", 2)
-        options["public_url"] = public_url
-    if allowed_host:
-        for name in allowed_host:
-            if not HOST_NAME.fullmatch(name):
-                fail(f"--allowed-host takes a host name or address, got {name[:60]!r}", 2)
-        options["allowed_hosts"] = allowed_host
-    if forwarded_allow_ips is not None:
-        trusted = [ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip()]
-        wrong = next((ip for ip in trusted if not is_network(ip)), None)
-        if wrong is not None or not trusted:
-            fail(
-                "--forwarded-allow-ips takes addresses or networks separated by commas "
-                f"(or *), got {(wrong or forwarded_allow_ips)[:60]!r}",
-                2,
-            )
-        options["forwarded_allow_ips"] = trusted
-    if limit:
-        from gameweave_http.limits import parse_limits
-
-        try:
-            options["limits"] = parse_limits(limit)
-        except ValueError as exc:
-            fail(f"--limit: {exc}", 2)
-    from gameweave_http.store import StoreError
-
-    try:
-        run_server(host=host, port=port, **options)
-    except StoreError as exc:
-        # A database that cannot be used: one line naming the file and what to do.
-        fail(exc.message, 1)
-
-
-#: A host name, or an address (IPv6 in brackets or bare), as --allowed-host takes it.
-HOST_NAME = re.compile(r"\[?[0-9A-Fa-f:.]+\]?|[A-Za-z0-9._-]+")
-
-
-def is_network(text: str) -> bool:
-    """Whether ``text`` is ``*``, an IP address or a network (``10.0.0.0/8``)."""
-    import ipaddress
-
-    if text == "*":
-        return True
-    try:
-        ipaddress.ip_network(text, strict=False)
-    except ValueError:
-        return False
-    return True
-
-
-def listen_refusal(host: str, port: int) -> str | None:
-    """Why the server could not listen on ``host:port`` (one line), or ``None``.
-
-    Checked by binding the address the way the server will (with SO_REUSEADDR,
-    so a port in TIME_WAIT is free) before anything says the server is up; an
-    address that cannot be looked up is left for the server to report."""
-    import errno
-    import socket
-
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except (socket.gaierror, UnicodeError, OverflowError):
-        return None
-    family, kind, proto, _, address = infos[0]
-    with socket.socket(family, kind, proto) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind(address)
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                return f"port {port} is in use on {host}; choose another with --port"
-            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
-    return None
-
-
-# -- new ------------------------------------------------------------------------
-
+_plugins = add_plugin_commands(app)
+app.command("simulate")(with_executor_options(simulate_command, _plugins.executors))
 app.command("new")(scaffold.new)
 
 

@@ -8,7 +8,7 @@ tallies as they arrive, in whatever order: the sums are exact (integers and
 fractions), so the merged numbers do not depend on the order either, and the
 client's memory stays flat however many games are played. Workers find the title
 by name in their own registry, so a distributed executor only needs the same
-plugins installed (:mod:`gameweave_cli.cluster` checks that).
+plugins installed (:mod:`gameweave_dask.cluster` checks that).
 """
 
 from __future__ import annotations

@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 
-from gameweave_cli import cluster as clustering
 from gameweave_cli.app import app
 from gameweave_cli.simulate import (
     GameResult,
@@ -32,6 +31,7 @@ from gameweave_cli.simulate import (
     simulate,
 )
 from gameweave_core import Match, default_registry
+from gameweave_dask import cluster as clustering
 from gameweave_http.testing import loopback_socket
 
 from .conftest import TUTORIAL

@@ -18,7 +18,7 @@ def test_serve_calls_the_http_adapter(runner: CliRunner, monkeypatch: pytest.Mon
     fake.serve = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "gameweave_http.server", fake)
     # Whether these ports are free on this machine is not what is tested here.
-    monkeypatch.setattr("gameweave_cli.app.listen_refusal", lambda host, port: None)
+    monkeypatch.setattr("gameweave_http.commands.listen_refusal", lambda host, port: None)
     result = runner.invoke(app, ["serve"])
     assert result.exit_code == 0, result.output
     assert calls == [{"host": "127.0.0.1", "port": 8000}]  # the server's own default db
@@ -31,16 +31,62 @@ def test_serve_calls_the_http_adapter(runner: CliRunner, monkeypatch: pytest.Mon
     assert calls[3] == {"host": "127.0.0.1", "port": 8000, "access_log": False}
 
 
-def test_serve_without_the_http_adapter_is_one_error_line(
+def test_serve_exists_exactly_where_the_http_extra_is_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The HTTP adapter brings ``serve`` through ``register_commands``: with the
+    extra's packages it is a command, without any one of them there is none."""
+    import typer
+
+    from gameweave_cli.commands import add_plugin_commands
+    from gameweave_http import commands
+
+    def names(app: typer.Typer) -> list[str | None]:
+        return [c.name for c in app.registered_commands]
+
+    with_extra = typer.Typer()
+    add_plugin_commands(with_extra, plugins=[commands])
+    assert names(with_extra) == ["serve"]
+    real = commands.importlib.util.find_spec
+    monkeypatch.setattr(
+        commands.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "uvicorn" else real(name, *a),
+    )
+    assert commands.missing_packages() == ["uvicorn"]
+    without = typer.Typer()
+    add_plugin_commands(without, plugins=[commands])
+    assert names(without) == []
+
+
+def test_serve_names_a_bad_option_before_a_busy_port(
     runner: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "gameweave_http.server", None)  # import fails
-    result = runner.invoke(app, ["serve"])
-    assert result.exit_code == 1
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1
-    assert lines[0].startswith("error: the HTTP server needs its dependencies")
-    assert lines[0].endswith("pip install 'gameweave[http]'")
+    """``serve --port P --limit nonsense=3`` on a busy port says what is wrong with the
+    limit (the port is looked at only once the options are good)."""
+    import socket
+
+    calls = []
+    fake = types.ModuleType("gameweave_http.server")
+    fake.serve = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "gameweave_http.server", fake)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        result = runner.invoke(app, ["serve", "--port", port, "--limit", "nonsense=3"])
+        assert result.exit_code == 2
+        (line,) = result.stderr.strip().splitlines()
+        assert line.startswith("error: --limit:") and "nonsense" in line, line
+        bad_url = ["serve", "--port", port, "--public-url", "games.example.org"]
+        result = runner.invoke(app, bad_url)
+        assert result.exit_code == 2
+        assert result.stderr.startswith("error: --public-url must start with http://")
+        # Good options on the busy port: now the port is what is wrong.
+        result = runner.invoke(app, ["serve", "--port", port, "--limit", "streams=5"])
+        assert result.exit_code == 1
+        assert f"port {port} is in use" in result.stderr
+    assert calls == []
 
 
 def test_the_real_server_takes_the_arguments_serve_passes() -> None:
@@ -90,7 +136,7 @@ def test_serve_passes_allowed_hosts_and_trusted_proxies(
     fake = types.ModuleType("gameweave_http.server")
     fake.serve = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "gameweave_http.server", fake)
-    monkeypatch.setattr("gameweave_cli.app.listen_refusal", lambda host, port: None)
+    monkeypatch.setattr("gameweave_http.commands.listen_refusal", lambda host, port: None)
     args = ["serve", "--allowed-host", "games.local", "--allowed-host", "[::1]"]
     args += ["--forwarded-allow-ips", "127.0.0.1, 10.0.0.0/8"]
     result = runner.invoke(app, args)

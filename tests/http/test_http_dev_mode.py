@@ -150,6 +150,8 @@ def test_gameweave_serve_dev_reaches_the_server(monkeypatch: pytest.MonkeyPatch)
     fake = types.ModuleType("gameweave_http.server")
     fake.serve = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "gameweave_http.server", fake)
+    # Whether port 8000 is free on this machine is not what is tested here.
+    monkeypatch.setattr("gameweave_http.commands.listen_refusal", lambda host, port: None)
     runner = CliRunner()
     assert runner.invoke(app, ["serve", "--dev"]).exit_code == 0
     assert runner.invoke(app, ["serve"]).exit_code == 0

@@ -29,10 +29,9 @@ from urllib.parse import urlsplit
 
 import attrs
 
+from gameweave_cli.simulate import RunStopped, describe_error
 from gameweave_core import default_registry
 from gameweave_core.registry import TitleEntry
-
-from .simulate import RunStopped, describe_error
 
 #: What to run when Dask is missing.
 INSTALL = "pip install 'gameweave[dask]'"
