@@ -31,7 +31,7 @@ myst_heading_anchors = 3
 
 # Generated at build time by gameweave_docs (never copied by hand).
 gameweave_cli_app = "gameweave_cli.app:app"
-gameweave_openapi = "gameweave_http.openapi:schema"
+gameweave_openapi = "gameweave_http.routes:schema"
 gameweave_public_api = "gameweave_core"
 # The titles table lists the project's own title distributions (each title is a
 # distribution of its own; the core, "gameweave", registers none).

@@ -31,10 +31,11 @@ from .events import Listeners
 from .hub import Hub, off_loop
 from .limits import Limits, RateLimit
 from .pipeline import App, access_log
-from .routes import routes
+from .routes import routes, schema
 from .search import SearchPool
 from .state import AppState, Settings, served_hosts
 from .store import Store, StoreError
+from .wire import to_json
 
 __all__ = ["App", "AppState", "Limits", "Settings", "StoreError", "access_log", "create_app"]
 
@@ -105,6 +106,9 @@ def create_app(
             hub.searches_ended()
             await off_loop(store.checkpoint)  # the .sqlite3 file alone holds all
 
+    actions: dict[str, type] = {}
+    for name in registry.names():
+        actions.update(registry.title(name).codec.types)
     app = App(routes=routes(), lifespan=lifespan)
     # Starlette's State holds anything; this app's holds exactly these, typed.
     app.state = AppState(  # type: ignore[assignment]
@@ -121,5 +125,6 @@ def create_app(
         ),
         creates=RateLimit(limits.creates_per_minute),
         replays=RateLimit(limits.replays_per_minute),
+        openapi=to_json(schema(registry.names(), actions)),
     )
     return app

@@ -14,7 +14,7 @@ import enum
 import types
 import typing
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
@@ -346,31 +346,46 @@ RETRY_AFTER = {
 }
 
 
+class ApiPath(Protocol):
+    """One path of a route table and its operations by method
+    (:class:`gameweave_http.routes.Api`)."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def ops(self) -> Mapping[str, Op]: ...
+
+
 def schema(
-    titles: Sequence[str] | None = None, actions: Mapping[str, type] | None = None
+    api: Sequence[ApiPath],
+    path_params: Mapping[str, Mapping[str, Any]],
+    titles: Sequence[str] | None = None,
+    actions: Mapping[str, type] | None = None,
 ) -> dict[str, Any]:
-    """The OpenAPI document (a fresh copy the caller may change).
+    """The OpenAPI document of the route table ``api`` (a fresh copy the caller may
+    change): a pure function of the table, the bodies' classes and the statuses of
+    the refusals. ``path_params`` is the schema of each parameter the paths take;
+    :func:`gameweave_http.routes.schema` passes the server's own table.
 
     Given the names of the installed titles, the document lists them as the only
     values a new match's ``title`` may take; given their action classes by type
     (each title's ``codec.types``), an ``Action`` is one of those, with exactly
     its fields. The server serves it that way.
     """
-    from .routes import API, PATH_PARAMS  # the table imports the handlers, which serve this
-
     components: dict[str, Any] = {name: _copy(value) for name, value in ANSWERS.items()}
     paths: dict[str, Any] = {}
-    for api in API:
-        item = paths.setdefault(api.path, {})
-        names = [part[1:-1] for part in api.path.split("/") if part.startswith("{")]
-        path_params = [
-            {"name": n, "in": "path", "required": True, "schema": dict(PATH_PARAMS[n])}
+    for entry in api:
+        item = paths.setdefault(entry.path, {})
+        names = [part[1:-1] for part in entry.path.split("/") if part.startswith("{")]
+        params = [
+            {"name": n, "in": "path", "required": True, "schema": dict(path_params[n])}
             for n in names
         ]
-        for method, op in api.ops.items():
+        for method, op in entry.ops.items():
             if op.body is not None:
                 components[op.body.__name__] = body_schema(op.body)
-            item[method.lower()] = operation(method, op, path_params)
+            item[method.lower()] = operation(method, op, params)
     if titles:
         prop = components["CreateMatch"]["properties"]["title"]
         prop["enum"] = list(titles)

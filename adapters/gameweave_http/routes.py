@@ -3,13 +3,15 @@
 :data:`API` is the JSON API: each path with its operations (:class:`Op`: the
 handler, the class of the body, and what the OpenAPI document says of it,
 including the refusals the handler may raise). The server routes by it
-(:func:`routes`), and :mod:`gameweave_http.openapi` writes the document from it.
+(:func:`routes`), and :func:`schema` writes the OpenAPI document from it
+(:func:`gameweave_http.openapi.schema`, a pure function of the table).
 :data:`PAGES` are the browser client's pages and files. The routes every turn
 hits come first: Starlette's router tries the routes in order.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -27,6 +29,7 @@ from gameweave_core.errors import (
 )
 
 from . import handlers as h
+from . import openapi
 from .bodies import CreateMatch, Empty, ReplayLog, Submit
 from .pipeline import Endpoint, Op
 from .refusals import (
@@ -301,3 +304,16 @@ PAGES: list[BaseRoute] = [
 def routes() -> list[BaseRoute]:
     """Starlette's routes: the API's, then the pages'."""
     return [*(api.route() for api in API), *PAGES]
+
+
+def schema(
+    titles: Sequence[str] | None = None, actions: Mapping[str, type] | None = None
+) -> dict[str, Any]:
+    """The server's OpenAPI document, written from :data:`API` (a fresh copy).
+
+    Given the names of the installed titles, the document lists them as the only
+    values a new match's ``title`` may take; given their action classes by type
+    (each title's ``codec.types``), an ``Action`` is one of those, with exactly
+    its fields. The app builds it once, with its registry's titles, and serves it.
+    """
+    return openapi.schema(API, PATH_PARAMS, titles, actions)

@@ -70,6 +70,8 @@ class AppState:
     creates: RateLimit
     #: Logs replayed per client address per minute (weighed by their size).
     replays: RateLimit
+    #: The OpenAPI document of this server and its titles, as JSON.
+    openapi: bytes
 
 
 def state_of(scope: Scope) -> AppState:

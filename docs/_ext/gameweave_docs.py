@@ -5,7 +5,7 @@ On ``builder-inited`` this extension writes Markdown (and one TOML log) into
 and ``{literalinclude}``:
 
 - ``cli.md``: every command of the typer app, read through ``typer.main.get_command``;
-- ``http.md``: every route of the HTTP API, from ``gameweave_http.openapi.schema()``;
+- ``http.md``: every route of the HTTP API, from ``gameweave_http.routes.schema()``;
 - ``sealedbid-log.toml`` and ``sealedbid-*.json``: a real match of the tutorial
   title played by its bots, its log and what two seats receive;
 - ``benchmarks.md``: ``benchmarks/results.md`` when the benchmarks have written it,

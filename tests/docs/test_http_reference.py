@@ -13,7 +13,7 @@ import gameweave_docs as gd  # noqa: E402  (lives in docs/_ext, put on the path 
 
 
 def test_the_real_http_api_renders_every_path() -> None:
-    from gameweave_http.openapi import schema
+    from gameweave_http.routes import schema
 
     doc = schema()
     page = gd.render_http(doc)

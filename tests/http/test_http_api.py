@@ -118,10 +118,10 @@ def test_openapi_document_names_every_api_route(client: Any) -> None:
         "/api/replay",
         "/api/openapi.json",
     }
-    from gameweave_http import openapi
+    from gameweave_http import routes
 
     sealed = client.app.state.registry.title("sealedbid")
-    assert openapi.schema(["sealedbid"], sealed.codec.types) == doc
+    assert routes.schema(["sealedbid"], sealed.codec.types) == doc
     # An action is one of the title's, with exactly its fields.
     (bid,) = doc["components"]["schemas"]["Action"]["oneOf"]
     assert bid["required"] == ["type", "coins"] and bid["additionalProperties"] is False
@@ -130,7 +130,7 @@ def test_openapi_document_names_every_api_route(client: Any) -> None:
     assert title["enum"] == ["sealedbid"]
     assert (
         "enum"
-        not in openapi.schema()["components"]["schemas"]["CreateMatch"]["properties"]["title"]
+        not in routes.schema()["components"]["schemas"]["CreateMatch"]["properties"]["title"]
     )
 
 
