@@ -9,8 +9,13 @@ the state in place and return the events that happened, each addressed to the
 seats allowed to read it: the Thief reads what they did, everyone else reads "The
 Thief takes a turn".
 
-Every ruling on a point the rulebook leaves open is marked ``Ruling:`` here and
-written up in ``docs/titles/museum/rulings.md``.
+The rules are cut by concept: :mod:`~.queries` holds the questions every module
+asks of the state (where the Thief may walk, what may be cut, what the satchel is
+worth), :mod:`~.evidence` what Security learns and when, and :mod:`~.reveal` the
+Thief's night as every seat sees it at the end; this module stays the way in.
+
+Every ruling on a point the rulebook leaves open is marked ``Ruling:`` in these
+modules and written up in ``docs/titles/museum/rulings.md``.
 """
 
 from __future__ import annotations
@@ -36,27 +41,56 @@ from .actions import (
     Post,
     Walk,
 )
+from .evidence import bring_to_light, check_monitors, found_cut, spot, watched
 from .floorplan import FloorPlan, coord, parse_coord, quayside_palace
-from .sight import camera_working, guard_sees, office_manned
+from .queries import (
+    THIEF_SEAT,
+    can_cut,
+    can_escape,
+    free_posts,
+    guard_targets,
+    satchel_value,
+    seats_for_guard,
+    security_seats,
+    walk_range,
+    walk_targets,
+)
+from .reveal import thief_section
+from .sight import guard_sees
 from .state import (
     DAWN,
     ENTRY,
     ESCAPE_VALUE,
     GUARD_MOVE,
     GUARDS,
-    HEAVY_WALK,
     OVER,
     POSTING,
     SECURITY,
     THIEF,
-    WALK,
     Evidence,
     State,
 )
 
-THIEF_SEAT = 1
 #: The line every seat but the Thief's reads for any Thief turn.
 THIEF_TURN = "The Thief takes a turn"
+
+#: The way in: the title's entry points, and the questions of :mod:`~.queries` that the
+#: title's other modules and tests ask through this module.
+__all__ = [
+    "THIEF_SEAT",
+    "THIEF_TURN",
+    "apply",
+    "awaiting",
+    "can_cut",
+    "explain_illegal",
+    "legal_actions",
+    "outcome",
+    "satchel_value",
+    "setup",
+    "thief_actions",
+    "walk_range",
+    "walk_targets",
+]
 
 
 # -- setup ----------------------------------------------------------------------
@@ -75,15 +109,6 @@ def setup(players: int, config: Mapping[str, Any], rng: Rng) -> State:
     return State(players=players, display=display, dawn=DAWN)
 
 
-def security_seats(state: State) -> list[int]:
-    return list(range(2, state.players + 1))
-
-
-def guards_of(state: State, seat: int) -> list[int]:
-    """The guard numbers (1-3) ``seat`` runs."""
-    return [i + 1 for i, s in enumerate(state.guard_seats) if s == seat]
-
-
 # -- queries --------------------------------------------------------------------
 
 
@@ -96,79 +121,6 @@ def awaiting(state: State) -> tuple[int, ...]:
     if state.phase == SECURITY:
         return (state.guard_seats[state.turn],)
     return ()
-
-
-def satchel(plan: FloorPlan, state: State) -> list[int]:
-    """The artifacts (collection indices) in the satchel, in the order taken."""
-    return [state.display[c] for c in state.taken]
-
-
-def satchel_value(plan: FloorPlan, state: State) -> int:
-    return sum(plan.collection[a].value for a in satchel(plan, state))
-
-
-def walk_range(plan: FloorPlan, state: State) -> int:
-    """4 steps, or 2 while carrying anything heavy."""
-    heavy = any(plan.collection[a].heavy for a in satchel(plan, state))
-    return HEAVY_WALK if heavy else WALK
-
-
-def walk_targets(plan: FloorPlan, state: State) -> dict[int, int]:
-    """Squares the Thief may walk to now, with their walking distance.
-
-    Walls and guards' squares block: the Thief never walks onto or through a guard.
-    """
-    found = plan.reachable(state.thief, walk_range(plan, state), blocked=state.guards)
-    found.pop(state.thief, None)
-    return found
-
-
-def can_cut(plan: FloorPlan, state: State, square: int) -> bool:
-    """Whether there is a working camera or a breaker that is on at ``square``.
-
-    Ruling: a camera or breaker already cut cannot be cut again until a guard
-    repairs or resets it.
-    """
-    cam = plan.camera_at(square)
-    if cam is not None:
-        return cam.number not in state.cut_cameras
-    wing = plan.breaker_at(square)
-    return wing is not None and wing not in state.cut_breakers
-
-
-def can_escape(plan: FloorPlan, state: State, square: int) -> bool:
-    return square in state.open_exits and satchel_value(plan, state) >= ESCAPE_VALUE
-
-
-def guard_targets(plan: FloorPlan, state: State, index: int) -> dict[int, int]:
-    """Squares guard ``index`` (0-2) may move to: within 3 steps, walls blocking.
-
-    Ruling: guards walk past one another, but two guards never end on one square.
-    """
-    here = state.guards[index]
-    found = plan.reachable(here, GUARD_MOVE)
-    for other, sq in enumerate(state.guards):
-        if other != index:
-            found.pop(sq, None)
-    return found
-
-
-def free_posts(plan: FloorPlan, state: State) -> list[int]:
-    return [p for p in plan.posts if p not in state.guards]
-
-
-def seats_for_guard(state: State, index: int) -> list[int]:
-    """Security seats that may run guard ``index``: every Security player must
-    end with at least one guard."""
-    seats = security_seats(state)
-    after = GUARDS - index - 1
-    allowed = []
-    for seat in seats:
-        chosen = [*state.guard_seats[:index], seat]
-        idle = [s for s in seats if s not in chosen]
-        if len(idle) <= after:
-            allowed.append(seat)
-    return allowed
 
 
 def legal_actions(state: State, seat: int) -> list[Any]:
@@ -332,131 +284,6 @@ def explain_post(plan: FloorPlan, state: State, act: Post) -> str:
 # -- evidence ---------------------------------------------------------------------
 
 
-def watched(state: State, squares: int, monitors: bool = False) -> None:
-    """Note in ``state.trail`` that this round's checks covered ``squares`` (a bit
-    mask), and whether they read the monitors."""
-    trail = state.trail
-    while len(trail.watched) < state.round:
-        trail.watched.append(0)
-        trail.monitored.append(False)
-    trail.watched[-1] |= squares
-    if monitors:
-        trail.monitored[-1] = True
-
-
-def spot(state: State, how: str) -> list[Event]:
-    """The Thief is Spotted where they stand: a Last Seen token, public."""
-    where = state.thief
-    for ev in state.evidence:
-        if ev.kind == "last_seen" and (ev.square, ev.round, ev.how) == (where, state.round, how):
-            return []
-    state.evidence.append(Evidence("last_seen", where, state.round, how=how))
-    return [
-        Event.public(
-            f"Spotted! The Thief is at {coord(where)} ({how})",
-            "spotted",
-            at=coord(where),
-            how=how,
-            round=state.round,
-        )
-    ]
-
-
-def bring_to_light(plan: FloorPlan, state: State, case_index: int) -> list[Event]:
-    """A theft comes to light: the artifact comes off, an empty frame stays."""
-    if case_index in state.revealed:
-        return []
-    taken = state.taken[case_index]
-    state.revealed[case_index] = taken
-    square = plan.cases[case_index].square
-    state.evidence.append(Evidence("empty_frame", square, taken))
-    name = plan.collection[state.display[case_index]].name
-    return [
-        Event.public(
-            f"The {name} is gone from its case at {coord(square)}: taken in round {taken}",
-            "theft",
-            at=coord(square),
-            round=taken,
-        )
-    ]
-
-
-def _found_cut(state: State, kind: str, key: str, square: int, what: str) -> list[Event]:
-    """A cut camera (``kind`` "cut_camera") or dark breaker ("dark") is found:
-    evidence with the rounds it could have happened in, since Security last saw
-    it working."""
-    since = state.confirmed.get(key, 0) + 1
-    state.evidence.append(Evidence(kind, square, state.round, since=since))
-    window = f"round {since}" if since == state.round else f"rounds {since}-{state.round}"
-    return [
-        Event.public(
-            f"{what[0].upper()}{what[1:]} at {coord(square)} was cut ({window})",
-            kind,
-            at=coord(square),
-            since=since,
-            round=state.round,
-        )
-    ]
-
-
-def check_monitors(plan: FloorPlan, state: State) -> list[Event]:
-    """While a guard is in the Office: working cameras that see the Thief, dead
-    feeds, and empty cases a working camera sees."""
-    if not office_manned(plan, state):
-        return []
-    working = [cam for cam in plan.cameras if camera_working(state, cam)]
-    covered = 0
-    for cam in working:
-        covered |= cam.coverage_bits
-    watched(state, covered, monitors=True)
-    events: list[Event] = []
-    for cam in working:
-        state.confirmed[f"camera {cam.number}"] = state.round
-        if state.thief in cam.coverage:
-            events += spot(state, f"camera {cam.number}")
-    events += dark_wings_seen(plan, state)
-    events += dead_feeds_seen(plan, state)
-    for cam in working:
-        for case in plan.cases:
-            if case.square in cam.coverage and case.index in state.taken:
-                events += bring_to_light(plan, state, case.index)
-    return events
-
-
-def dark_wings_seen(plan: FloorPlan, state: State) -> list[Event]:
-    """On the monitors: a wing newly dark has had its breaker cut (and the Thief
-    is caught at it if that was this round); a breaker still on is confirmed."""
-    events: list[Event] = []
-    for wing, square in plan.breakers.items():
-        if wing not in state.cut_breakers:
-            state.confirmed[wing] = state.round
-        elif wing not in state.dark_wings:
-            state.dark_wings.append(wing)
-            events += _found_cut(state, "dark", wing, square, f"the {wing} breaker")
-            if state.cut_breakers[wing] == state.round:
-                events += spot(state, "caught cutting")
-    return events
-
-
-def dead_feeds_seen(plan: FloorPlan, state: State) -> list[Event]:
-    """On the monitors: a camera's feed newly dead has been cut (and the Thief is
-    caught at it if that was this round)."""
-    events: list[Event] = []
-    for cam in plan.cameras:
-        # Ruling: a camera in a dark wing shows nothing, so a cut on it is not told
-        # apart from the blackout until the breaker is reset.
-        if cam.wing in state.cut_breakers or cam.number not in state.cut_cameras:
-            continue
-        if cam.number not in state.dead_cameras:
-            state.dead_cameras.append(cam.number)
-            cut_round = state.cut_cameras[cam.number]
-            key = f"camera {cam.number}"
-            events += _found_cut(state, "cut_camera", key, cam.square, key)
-            if cut_round == state.round:
-                events += spot(state, "caught cutting")
-    return events
-
-
 # -- the round ----------------------------------------------------------------------
 
 
@@ -501,7 +328,7 @@ def guard_checks(plan: FloorPlan, state: State, index: int) -> list[Event]:
             if wing in state.dark_wings:
                 state.dark_wings.remove(wing)
             else:
-                events += _found_cut(state, "dark", wing, here, f"the {wing} breaker")
+                events += found_cut(state, "dark", wing, here, f"the {wing} breaker")
             del state.cut_breakers[wing]
             events.append(Event.public(f"Guard {number} resets the {wing} breaker", "reset"))
         state.confirmed[wing] = state.round
@@ -510,7 +337,7 @@ def guard_checks(plan: FloorPlan, state: State, index: int) -> list[Event]:
         key = f"camera {cam.number}"
         if cam.number in state.cut_cameras:
             if cam.number not in state.dead_cameras:
-                events += _found_cut(state, "cut_camera", key, here, key)
+                events += found_cut(state, "cut_camera", key, here, key)
             else:
                 state.dead_cameras.remove(cam.number)
             del state.cut_cameras[cam.number]
@@ -723,8 +550,6 @@ def do_move_guard(plan: FloorPlan, state: State, act: MoveGuard) -> list[Event]:
 def revealing(state: State, event: Event) -> Event:
     """The event that ends the heist, carrying what every view then shows of the
     Thief's night (as its data): a seat learns only through the events it reads."""
-    from .views import thief_section  # the views build on these rules
-
     reveal = thief_section(quayside_palace(), state)
     return attrs.evolve(event, data={**event.data, "reveal": reveal})
 

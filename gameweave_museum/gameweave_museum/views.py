@@ -16,7 +16,8 @@ from functools import cache
 from typing import Any
 
 from .floorplan import COLUMNS, HEIGHT, WIDTH, FloorPlan, coord, quayside_palace
-from .rules import THIEF_SEAT, guards_of, satchel, satchel_value, walk_range, walk_targets
+from .queries import THIEF_SEAT, guards_of, satchel, walk_range, walk_targets
+from .reveal import artifact, thief_section
 from .sight import office_manned
 from .state import ENTRY, ESCAPE_VALUE, OVER, POSTING, SECURITY, THIEF, State
 
@@ -27,11 +28,6 @@ PHASE_WORDS = {
     SECURITY: "The Security turn",
     OVER: "The heist is over",
 }
-
-
-def _artifact(plan: FloorPlan, index: int) -> dict[str, Any]:
-    art = plan.collection[index]
-    return {"name": art.name, "value": art.value, "heavy": art.heavy}
 
 
 @cache
@@ -126,7 +122,7 @@ def public_view(plan: FloorPlan, state: State) -> dict[str, Any]:
         item = {
             "case": coord(case.square),
             "kind": "vault" if case.vault else "display",
-            **_artifact(plan, state.display[case.index]),
+            **artifact(plan, state.display[case.index]),
         }
         if case.index in state.revealed:
             item["status"] = "gone"
@@ -181,37 +177,6 @@ def public_view(plan: FloorPlan, state: State) -> dict[str, Any]:
     return view
 
 
-def thief_section(plan: FloorPlan, state: State) -> dict[str, Any]:
-    """Everything the Thief knows that Security does not."""
-    cases_taken = [
-        {
-            "case": coord(plan.cases[c].square),
-            "round": r,
-            "public": c in state.revealed,
-            **_artifact(plan, state.display[c]),
-        }
-        for c, r in state.taken.items()
-    ]
-    out: dict[str, Any] = {
-        "route": [coord(sq) for sq in state.route],
-        "satchel": cases_taken,
-        "satchel_value": satchel_value(plan, state),
-        "open_exits": [coord(sq) for sq in state.open_exits],
-        "cut_cameras": [
-            {"number": n, "round": r, "found": n in state.dead_cameras}
-            for n, r in sorted(state.cut_cameras.items())
-        ],
-        "cut_breakers": [
-            {"wing": w, "round": r, "found": w in state.dark_wings}
-            for w, r in sorted(state.cut_breakers.items())
-        ],
-    }
-    if state.thief >= 0:
-        out["at"] = coord(state.thief)
-        out["entry"] = coord(state.entry)
-    return out
-
-
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: a spectator)."""
     plan = quayside_palace()
@@ -226,7 +191,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             mine["walk"] = walk_range(plan, state)
             mine["can_reach"] = [coord(sq) for sq in sorted(walk_targets(plan, state))]
         mine["escape_value"] = ESCAPE_VALUE
-        mine["carrying"] = [_artifact(plan, a) for a in satchel(plan, state)]
+        mine["carrying"] = [artifact(plan, a) for a in satchel(plan, state)]
         out["thief"] = mine
         return out
     out["you"] = {"seat": seat, "role": "Security", "guards": guards_of(state, seat)}
