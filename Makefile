@@ -41,6 +41,8 @@ RULE_MODULES = $(filter-out %/bots.py %/terminal.py %/views.py %/resample.py %/f
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	@echo "lint-imports: the layering and no import cycles (pyproject's [tool.importlinter])"
+	@$(BIN)/lint-imports --no-cache
 	@echo "ruff: McCabe 15 at most in the titles' rule modules"
 	@$(BIN)/ruff check --select C901 --config 'lint.mccabe.max-complexity=15' $(RULE_MODULES)
 
