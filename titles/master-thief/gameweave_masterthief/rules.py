@@ -9,6 +9,13 @@ reaction windows (:mod:`gameweave_core.reactions`); Security is averted by turns
 with a Carried item of its category, else it is a Strike. Three Strikes or a Thief
 deck that cannot cover a draw end the game; thieves still inside are caught and
 keep only their Stashed items. The most Black Market Credits wins.
+
+This module is the way in: the title's entry points (``setup``, ``awaiting``,
+``legal_actions``, ``explain_illegal``, ``apply``, ``outcome``) and the actions a
+seat takes (``do_<kind>``). The rest is cut by concept: :mod:`~.table` (who is in
+play, names, the card moves all of them make), :mod:`~.choices` (what a thief may
+play), :mod:`~.alarms` (stealing and the Security it turns up), :mod:`~.turns` (a
+turn's start, its clean-up, the next turn) and :mod:`~.end` (the end and the score).
 """
 
 from __future__ import annotations
@@ -49,10 +56,8 @@ from .actions import (
     Trip,
     Vote,
 )
+from .alarms import close_avert, heist_steal, steal_one
 from .cards import (
-    ACTION,
-    CALLING,
-    CALLING_BONUS,
     CALLING_CARDS,
     MUSEUM,
     MUSEUM_CARDS,
@@ -60,9 +65,10 @@ from .cards import (
     UTILITY,
     thief_deck,
 )
+from .choices import card_plays, knows_calling, why_not_card
+from .end import end_game, tie_steal
 from .state import (
     AVERT,
-    CAUGHT,
     CLEANUP,
     ESCAPED,
     HAND_DEALT,
@@ -70,7 +76,6 @@ from .state import (
     IN,
     JURY,
     LEAVE,
-    MAX_RESTARTS,
     OVER,
     OVERFLOW,
     PLAY,
@@ -79,6 +84,22 @@ from .state import (
     TIEBREAK,
     State,
 )
+from .table import describe_item, in_play, into_museum, label, spend
+from .turns import cleanup, next_turn, start_turn
+
+#: The way in: the title's entry points, and what the title's other modules (views,
+#: resample) and tests ask of the rules.
+__all__ = [
+    "apply",
+    "awaiting",
+    "check_config",
+    "end_game",
+    "explain_illegal",
+    "knows_calling",
+    "legal_actions",
+    "outcome",
+    "setup",
+]
 
 # -- setup ---------------------------------------------------------------------------
 
@@ -138,10 +159,6 @@ def setup(players: int, config: Mapping[str, Any], rng: Rng) -> State:
 # -- who acts ------------------------------------------------------------------------
 
 
-def in_play(state: State) -> list[int]:
-    return [s for s in range(1, state.players + 1) if state.status[s - 1] == IN]
-
-
 def awaiting(state: State) -> Sequence[int]:
     """The seats whose action is needed now (several in the Heist, a Jury, a Latch
     window or a tie-break; none once the game is over)."""
@@ -189,47 +206,6 @@ def legal_actions(state: State, seat: int) -> Sequence[Any]:
     return [*card_plays(state, seat), EndTurn()]
 
 
-def may_play(state: State, seat: int, card: str) -> bool:
-    """Whether ``seat`` may play ``card`` now by the hand and the same-title rule."""
-    return (
-        card in state.hands[seat - 1]
-        and THIEF[card].kind in (ACTION, UTILITY)
-        and state.played.count(card) < charms.same_title_allowed(state, seat)
-    )
-
-
-def targets(state: State, seat: int) -> list[int]:
-    """Opponents still in the Museum whose items an opponent's card may reach."""
-    return [s for s in in_play(state) if s != seat and not charms.protected(state, s)]
-
-
-def card_plays(state: State, seat: int) -> list[Any]:
-    """The Thief Cards ``seat`` may play in its turn, with every choice of target."""
-    out: list[Any] = []
-    others = targets(state, seat)
-    if may_play(state, seat, "Swipe"):
-        out += [Swipe(t, i) for t in others for i in sorted(set(state.carried[t - 1]))]
-    if may_play(state, seat, "Stash"):
-        out += [Stash(i) for i in sorted(set(state.carried[seat - 1]))]
-    if may_play(state, seat, "Raid"):
-        out += [Raid(t) for t in others if state.stashed[t - 1]]
-    if may_play(state, seat, "Trip"):
-        out += [Trip(t, i) for t in others for i in sorted(set(state.carried[t - 1]))]
-    if may_play(state, seat, "Snoop"):
-        out += [Snoop(t) for t in in_play(state) if t != seat and not knows_calling(state, seat, t)]
-    if may_play(state, seat, "Lift") and state.museum:
-        out.append(Lift())
-    for card in ("Smoke Pellet", "Deep Pockets", "Getaway Car"):
-        if may_play(state, seat, card):
-            out.append(PlayUtility(card))
-    return out
-
-
-def knows_calling(state: State, seat: int, other: int) -> bool:
-    """Whether ``seat`` has seen ``other``'s Calling Card."""
-    return seat == other or state.revealed[other - 1] or other in state.snooped[seat - 1]
-
-
 def explain_illegal(state: State, seat: int, action: Any) -> str | None:
     """Why a well-formed action is refused, in words the seat may read."""
     target = getattr(action, "target", None)
@@ -264,21 +240,6 @@ def explain_illegal(state: State, seat: int, action: Any) -> str | None:
         return f"{action.item} cannot avert {state.window.context.get('security', 'this')}"
     if isinstance(action, Escape) and state.phase == LEAVE and state.alarmed:
         return "Security ended your turn: you cannot escape now"
-    return None
-
-
-def why_not_card(state: State, seat: int, card: str, target: int | None) -> str | None:
-    """Why ``seat`` may not play the Thief Card ``card`` (at ``target``) now, or None."""
-    if state.phase != PLAY:
-        return "Thief Cards are played after your steal, before you end your turn"
-    if card not in state.hands[seat - 1]:
-        return f"you hold no {card}"
-    if state.played.count(card) >= charms.same_title_allowed(state, seat):
-        return f"you have already played {card} this turn (no 2 of the same title)"
-    if target is not None and (target == seat or target not in in_play(state)):
-        return f"seat {target} is not an opponent in the Museum"
-    if target is not None and charms.protected(state, target):
-        return f"seat {target}'s Smoke Pellet keeps its items out of reach"
     return None
 
 
@@ -337,35 +298,6 @@ def play_card(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
     raise TypeError(f"not a Master Thief card: {action!r}")
 
 
-def label(seat: int) -> str:
-    return f"Seat {seat}"
-
-
-def describe_item(name: str) -> str:
-    card = MUSEUM[name]
-    if card.kind == "Security":
-        return f"{name} (Security: avert with {card.category})"
-    return f"{name} ({card.category}, {card.bmc} BMC)"
-
-
-def into_museum(state: State, card: str, rng: Rng) -> None:
-    """A card goes back into the disorderly pile, somewhere."""
-    state.museum.insert(rng.randrange(len(state.museum) + 1), card)
-
-
-def draw_thief(state: State, seat: int, count: int) -> list[Event]:
-    drawn = [state.deck.pop() for _ in range(count)]
-    state.hands[seat - 1] = sorted(state.hands[seat - 1] + drawn)
-    if not drawn:
-        return []
-    return [
-        Event.private([seat], f"You draw {', '.join(sorted(drawn))}", "draw", cards=sorted(drawn)),
-        Event.others(
-            [seat], state.players, f"{label(seat)} draws {count} Thief Cards", "draw", count=count
-        ),
-    ]
-
-
 def do_steal(state: State, seat: int, rng: Rng) -> list[Event]:
     if state.phase == HEIST:
         return heist_steal(state, seat, rng)
@@ -374,132 +306,11 @@ def do_steal(state: State, seat: int, rng: Rng) -> list[Event]:
     return steal_one(state, seat, rng)
 
 
-def steal_one(state: State, seat: int, rng: Rng) -> list[Event]:
-    """Steal the top of the Museum, draw what it shows; Security ends the turn."""
-    if not state.museum:
-        return [Event.public("The Museum is bare"), *end_game(state, "time", rng)]
-    card = state.museum.pop()
-    events = [Event.public(f"{label(seat)} steals {describe_item(card)}", "steal", card=card)]
-    if charms.is_security(card):
-        state.alarms.append((seat, card))
-        state.alarmed = True
-        return events + next_alarm(state, rng)
-    need = MUSEUM[card].draw + charms.extra_draw(state, seat)
-    state.carried[seat - 1].append(card)
-    if need > len(state.deck):
-        events.append(Event.public(f"The Thief deck cannot cover {need} cards: time runs out"))
-        return events + end_game(state, "time", rng)
-    events += draw_thief(state, seat, need)
-    if need and not state.deck:
-        state.last_turn = True
-        events.append(Event.public("The Thief deck is empty: the game ends after this turn"))
-    state.phase = PLAY
-    return events
-
-
-def heist_steal(state: State, seat: int, rng: Rng) -> list[Event]:
-    """Everyone steals at once: the cards are handed out when the last thief is in."""
-    state.heist_in = sorted([*state.heist_in, seat])
-    events = [Event.public(f"{label(seat)} reaches into the Museum")]
-    if len(state.heist_in) < state.players:
-        return events
-    state.heist_in = []
-    worth = []
-    for s in range(1, state.players + 1):
-        card = state.museum.pop()
-        worth.append(MUSEUM[card].bmc)
-        events.append(Event.public(f"Heist: {label(s)} steals {describe_item(card)}", "steal"))
-        if charms.is_security(card):
-            state.alarms.append((s, card))
-        else:
-            state.carried[s - 1].append(card)
-    # "Anyone may take the first turn": the thief with the poorest Heist steals the
-    # opportunity (Security is worth 0); on a tie, the lowest seat of them.
-    state.first = worth.index(min(worth)) + 1
-    state.phase = STEAL  # where the game goes once the alarms are dealt with
-    return events + next_alarm(state, rng)
-
-
-def avert_order(state: State, puller: int, security: str) -> list[int]:
-    """Who is asked to avert: from the puller, counterclockwise (down the seat
-    numbers), thieves in play with a fitting Carried item. Carried items are face
-    up, so asking only those who can avert reveals nothing."""
-    order = [s for s in seats_from(puller, state.players, step=-1) if state.status[s - 1] == IN]
-    return who_to_ask(
-        order, lambda s: True, lambda s: bool(charms.averts(state, s, security)), secret=False
-    )
-
-
-def next_alarm(state: State, rng: Rng) -> list[Event]:
-    """Open the window to avert the next pulled Security, or carry on. Every Strike
-    on the way is told, however many Securities nobody can avert come in a row."""
-    events: list[Event] = []
-    while state.alarms:
-        puller, security = state.alarms[0]
-        asked = avert_order(state, puller, security)
-        if asked:
-            state.window = open_window(
-                "security", puller, asked, sequential=True, context={"security": security}
-            )
-            state.phase = AVERT
-            return events
-        state.alarms.pop(0)
-        events += strike(state, security)
-        if state.phase == OVER or len(state.strikes) >= charms.strikes_to_end(state):
-            return events
-    return events + after_alarms(state, rng)
-
-
-def strike(state: State, security: str) -> list[Event]:
-    state.strikes.append(security)
-    n, limit = len(state.strikes), charms.strikes_to_end(state)
-    return [Event.public(f"{security} is a Security Strike ({n} of {limit})", "strike")]
-
-
-def after_alarms(state: State, rng: Rng) -> list[Event]:
-    """Every pulled Security dealt with: the Heist goes on to the Jury, a turn ends."""
-    state.window = None
-    if state.turns == 0:  # the opening Heist
-        if state.strikes and state.restarts < MAX_RESTARTS:
-            state.phase = JURY
-            state.votes = {}
-            return [Event.public("Security is alerted: the Jury of Thieves votes on the Heist")]
-        return start_turn(state, state.first)
-    return cleanup(state, rng)
-
-
 def do_surrender(state: State, seat: int, item: str, rng: Rng) -> list[Event]:
     window = state.window
     assert window is not None
     answer(window, seat, item)
     return close_avert(state, rng)
-
-
-def close_avert(state: State, rng: Rng) -> list[Event]:
-    window = state.window
-    assert window is not None
-    if not is_closed(window):
-        return []
-    security = str(window.context["security"])
-    state.alarms.pop(0)
-    state.window = None
-    done = resolution(window)
-    if done:
-        seat, item = done[0]
-        state.carried[seat - 1].remove(item)
-        into_museum(state, item, rng)
-        into_museum(state, security, rng)
-        events = [
-            Event.public(
-                f"{label(seat)} surrenders {item} to avert {security}; both go back into the Museum",
-                "avert",
-            )
-        ]
-    else:
-        events = strike(state, security)
-    if len(state.strikes) >= charms.strikes_to_end(state):
-        return events
-    return events + next_alarm(state, rng)
 
 
 def do_vote(state: State, seat: int, abandon: bool, rng: Rng) -> list[Event]:
@@ -560,32 +371,6 @@ def restart(state: State, rng: Rng, counted: bool = True) -> list[Event]:
 
 
 # -- a turn --------------------------------------------------------------------------
-
-
-def start_turn(state: State, seat: int) -> list[Event]:
-    """Begin ``seat``'s turn: its Utilities go, then it must steal."""
-    state.turn = seat
-    state.turns += 1
-    state.played = []
-    state.alarmed = False
-    state.phase = STEAL
-    gone = state.utilities[seat - 1]
-    state.utilities[seat - 1] = []
-    state.discard += gone
-    events = [Event.public(f"{label(seat)}'s turn", "turn", seat=seat)]
-    if gone:
-        events.append(Event.public(f"{label(seat)} discards {', '.join(gone)} from play"))
-    if len(in_play(state)) == 1:
-        state.final_turn = True
-        events.append(Event.public(f"{label(seat)} is the last thief inside: a final turn"))
-    return events
-
-
-def spend(state: State, seat: int, card: str) -> None:
-    state.hands[seat - 1].remove(card)
-    state.discard.append(card)
-    if state.turn == seat and state.phase == PLAY:
-        state.played.append(card)
 
 
 def do_targeted(
@@ -714,20 +499,6 @@ def do_end_turn(state: State, seat: int, rng: Rng) -> list[Event]:
     return [Event.public(f"{label(seat)} ends the turn"), *cleanup(state, rng)]
 
 
-def cleanup(state: State, rng: Rng) -> list[Event]:
-    """Down to the limits; then stay or escape (not after Security, unless final)."""
-    seat = state.turn
-    state.phase = CLEANUP
-    if len(state.hands[seat - 1]) > charms.hand_limit(state, seat):
-        return []
-    if len(state.carried[seat - 1]) > charms.carry_limit(state, seat):
-        return []
-    if state.alarmed and not state.final_turn:
-        return next_turn(state, rng)
-    state.phase = LEAVE
-    return []
-
-
 def do_discard(state: State, seat: int, card: str, rng: Rng) -> list[Event]:
     state.hands[seat - 1].remove(card)
     state.discard.append(card)
@@ -796,90 +567,7 @@ def resolve_escape(state: State, rng: Rng) -> list[Event]:
     return [escaped, *next_turn(state, rng)]
 
 
-def next_turn(state: State, rng: Rng) -> list[Event]:
-    """The next thief clockwise still inside takes a turn, unless the game is over."""
-    if state.last_turn:
-        return end_game(state, "time", rng)
-    inside = in_play(state)
-    if not inside:
-        return end_game(state, "escapes", rng)
-    for s in [*seats_from(state.turn, state.players)[1:], state.turn]:
-        if s in inside:
-            return start_turn(state, s)
-    raise AssertionError("unreachable: a thief is inside")
-
-
 # -- the end -------------------------------------------------------------------------
-
-
-def end_game(state: State, reason: str, rng: Rng) -> list[Event]:
-    """Strikes or time: thieves still inside drop their Carried items and are caught."""
-    state.ended = reason
-    state.window = None
-    state.alarms = []
-    events = []
-    why = {"strikes": "Security Strikes", "time": "Time is up", "escapes": "Everyone is out"}
-    events.append(Event.public(f"{why[reason]}: the game is over", "end", reason=reason))
-    state.caught_with = [[] for _ in range(state.players)]
-    for s in in_play(state):
-        state.status[s - 1] = CAUGHT
-        state.revealed[s - 1] = True
-        state.caught_with[s - 1] = list(state.carried[s - 1])
-        # Dropped into the disorderly pile like any card going back: each at a random
-        # place, so a tie-break steal cannot hand out what everyone just saw dropped.
-        for item in state.carried[s - 1]:
-            into_museum(state, item, rng)
-        state.carried[s - 1] = []
-        events.append(
-            Event.public(f"{label(s)} is caught ({state.calling[s - 1]}); only the stash counts")
-        )
-    state.scores = [score(state, s) for s in range(1, state.players + 1)]
-    for s in range(1, state.players + 1):
-        state.revealed[s - 1] = True
-    shown = ", ".join(f"{label(s)} {state.scores[s - 1]}" for s in range(1, state.players + 1))
-    events.append(Event.public(f"Final Black Market Credits: {shown}", "scores"))
-    top = max(state.scores)
-    best = [s for s in range(1, state.players + 1) if state.scores[s - 1] == top]
-    return events + settle(state, best)
-
-
-def score(state: State, seat: int) -> int:
-    """Black Market Credits: the items kept, +2 for each of the Calling Card's kinds."""
-    kept = list(state.stashed[seat - 1])
-    if state.status[seat - 1] == ESCAPED:
-        kept += state.carried[seat - 1]
-    favoured = CALLING[state.calling[seat - 1]].categories
-    return sum(
-        MUSEUM[i].bmc + (CALLING_BONUS if MUSEUM[i].category in favoured else 0) for i in kept
-    )
-
-
-def settle(state: State, best: list[int]) -> list[Event]:
-    """One winner, or a tie-break steal while the Museum holds a card for each."""
-    if len(best) == 1 or len(state.museum) < len(best):
-        state.winners = best
-        state.phase = OVER
-        return []
-    state.tied, state.tie_in, state.phase = best, [], TIEBREAK
-    names = ", ".join(label(s) for s in best)
-    return [Event.public(f"A tie between {names}: one last steal, all at once", "tie")]
-
-
-def tie_steal(state: State, seat: int, rng: Rng) -> list[Event]:
-    state.tie_in = sorted([*state.tie_in, seat])
-    events = [Event.public(f"{label(seat)} reaches into the Museum one last time")]
-    if len(state.tie_in) < len(state.tied):
-        return events
-    state.tie_steals = {}
-    for s in state.tied:
-        card = state.museum.pop()
-        state.tie_steals[s] = card
-        events.append(Event.public(f"Tie-break: {label(s)} steals {describe_item(card)}", "steal"))
-    top = max(MUSEUM[c].bmc for c in state.tie_steals.values())
-    best = [s for s in state.tied if MUSEUM[state.tie_steals[s]].bmc == top]
-    for card in state.tie_steals.values():
-        into_museum(state, card, rng)
-    return events + settle(state, best)
 
 
 def outcome(state: State) -> Outcome | None:
