@@ -23,6 +23,7 @@ COMPILED = [
     "gameweave_house/settle.py",
     "gameweave_house/roles.py",
     "gameweave_house/abilities.py",
+    "gameweave_house/choices.py",
     "gameweave_house/rules.py",
 ]
 

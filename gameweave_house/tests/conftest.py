@@ -19,6 +19,7 @@ COMPILED_MODULES = (
     "gameweave_house.settle",
     "gameweave_house.roles",
     "gameweave_house.abilities",
+    "gameweave_house.choices",
     "gameweave_house.rules",
     "gameweave_core.rng",
     "gameweave_core.bots",

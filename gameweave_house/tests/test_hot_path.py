@@ -9,7 +9,7 @@ from helpers import dealt
 
 from gameweave_core import Event
 from gameweave_house import actions as A
-from gameweave_house import rules
+from gameweave_house import choices
 from gameweave_house.abilities import play
 from gameweave_house.cards import FULL_DECK, is_two_card_21, points, total
 from gameweave_house.history import crew, line, settled_line, upcard_line
@@ -33,8 +33,8 @@ def test_upcard_and_settled_lines_carry_their_data() -> None:
 
 
 def test_shared_actions_equal_fresh_ones() -> None:
-    assert (A.Chips(10), A.Chips(50), A.Chips(100)) == rules.OWN_CHIPS
-    assert (A.Hit(), A.Stand(), A.NextRound()) == (rules.HIT, rules.STAND, rules.NEXT_ROUND)
+    assert (A.Chips(10), A.Chips(50), A.Chips(100)) == choices.OWN_CHIPS
+    assert (A.Hit(), A.Stand(), A.NextRound()) == (choices.HIT, choices.STAND, choices.NEXT_ROUND)
     assert play("alibi") == A.Ability("alibi")
     assert play("vanish", box=2) == A.Ability("vanish", 2)
     assert play("palm", box=2, index=1, mine=0) == A.Ability("palm", 2, 1, 0)
