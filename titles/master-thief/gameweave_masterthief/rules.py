@@ -273,9 +273,14 @@ def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
             events = do_escape(state, seat, rng)
         case _:
             raise TypeError(f"not a Master Thief action: {action!r}")
-    if not state.ended and len(state.strikes) >= charms.strikes_to_end(state):
-        events += abandon_heist(state, rng) if state.turns == 0 else end_game(state, "strikes", rng)
+    if not state.ended and state.phase != JURY and fatal_strikes(state):
+        events += jury_on_the_heist(state) if state.turns == 0 else end_game(state, "strikes", rng)
     return events
+
+
+def fatal_strikes(state: State) -> bool:
+    """Whether the Strikes standing end the game (three, or four with The Scream)."""
+    return len(state.strikes) >= charms.strikes_to_end(state)
 
 
 def play_card(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
@@ -326,23 +331,40 @@ def do_vote(state: State, seat: int, abandon: bool, rng: Rng) -> list[Event]:
     yes = sum(state.votes.values())
     tally = f"{yes} of {len(voters)} vote to abandon"
     state.votes = {}
+    fatal = fatal_strikes(state)
     if 2 * yes > len(voters):
         state.jury_result = f"The Jury abandons the Heist ({tally})"
-        return [*events, Event.public(state.jury_result, "jury"), *restart(state, rng)]
+        # A Heist that ended the game is started over without using up a restart:
+        # the Jury's two restarts are for Heists a table could have played on.
+        return [
+            *events,
+            Event.public(state.jury_result, "jury"),
+            *restart(state, rng, counted=not fatal),
+        ]
     state.jury_result = f"The Jury goes on with the Heist ({tally})"
+    if fatal:
+        return [*events, Event.public(state.jury_result, "jury"), *end_game(state, "strikes", rng)]
     return [*events, Event.public(state.jury_result, "jury"), *start_turn(state, state.first)]
 
 
-def abandon_heist(state: State, rng: Rng) -> list[Event]:
-    """The opening Heist left the Strikes that end the game: start over at once.
+def jury_on_the_heist(state: State) -> list[Event]:
+    """The opening Heist left the Strikes that end the game: the Jury of Thieves
+    votes whether to abandon it and start over, or to go on, which ends the game at
+    once with every thief caught.
 
-    Ruling ("decide as a group to abandon the heist and start over"): every thief
-    would be caught with nothing before a single turn, so no table would go on and
-    no vote is needed. It does not use up one of the Jury's restarts: a fresh deal
-    sets off three Strikes seldom, so the game still gets going."""
-    state.jury_result = "Three Strikes in the Heist: the heist is abandoned and started over"
-    event = Event.public(state.jury_result, "jury")
-    return [event, *restart(state, rng, counted=False)]
+    Ruling ("decide as a group to abandon the heist and start over. See: CALLING A
+    JURY OF THIEVES"): the group decides, as the rulebook says, even here. The vote
+    is offered whatever restarts the Jury has used, and abandoning this Heist does
+    not use one up."""
+    state.phase = JURY
+    state.votes = {}
+    return [
+        Event.public(
+            f"{len(state.strikes)} Strikes in the Heist: the Jury of Thieves votes to abandon it "
+            "and start over, or to go on, which ends the game at once",
+            "jury",
+        )
+    ]
 
 
 def restart(state: State, rng: Rng, counted: bool = True) -> list[Event]:

@@ -67,7 +67,8 @@ _SECURITY = """\
 Stealing Security ends your turn. Starting with you and going the other way round
 the table, thieves carrying an item of its category may `surrender` one: item and
 Security go back into the Museum. Otherwise it is a **Strike**. The third Strike
-ends the game at once; in the opening Heist it starts the deal over instead."""
+ends the game at once; in the opening Heist the Jury of Thieves first votes
+whether to start the deal over instead (a majority must `vote abandon`)."""
 
 _ENDING = """\
 The game ends when everyone is out, at the third Strike, or when a steal needs more

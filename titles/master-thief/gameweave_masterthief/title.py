@@ -31,7 +31,7 @@ class MasterThief(
     summary = "Steal from the Museum, foil your rivals out of turn, and escape with the most BMC."
     min_players = 2
     max_players = 6
-    version = "3"
+    version = "4"
     default_bot = "heuristic"
     web_renderer = "web/masterthief.js"
     max_actions = 6000

@@ -132,32 +132,65 @@ def test_heist_security_requires_immediate_action_then_the_jury_may_abandon() ->
     assert all(not s["carried"] for s in view["seats"]) and view["museum"] == 36
 
 
-def test_a_heist_that_sets_off_the_game_ending_strikes_is_started_over() -> None:
+def test_a_heist_that_sets_off_the_game_ending_strikes_goes_to_the_jury() -> None:
     """[Beginning the Game] "beginning the game with 1 or multiple Securities alerted
-    ... decide as a group to abandon the heist and start over"; [Averting Security]
-    "3 Security Strikes will end the game immediately". Ruling: a Heist that leaves
-    the Strikes that end the game is started over at once, from the match's
-    generator, even when the Jury's two restarts are used up."""
+    ... decide as a group to abandon the heist and start over. See: CALLING A JURY OF
+    THIEVES"; [Averting Security] "3 Security Strikes will end the game immediately".
+    Ruling: the Jury votes even then, even with its two restarts used up; a majority
+    starts the deal over from the match's generator, without using up a restart."""
     museum = ["Laser Snare", "Guard Dog", "Motion Sensor"]
     match = stacked(3, museum=museum, seed=4)
-    state(match).restarts = 2  # the Jury may abandon no more Heists
+    state(match).restarts = 2  # the Jury may abandon no more ordinary Heists
     heist(match)
     view = match.view(None)
+    assert view["phase"] == "jury" and awaited(match) == (1, 2, 3)
     assert "ended" not in view and match.outcome() is None
-    assert view["phase"] == "heist" and view["strikes"] == [] and view["museum"] == 36
-    assert awaited(match) == (1, 2, 3) and view["restarts"] == 2
-    assert all(not s["carried"] and s["hand"] == 4 for s in view["seats"])
     history = match.history(None)
-    assert "Three Strikes in the Heist: the heist is abandoned and started over" in history
+    assert (
+        "3 Strikes in the Heist: the Jury of Thieves votes to abandon it and start over, "
+        "or to go on, which ends the game at once"
+    ) in history
     # Each Strike is told, though the three came at once.
     for n, card in enumerate(museum, start=1):
         assert f"{card} is a Security Strike ({n} of 3)" in history
+    for seat in (1, 2, 3):
+        act(match, seat, "vote abandon")
+    view = match.view(None)
+    assert view["phase"] == "heist" and view["strikes"] == [] and view["museum"] == 36
+    assert awaited(match) == (1, 2, 3) and view["restarts"] == 2  # not used up
+    assert all(not s["carried"] and s["hand"] == 4 for s in view["seats"])
+    assert "The Jury abandons the Heist (3 of 3 vote to abandon)" in match.history(None)
     # The new deal comes from the match's generator: the same seed, the same deal.
     again = stacked(3, museum=museum, seed=4)
     state(again).restarts = 2
     heist(again)
+    for seat in (1, 2, 3):
+        act(again, seat, "vote abandon")
     assert state(again).museum == state(match).museum
     assert state(again).hands == state(match).hands
+
+
+def test_a_jury_that_goes_on_after_a_game_ending_heist_ends_the_game() -> None:
+    """[Calling a Jury of Thieves] "This passes only by majority vote"; [Ending the
+    Game] "3 Security Strikes ... will end the game immediately": without a majority
+    to abandon, the Strikes stand and every thief is caught."""
+    match = stacked(3, museum=["Laser Snare", "Guard Dog", "Motion Sensor"], seed=4)
+    heist(match)
+    act(match, 1, "vote abandon")
+    act(match, 2, "vote continue")
+    act(match, 3, "vote continue")
+    view = match.view(None)
+    assert view["ended"] == "strikes" and view["strikes"] == [
+        "Laser Snare",
+        "Guard Dog",
+        "Motion Sensor",
+    ]
+    history = match.history(None)
+    assert "The Jury goes on with the Heist (1 of 3 vote to abandon)" in history
+    assert "Security Strikes: the game is over" in history
+    assert all(f"Seat {s} is caught" in " ".join(history) for s in (1, 2, 3))
+    # Everyone caught with nothing ties at 0: the rulebook's last steal settles it.
+    assert view["phase"] == "tiebreak" and awaited(match) == (1, 2, 3)
 
 
 def test_jury_passes_only_by_majority_vote() -> None:
