@@ -44,6 +44,7 @@ from gameweave_core.rng import MAX_SEED, fresh_seed
 from . import replay as replaying
 from . import scaffold
 from .commands import ChosenExecutor, add_plugin_commands, with_executor_options
+from .helptext import plain_help
 from .play import (
     NoSeatChosen,
     SeatPlan,
@@ -71,6 +72,8 @@ app = typer.Typer(
     help="Play, replay and simulate Gameweave titles: turn-based games with hidden information.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # Plain help (click's layout, see helptext.py): it fits 80 columns uncropped.
+    rich_markup_mode=None,
 )
 
 
@@ -918,4 +921,4 @@ app.command("new")(scaffold.new)
 
 def main() -> None:
     """The console script ``gameweave`` (also ``python -m gameweave_cli``)."""
-    app(prog_name="gameweave")
+    plain_help(typer.main.get_command(app))(prog_name="gameweave")

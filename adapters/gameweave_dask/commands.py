@@ -17,7 +17,7 @@ from .cluster import open_cluster
 #: The option's help, as ``gameweave simulate --help`` shows it.
 HELP = (
     "Play the games on a Dask cluster: its scheduler's address (tcp://HOST:8786), "
-    "or local[:N] for N worker processes here; needs gameweave\\[dask]"
+    "or local[:N] for N worker processes here; needs gameweave[dask]"
 )
 
 
