@@ -93,8 +93,8 @@ def test_a_replaced_database_file_is_noticed_and_writes_are_refused(
     app.state.store.close()
     # What was acknowledged is in the file the server opened, wherever it went;
     # nothing refused is anywhere.
-    kept = {swap_by_mv: None, swap_by_rm: None, swap_by_move: db.with_name("moved.sqlite3")}[swap]
-    if kept is not None:
+    if swap is swap_by_move:
+        kept = db.with_name("moved.sqlite3")
         again = create_app(kept, sealed_registry, dev=True)
         with TestClient(again) as c:
             assert c.get(f"/api/matches/{match['id']}").json()["version"] == 1
