@@ -12,7 +12,7 @@ import attrs
 from starlette.types import Receive, Send
 
 from .hub import Hub, LiveMatch
-from .refusals import ServerFull, TooMany
+from .refusals import ServerFull, TitleFailed, TooMany
 
 #: Seconds between keep-alive comments on an idle event stream.
 KEEPALIVE = 15.0
@@ -234,7 +234,13 @@ class EventStream:
             first = b"retry: 2000\n\n"
             sent = b""
             while True:
-                payload = await self.hub.payload(self.live, self.seat)
+                try:
+                    payload = await self.hub.payload(self.live, self.seat)
+                except TitleFailed:
+                    # The title failed (logged in one line): the stream ends, and the
+                    # page's reconnection is answered 503 until the title is fixed.
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                    return
                 # The hub encodes a payload once per change: the same bytes, no news.
                 if payload is not sent:
                     sent = payload

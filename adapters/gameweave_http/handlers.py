@@ -91,6 +91,8 @@ async def events(scope: Scope, body: None) -> EventStream:
     live = await hub.get(scope["path_params"]["match_id"])
     token = read_token(scope, query=True)
     seat = hub.seat(live.id, token)
+    # A title that cannot build the payload is refused now (503), not mid-stream.
+    await hub.payload(live, seat)
     # Refused when the match, this client or the server holds as many as it may.
     entry = state.listeners.add(live.id, seat, live.match.players, client_address(scope))
     check = None if token is None else still_seated(state, live.id, token, seat)
