@@ -38,14 +38,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .errors import error_reply
 from .limits import Limits
-from .pipeline import SAFETY_HEADERS, head_too_large
+from .pipeline import REFUSED, SAFETY_HEADERS, head_too_large
 from .refusals import NotHttp, Refusal, ServerFull, TooSlow
 
 #: The uvicorn release this module is written against (pinned in pyproject.toml).
@@ -153,10 +153,24 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def send_400_response(self, msg: str) -> None:
         """httptools refused what was received: a one-line JSON error instead of
-        uvicorn's plain text."""
-        if self.cycle is not None and not self.cycle.response_complete:
-            self.transport.close()  # a response is under way: nothing more can be said
-            return
+        uvicorn's plain text, also when the head was in and the body is what is
+        wrong (``Transfer-Encoding: gzip``, a chunk size past 64 bits, chunk lines
+        ended by a bare LF), the app then waiting for that body. The app's request
+        is told its client has gone, and the access log's line for it says why
+        (:data:`~gameweave_http.pipeline.REFUSED`); one whose answer had begun can
+        only be closed, which its line says too."""
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            # The app's request ends as if its client had hung up: its answer, if
+            # it makes one, goes nowhere (uvicorn drops a disconnected cycle's sends).
+            cycle.disconnected = True
+            cycle.message_event.set()
+            scope = cast(dict[str, Any], cycle.scope)
+            if cycle.response_started:
+                scope[REFUSED] = (0, "closed mid-answer: what followed was not HTTP/1.1")
+                self.transport.close()
+                return
+            scope[REFUSED] = (400, "not valid HTTP/1.1: its body's framing")
         self._refuse(NotHttp(NOT_HTTP))
 
     def _start(self, seconds: float) -> None:

@@ -38,6 +38,17 @@ class Settings:
     allowed_hosts: frozenset[str] = frozenset({"localhost"})
 
     @property
+    def public_port(self) -> int | None:
+        """The port of :attr:`public_url` (its scheme's when it names none)."""
+        if self.public_url is None:
+            return None
+        parts = urlsplit(self.public_url)
+        try:
+            return parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+        except ValueError:
+            return None
+
+    @property
     def public_origin(self) -> str | None:
         """The origin (scheme, host and port) of :attr:`public_url`."""
         if self.public_url is None:
@@ -70,6 +81,7 @@ class AppState:
     creates: RateLimit
     #: Logs replayed per client address per minute (weighed by their size).
     replays: RateLimit
+
 
 
 def state_of(scope: Scope) -> AppState:
