@@ -14,6 +14,7 @@ from gameweave_core import Registry
 from .events import Listeners
 from .hub import Hub
 from .limits import Limits, RateLimit
+from .search import HINTS_PER_MINUTE
 from .store import Store
 
 
@@ -81,7 +82,8 @@ class AppState:
     creates: RateLimit
     #: Logs replayed per client address per minute (weighed by their size).
     replays: RateLimit
-
+    #: Hints asked for per client address per minute.
+    hints: RateLimit = attrs.field(factory=lambda: RateLimit(HINTS_PER_MINUTE))
 
 
 def state_of(scope: Scope) -> AppState:

@@ -31,10 +31,7 @@ SAFETY = {
     "referrer-policy",
 }
 
-POST = (
-    b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-    b"Content-Type: application/json\r\n"
-)
+POST = b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
 
 #: Framings that uvicorn's parser refuses once the head is in (the app is then
 #: already waiting for the body): the server closed these without a word.
