@@ -17,7 +17,7 @@ TITLE_DIRS := gameweave_museum $(HOUSE) $(patsubst %/pyproject.toml,%,$(sort $(w
 TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 
 .PHONY: play test lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers \
-	bench-bgio serve browser-deps clean compiled test-compiled jscheck-run
+	bench-bgio serve browser-deps clean compiled test-compiled jscheck-run check-uvicorn
 
 # The Makefile too: a title moved or added changes what is installed editable.
 $(STAMP): pyproject.toml $(TITLE_PROJECTS) Makefile
@@ -192,6 +192,19 @@ bench-bgio:
 
 serve: $(STAMP)
 	$(BIN)/gameweave serve
+
+# The server's tests below ASGI (gameweave_http.protocol's seam into uvicorn) with
+# the oldest and the newest uvicorn of the range pyproject.toml accepts
+# (protocol.UVICORN_TESTED), each installed alone into build/uvicorn-VERSION and put
+# first on the path; run it before widening the range.
+UVICORN_ENDS = $(shell $(BIN)/python -c "from gameweave_http.protocol import UVICORN_TESTED as t; print(*t)" 2>/dev/null)
+check-uvicorn: $(STAMP)
+	set -e; for v in $(UVICORN_ENDS); do echo "== uvicorn $$v"; \
+	  [ -d build/uvicorn-$$v ] || $(BIN)/python -m pip install --quiet --no-deps \
+	    --target build/uvicorn-$$v "uvicorn==$$v"; \
+	  PYTHONPATH=$(CURDIR)/build/uvicorn-$$v $(BIN)/pytest -q -p no:cacheprovider \
+	    tests/http/test_http_protocol.py tests/http/test_http_strict.py tests/http/test_http_limits.py; \
+	done
 
 clean:
 	rm -rf $(VENV) $(CVENV) $(JS)/node_modules docs/_build docs/_generated build *.egg-info benchmarks/.venv-peers \

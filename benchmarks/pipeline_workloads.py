@@ -54,7 +54,7 @@ def turns(middleware: str = "none") -> Callable[[int], int]:
     read), ``middleware`` added: none, pure (a pure ASGI pass-through), base
     (Starlette's ``BaseHTTPMiddleware`` passing through) or gzip."""
     sys.path.insert(0, str(HERE / "tictactoe"))
-    from gameweave_tictactoe import plugin
+    import gameweave_tictactoe as plugin
 
     from gameweave_core import Registry
     from gameweave_http.app import create_app

@@ -81,7 +81,9 @@ def create_app(
     registry = registry if registry is not None else default_registry()
     limits = limits if limits is not None else Limits()
     store = Store(db_path, fsync=fsync)
-    listeners = Listeners(limits.streams_per_match, limits.streams, limits.streams_per_client)
+    listeners = Listeners(
+        limits.streams_per_match, limits.streams, limits.streams_per_client, limits.streams
+    )
     pool = SearchPool(registry, searches)
     hub = Hub(
         store,

@@ -5,7 +5,12 @@ describes each body from its class (:func:`gameweave_http.openapi.body_schema`).
 Bodies are structured by the project's strict cattrs converter
 (:func:`gameweave_core.make_converter`: unknown keys refused, no coercion of
 primitives), with one change for JSON: a whole number may be written ``2.0``
-(JSON, and the document's ``integer``, do not tell them apart). Whatever is
+(JSON, and the document's ``integer``, do not tell them apart), except in a new
+match's body, whose numbers are counts and seats: there ``players``, ``seed``
+and each seat of ``bots`` must be written as integers (``2``, not ``2.0``), and a
+seat key plainly (``"2"``, not ``"02"``, so that no seat is named twice), or the
+body is refused as unplayable (422, :class:`~gameweave_http.refusals.Unplayable`).
+Whatever is
 wrong is refused with one line naming the field and the kind of value sent, never
 the value (:func:`structure`); a number out of a field's range (a seed, a seat)
 is refused by the route, which knows the range.
@@ -17,9 +22,10 @@ JSON-schema keywords to add to its schema (``schema``).
 
 from __future__ import annotations
 
+import functools
 import re
 import typing
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import attrs
 import cattrs
@@ -27,7 +33,7 @@ from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 
 from gameweave_core import make_converter
 
-from .refusals import BadBody
+from .refusals import BadBody, Refusal, Unplayable
 from .wire import kind, short
 
 T = TypeVar("T")
@@ -36,9 +42,12 @@ T = TypeVar("T")
 INT64 = 2**63
 
 
-def meta(doc: str, must: str = "", schema: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A field's metadata as this module and the document read it."""
-    return {"doc": doc, "must": must, "schema": schema or {}}
+def meta(
+    doc: str, must: str = "", schema: dict[str, Any] | None = None, integer: bool = False
+) -> dict[str, Any]:
+    """A field's metadata as this module and the document read it. ``integer``: a
+    number must be written as one (``2``, not ``2.0``; see :func:`structure`)."""
+    return {"doc": doc, "must": must, "schema": schema or {}, "integer": integer}
 
 
 class BotSeats(dict[int, str | None]):
@@ -80,6 +89,7 @@ class CreateMatch:
             "The number of players.",
             must="must be a whole number",
             schema={"minimum": 1, "maximum": 64},
+            integer=True,
         )
     )
     seed: int | None = attrs.field(
@@ -89,6 +99,7 @@ class CreateMatch:
             "default the server draws it and never tells it.",
             must="must be a whole number",
             schema={"minimum": 0, "maximum": INT64 - 1},
+            integer=True,
         ),
         default=None,
     )
@@ -172,12 +183,19 @@ def _object(value: Any, _: Any) -> dict[str, Any]:
 _SEAT_KEY = re.compile(r"[0-9]{1,6}")
 
 
+def not_integer(name: str) -> Unplayable:
+    """The refusal of a count or a seat written with a decimal point."""
+    return Unplayable(f'"{name}" must be an integer, written without a decimal point (2, not 2.0)')
+
+
 def _bot_seats(raw: Any, _: Any) -> BotSeats:
     # Refused here with words of their own: the field's general words would not
     # say which part of the list or object is wrong.
     if isinstance(raw, list):
         seats = BotSeats()
         for item in raw:
+            if isinstance(item, float) and item.is_integer():
+                raise not_integer("bots") from None
             try:
                 seats[_whole(item, int)] = None
             except TypeError:
@@ -188,6 +206,12 @@ def _bot_seats(raw: Any, _: Any) -> BotSeats:
         for key, name in raw.items():
             if not _SEAT_KEY.fullmatch(key):
                 raise BadBody(f'"bots" keys must be seat numbers, got {short(key)!r}')
+            if key != str(int(key)):
+                # "02" and "2" would be the same seat, named twice.
+                raise Unplayable(
+                    f'"bots" keys must be seat numbers written plainly ("2", not "02"), '
+                    f"got {short(key)!r}"
+                )
             if name is not None and not isinstance(name, str):
                 raise BadBody(f'"bots" values must be bot names or null, got {kind(name)}')
             seats[int(key)] = name or None
@@ -212,6 +236,11 @@ def structure(cls: type[T], data: Any) -> T:
     the first field (in the class's order) that is missing or of the wrong kind."""
     if not isinstance(data, dict):
         raise BadBody(f"the body must be a JSON object, got {kind(data)}")
+    for name in _integer_fields(cast(type, cls)):
+        value = data.get(name)
+        # 2.0 is refused as not an integer; 2.5, as not a whole number at all.
+        if isinstance(value, float) and value.is_integer():
+            raise not_integer(name)
     try:
         return CONVERTER.structure(data, cls)
     except ClassValidationError as exc:
@@ -220,13 +249,19 @@ def structure(cls: type[T], data: Any) -> T:
         raise _unknown(cls, exc.extra_fields) from None
 
 
+@functools.cache
+def _integer_fields(cls: type) -> tuple[str, ...]:
+    """The fields of ``cls`` whose numbers must be written as integers."""
+    return tuple(f.name for f in attrs.fields(cls) if f.metadata.get("integer"))
+
+
 def _unknown(cls: type, extra: set[str]) -> BadBody:
     names = ", ".join(sorted(f.name for f in attrs.fields(cls)))
     takes = f"fields: {names}" if names else "it takes none: send {}"
     return BadBody(f"the body has unknown field {short(sorted(extra)[0])!r}; {takes}")
 
 
-def _refusal(cls: type, data: dict[str, Any], exc: ClassValidationError) -> BadBody:
+def _refusal(cls: type, data: dict[str, Any], exc: ClassValidationError) -> Refusal:
     """The one refusal of a body cattrs could not structure."""
     failed: dict[str, BaseException] = {}
     for error in exc.exceptions:
@@ -240,7 +275,7 @@ def _refusal(cls: type, data: dict[str, Any], exc: ClassValidationError) -> BadB
         found = failed.get(f.name)
         if found is None:
             continue
-        if isinstance(found, BadBody):
+        if isinstance(found, Refusal):
             return found
         must = f.metadata.get("must", "is not valid")
         if must.startswith("needs") and not isinstance(found, TypeError):

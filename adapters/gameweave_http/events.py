@@ -12,7 +12,7 @@ import attrs
 from starlette.types import Receive, Send
 
 from .hub import Hub, LiveMatch
-from .refusals import ServerFull, TooMany
+from .refusals import ServerFull, TitleFailed, TooMany
 
 #: Seconds between keep-alive comments on an idle event stream.
 KEEPALIVE = 15.0
@@ -35,28 +35,48 @@ class Held:
 
 class Listeners:
     """The open event streams of each match, woken from any thread on a change,
-    and the limits on them: per match (a place kept for each seat's first stream),
-    per client address, and in total."""
+    and the limits on them.
 
-    def __init__(self, per_match: int = 32, total: int = 1000, per_client: int = 100) -> None:
+    Two kinds of stream are counted apart. A seat's first stream on its match is
+    *kept*: it has a place on its match that no one else may take, and it is
+    counted only against the seats' own total (``seat_total``) and, per client,
+    against the other first streams of the same client (``per_client``). Every
+    other stream (a spectator's, a seat's further tab) is *shared*: it takes one
+    of the match's places left over once each seat's is kept (``per_match``), and
+    counts against the shared total (``total``) and its client's shared streams
+    (``per_client``). So spectators, however many and from however many
+    addresses, on one match or on all, never shut a seat out of its own match.
+    """
+
+    def __init__(
+        self,
+        per_match: int = 32,
+        total: int = 1000,
+        per_client: int = 100,
+        seat_total: int = 1000,
+    ) -> None:
         self.per_match = per_match
         self.total = total
         self.per_client = per_client
-        self._open = 0
+        self.seat_total = seat_total
+        #: Open streams, shared and kept.
+        self._shared = 0
+        self._kept = 0
         self._lock = threading.Lock()
         self._by_match: dict[str, set[Entry]] = {}
         self._held: dict[str, Held] = {}
-        self._by_client: dict[str, int] = {}
-        #: Whose each open stream is: its seat (``None``: a spectator) and client.
-        self._whose: dict[Entry, tuple[int | None, str]] = {}
+        #: Open streams per (client, kept).
+        self._by_client: dict[tuple[str, bool], int] = {}
+        #: Whose each open stream is: its seat (``None``: a spectator), its client,
+        #: and whether it is kept (a seat's first).
+        self._whose: dict[Entry, tuple[int | None, str, bool]] = {}
 
     def add(
         self, match_id: str, seat: int | None = None, players: int = 0, client: str = ""
     ) -> Entry:
         """A new stream of ``match_id`` for ``seat`` (``None``: a spectator) of its
-        ``players``, asked for by ``client``; or a refusal that changes nothing: the
-        match has as many as it may (a seat's first stream always has its place),
-        the client has, or the server has."""
+        ``players``, asked for by ``client``; or a refusal that changes nothing (see
+        the class docstring for what is counted against what)."""
         entry = (asyncio.get_running_loop(), asyncio.Event())
         with self._lock:
             held = self._held.get(match_id) or Held()
@@ -68,13 +88,20 @@ class Listeners:
                     "(a browser tab) or try again later",
                     retry_after=10,
                 )
-            if self._by_client.get(client, 0) >= self.per_client:
+            if self._by_client.get((client, kept), 0) >= self.per_client:
+                whose = "seats' event streams" if kept else "event streams"
                 raise TooMany(
-                    f"this client has {self.per_client} event streams open, the most one "
+                    f"this client has {self.per_client} {whose} open, the most one "
                     "client may; close one (a browser tab) or try again later",
                     retry_after=10,
                 )
-            if self._open >= self.total:
+            if kept and self._kept >= self.seat_total:
+                raise ServerFull(
+                    f"the server has {self.seat_total} seats' event streams open, the most "
+                    "it may; try again later",
+                    retry_after=10,
+                )
+            if not kept and self._shared >= self.total:
                 raise ServerFull(
                     f"the server has {self.total} event streams open, the most it may; "
                     "try again later",
@@ -86,9 +113,12 @@ class Listeners:
                 held.spectators += 1
             else:
                 held.seats[seat] = held.seats.get(seat, 0) + 1
-            self._by_client[client] = self._by_client.get(client, 0) + 1
-            self._whose[entry] = (seat, client)
-            self._open += 1
+            self._by_client[(client, kept)] = self._by_client.get((client, kept), 0) + 1
+            self._whose[entry] = (seat, client, kept)
+            if kept:
+                self._kept += 1
+            else:
+                self._shared += 1
         return entry
 
     def remove(self, match_id: str, entry: Entry) -> None:
@@ -97,8 +127,11 @@ class Listeners:
             if found is None or entry not in found:
                 return
             found.discard(entry)
-            self._open -= 1
-            seat, client = self._whose.pop(entry)
+            seat, client, kept = self._whose.pop(entry)
+            if kept:
+                self._kept -= 1
+            else:
+                self._shared -= 1
             held = self._held[match_id]
             if seat is None:
                 held.spectators -= 1
@@ -106,10 +139,11 @@ class Listeners:
                 held.seats[seat] -= 1
             else:
                 del held.seats[seat]
-            if self._by_client[client] > 1:
-                self._by_client[client] -= 1
+            key = (client, kept)
+            if self._by_client[key] > 1:
+                self._by_client[key] -= 1
             else:
-                del self._by_client[client]
+                del self._by_client[key]
             if not found:
                 del self._by_match[match_id]
                 del self._held[match_id]
@@ -134,8 +168,12 @@ class Listeners:
             return len(self._by_match.get(match_id, ()))
 
     def open(self) -> int:
-        """How many streams are open on the whole server."""
-        return self._open
+        """How many streams are open on the whole server, shared and kept."""
+        return self._shared + self._kept
+
+    def shared_open(self) -> int:
+        """How many shared streams (spectators', seats' further tabs) are open."""
+        return self._shared
 
 
 #: The last event of a seat's stream whose token was reissued.
@@ -196,7 +234,13 @@ class EventStream:
             first = b"retry: 2000\n\n"
             sent = b""
             while True:
-                payload = await self.hub.payload(self.live, self.seat)
+                try:
+                    payload = await self.hub.payload(self.live, self.seat)
+                except TitleFailed:
+                    # The title failed (logged in one line): the stream ends, and the
+                    # page's reconnection is answered 503 until the title is fixed.
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                    return
                 # The hub encodes a payload once per change: the same bytes, no news.
                 if payload is not sent:
                     sent = payload

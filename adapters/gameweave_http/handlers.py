@@ -91,6 +91,8 @@ async def events(scope: Scope, body: None) -> EventStream:
     live = await hub.get(scope["path_params"]["match_id"])
     token = read_token(scope, query=True)
     seat = hub.seat(live.id, token)
+    # A title that cannot build the payload is refused now (503), not mid-stream.
+    await hub.payload(live, seat)
     # Refused when the match, this client or the server holds as many as it may.
     entry = state.listeners.add(live.id, seat, live.match.players, client_address(scope))
     check = None if token is None else still_seated(state, live.id, token, seat)
@@ -129,19 +131,28 @@ async def hint(scope: Scope, body: Empty) -> bytes:
     """``POST /api/matches/{match_id}/hint``: what the search would play for the
     token's seat now, from that seat's observation only, and how sure it is.
     Searched in the search pool, off the event loop."""
-    hub = state_of(scope).hub
+    state = state_of(scope)
+    hub = state.hub
     token = seat_token(scope, "a hint")
     live = await hub.get(scope["path_params"]["match_id"])
     seat = hub.seat(live.id, token)
     assert seat is not None
     job = await hub.hint_job(live, seat)
+    client = client_address(scope)
+    wait = state.hints.take(client)
+    if wait is not None:
+        raise TooMany(
+            f"this client asked for {state.hints.per_minute} hints in the last minute, the "
+            "most it may; try again later",
+            retry_after=max(1, round(wait + 0.5)),
+        )
     pool = hub.search
     try:
         if pool is None:
             found = await off_loop(run_search, job, hub.registry)
         else:
             try:
-                future = pool.submit(job, hint=True)
+                future = pool.submit(job, hint=True, client=client)
             except PoolFull as exc:
                 raise ServerFull(str(exc), retry_after=RETRY_AFTER) from None
             except AlreadySearching as exc:

@@ -38,6 +38,7 @@ import itertools
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
@@ -55,6 +56,7 @@ from gameweave_core import (
     derive_seed,
     seat_bots,
 )
+from gameweave_core.errors import one_line
 from gameweave_core.rng import MAX_SEED
 from gameweave_core.runner import BotSeat
 
@@ -105,6 +107,55 @@ def unavailable(match_id: str) -> Unavailable:
         f"match {short_id(match_id)} is unavailable: its stored rows are damaged or do not "
         "replay (the server log has the detail); other matches are not affected"
     )
+
+
+def title_failed(match_id: str, what: str, exc: BaseException) -> TitleFailed:
+    """Log, in one line, that ``match_id``'s title raised ``exc`` while the server
+    was ``what``; the refusal answering the request (503): the title's words may
+    name state the seat must not see, so they go to the server log only."""
+    log.error(
+        "match %s: the title failed %s: %s",
+        short_id(match_id),
+        what,
+        one_line(f"{type(exc).__name__}: {exc}")[:300],
+    )
+    return TitleFailed(
+        f"match {short_id(match_id)} cannot be served now: its title failed (a bug in the "
+        "title, see the server log); nothing changed, and other matches are not affected"
+    )
+
+
+#: Seconds of CPU one call of a title's rules (an action applied, a payload built)
+#: may take on the event loop. A title that takes longer once has its rules run
+#: off the loop from then on (see :attr:`Hub.slow_titles`), so that it cannot
+#: stall the other matches again. CPU time, not wall time: a server on a busy
+#: machine is preempted now and then mid-call, which is no fault of the title's.
+TITLE_BUDGET = 0.1
+#: Seconds of wall time one call may take on the loop, whatever its CPU time: a
+#: title that waits (sleeps, reads a file) holds the loop as surely as one that
+#: computes. Far above any preemption of a live machine.
+TITLE_WAIT = 1.0
+
+
+def _clocks() -> tuple[float, float]:
+    """The wall clock and this thread's CPU clock, now."""
+    return time.perf_counter(), time.thread_time()
+
+
+def _submitted(match: Match, seat: int, action: Any) -> bool:
+    """Submit ``action`` and say whether it ended the match (the title's calls of
+    an action, together, so that they are timed and moved off the loop together)."""
+    match.submit(seat, action)
+    return match.is_over
+
+
+def _over(match: Match) -> bool:
+    """Whether ``match`` is over; a title that cannot say counts as over (for the
+    bookkeeping of bots-only matches, which must not fail for another match)."""
+    try:
+        return match.is_over
+    except Exception:
+        return True
 
 
 def not_stored(what: str) -> NotStored:
@@ -173,6 +224,15 @@ class Hub:
         #: Those under way: match id -> (the client that created it, or ``None``
         #: for one resumed from the store; the live match).
         self._bot_play: dict[str, tuple[str | None, LiveMatch]] = {}
+        #: Seconds of CPU, and of wall time, a title's call may take on the event
+        #: loop (see :data:`TITLE_BUDGET`, :data:`TITLE_WAIT`).
+        self.title_budget = TITLE_BUDGET
+        self.title_wait = TITLE_WAIT
+        #: Titles (by name) that overran :attr:`title_budget` once: their actions
+        #: are applied, and their payloads built, in a worker thread from then on
+        #: (the match's lock held), at the cost of a thread's round trip each
+        #: (about 0.1 ms of CPU), which the titles that keep to the budget never pay.
+        self.slow_titles: set[str] = set()
 
     # -- creating -----------------------------------------------------------------
 
@@ -214,6 +274,10 @@ class Hub:
             seated = seat_bots(match, bots, self.registry)
         except ConfigError as exc:
             raise Unplayable(str(exc)) from None
+        except GameweaveError:
+            raise
+        except Exception as exc:
+            raise title_failed(f"(new, {title.name})", "setting the match up", exc) from None
         bot_play = _bots_only_search(match, seated)
         if bot_play:
             self._bot_play_share(client)  # or the refusal, before anything is stored
@@ -251,7 +315,8 @@ class Hub:
         """Each seat's label, as a spectator's payload names them, and the version."""
         async with live.lock:
             match = live.match
-            return {s: match.seat_label(s) for s in range(1, match.players + 1)}, match.step
+            with self._rules(live, "naming the seats"):
+                return {s: match.seat_label(s) for s in range(1, match.players + 1)}, match.step
 
     # -- finding --------------------------------------------------------------------
 
@@ -263,9 +328,12 @@ class Hub:
         if live is None:
             live = await self._load(match_id)
         live.used = next(_uses)
-        if live.bots and self._owes_bots(live) and self._may_play(live):
-            async with live.lock:
-                await self._run_bots(live)
+        if live.bots:
+            with self._rules(live, "finding whose turn it is"):
+                owed = self._owes_bots(live)
+            if owed and self._may_play(live):
+                async with live.lock:
+                    await self._run_bots(live)
         return live
 
     # -- bots-only matches ------------------------------------------------------------
@@ -276,9 +344,7 @@ class Hub:
         self._bot_play = {
             match_id: (client, live)
             for match_id, (client, live) in self._bot_play.items()
-            if not live.match.is_over
-            and live.bot_error is None
-            and self._live.get(match_id) is live
+            if not _over(live.match) and live.bot_error is None and self._live.get(match_id) is live
         }
         return self._bot_play
 
@@ -405,15 +471,70 @@ class Hub:
 
     # -- reading ------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _rules(self, live: LiveMatch, what: str) -> Iterator[None]:
+        """Answer an exception of ``live``'s title, raised while the server was
+        ``what``, with :class:`TitleFailed` (503) and one line in the log, rather
+        than a 500: the title's bug is that match's alone. The core's and the
+        server's own refusals pass."""
+        try:
+            yield
+        except (GameweaveError, Refusal):
+            raise
+        except Exception as exc:
+            raise title_failed(live.id, what, exc) from None
+
+    def _is_slow(self, match: Match) -> bool:
+        return bool(self.slow_titles) and match.title.name in self.slow_titles
+
+    def _timed(self, match: Match, started: tuple[float, float]) -> None:
+        """Note that one call of ``match``'s title, begun at ``started`` (the wall
+        and this thread's CPU clocks, :func:`_clocks`), has ended on the loop: past
+        :attr:`title_budget` of CPU or :attr:`title_wait` of wall time, its rules
+        run off the loop from now on."""
+        wall = time.perf_counter() - started[0]
+        if wall <= self.title_budget:
+            return
+        cpu = time.thread_time() - started[1]
+        if (cpu > self.title_budget or wall > self.title_wait) and (
+            match.title.name not in self.slow_titles
+        ):
+            self.slow_titles.add(match.title.name)
+            log.warning(
+                "the title %s took %.2f s (%.2f s of CPU) on the event loop, over the "
+                "server's budget (%.2f s of CPU, %.2f s in all): its rules run in a worker "
+                "thread from now on, so that they do not stall other matches",
+                match.title.name,
+                wall,
+                cpu,
+                self.title_budget,
+                self.title_wait,
+            )
+
     async def payload(self, live: LiveMatch, seat: int | None) -> bytes:
         """Everything ``seat`` may see of ``live``, encoded for the API."""
-        if not live.lock.locked():
+        if not live.lock.locked() and not self._is_slow(live.match):
             # No await between this check and the answer, and nothing changes a
             # match without its lock: the same as taking the lock, without its cost
             # (every event of every stream reads here).
             return self._payload(live, seat)
         async with live.lock:
-            return self._payload(live, seat)
+            return await self._payload_held(live, seat)
+
+    async def _payload_held(self, live: LiveMatch, seat: int | None) -> bytes:
+        """:meth:`_payload`, the lock held: off the loop for a slow title (unless
+        it is the one already encoded)."""
+        if self._is_slow(live.match) and self._kept(live, seat) is None:
+            return await off_loop(self._payload, live, seat)
+        return self._payload(live, seat)
+
+    def _kept(self, live: LiveMatch, seat: int | None) -> bytes | None:
+        """The payload of ``seat`` as last encoded, if the match has not changed since."""
+        mark = (live.match.step, live.bot_error, tuple(live.thinking) if live.thinking else ())
+        found = live.payloads.get(seat)
+        if found is not None and found[0] == mark:
+            return found[1]
+        return None
 
     def _payload(self, live: LiveMatch, seat: int | None) -> bytes:
         """``Match.payload(seat)`` (what the conformance kit checks for leaks) plus
@@ -427,10 +548,19 @@ class Hub:
         if found is not None and found[0] == mark:
             return found[1]
         match = live.match
-        out = match.payload(seat)
+        started = _clocks()
+        # try/except rather than _rules: this is every read's road.
+        try:
+            out = match.payload(seat)
+            out["labels"] = labels(match, seat, self._labels)
+        except (GameweaveError, Refusal):
+            raise
+        except Exception as exc:
+            whose = "a spectator" if seat is None else f"seat {seat}"
+            raise title_failed(live.id, f"building the payload of {whose}", exc) from None
+        self._timed(match, started)
         out["match"] = live.id
         out["bots"] = sorted(live.bots)
-        out["labels"] = labels(match, seat, self._labels)
         out["thinking"] = sorted(live.thinking)
         if live.bot_error is not None:
             out["bot_error"] = live.bot_error
@@ -449,35 +579,55 @@ class Hub:
         async with live.lock:
             match = live.match
             # Whether a stale version may pass takes a replay to it: off the loop.
-            if version != match.step and not (
-                _may_be_stale_ok(match, seat, version)
-                and await off_loop(_stale_ok, match, seat, version)
-            ):
-                raise StaleVersion(
-                    f"stale submission: you saw version {version} but the match is at "
-                    f"version {match.step}; reload and try again"
-                )
+            if version != match.step:
+                with self._rules(live, f"checking version {version} of seat {seat}"):
+                    stale = not (
+                        _may_be_stale_ok(match, seat, version)
+                        and await off_loop(_stale_ok, match, seat, version)
+                    )
+                if stale:
+                    raise StaleVersion(
+                        f"stale submission: you saw version {version} but the match is at "
+                        f"version {match.step}; reload and try again"
+                    )
             if seat in live.bots:
                 raise NotNow(f"seat {seat} is played by a bot")
-            action = self._apply(live, seat, action)
-            await self._commit(live, seat, action)
+            action, over = await self._apply(live, seat, action)
+            await self._commit(live, seat, action, over)
             live.bot_streak = 0
-            if live.bots and self._owes_bots(live):
-                await self._run_bots(live)
-            return self._payload(live, seat)
+            if live.bots:
+                with self._rules(live, "finding whose turn it is"):
+                    owed = self._owes_bots(live)
+                if owed:
+                    await self._run_bots(live)
+            try:
+                return await self._payload_held(live, seat)
+            except TitleFailed:
+                raise TitleFailed(
+                    f"the action was stored, but match {short_id(live.id)} cannot be shown "
+                    "now: its title failed (a bug in the title, see the server log)"
+                ) from None
 
-    def _apply(self, live: LiveMatch, seat: int, action: Any) -> Any:
-        """Submit ``action`` to the match in memory; the action object it was. A
-        refused action (the core's :class:`~gameweave_core.IllegalAction`) changes
-        nothing."""
+    async def _apply(self, live: LiveMatch, seat: int, action: Any) -> tuple[Any, bool]:
+        """Submit ``action`` to the match in memory; the action object it was, and
+        whether it ended the match. A refused action (the core's
+        :class:`~gameweave_core.IllegalAction`) changes nothing, nor does a title
+        that fails on it (:class:`TitleFailed`). Timed on the loop against the
+        title's budget; off the loop for a title that overran it."""
         match = live.match
         codec = match.title.codec
+        step = match.step
         try:
             # Decoded here, once, so that the stored JSON is the canonical form of
             # exactly this action (rather than re-encoding the whole log each time).
             if type(action) not in codec.classes:
                 action = codec.from_json(action)
-            match.submit(seat, action)
+            if self._is_slow(match):
+                over = await off_loop(_submitted, match, seat, action)
+            else:
+                started = _clocks()
+                over = _submitted(match, seat, action)
+                self._timed(match, started)
         except TitleError as exc:
             # A bug in the title: the match rolled back. The detail may name state the
             # seat must not see, so it goes to the server log only.
@@ -486,15 +636,24 @@ class Hub:
             raise TitleFailed(
                 "the title failed on this action (a bug in the title); nothing changed"
             ) from None
-        return action
+        except (GameweaveError, Refusal):
+            raise
+        except Exception as exc:
+            failed = title_failed(live.id, f"on action {step + 1} (seat {seat})", exc)
+            if match.step != step:
+                # Applied, but the title could not say whether it ended the match:
+                # nothing was stored, so the match is put back as stored.
+                await self._reload(live)
+            raise failed from None
+        return action, over
 
-    async def _commit(self, live: LiveMatch, seat: int, action: Any) -> None:
+    async def _commit(self, live: LiveMatch, seat: int, action: Any, over: bool) -> None:
         """Commit the action just applied (with the others of this turn of the loop),
         then tell the event streams; a failed commit puts the match back as the store
         has it and raises :class:`~gameweave_http.refusals.NotStored`."""
         match = live.match
         committed = self.store.commit_soon(
-            live.id, match.step, seat, match.title.codec.to_json(action), match.is_over
+            live.id, match.step, seat, match.title.codec.to_json(action), over
         )
         try:
             await committed
@@ -516,6 +675,11 @@ class Hub:
         """Not stored means not accepted: put the match back as the store has it,
         then raise the refusal."""
         store_failed(f"match {live.id}: action {live.match.step}", error)
+        await self._reload(live)
+        raise not_stored("the action")
+
+    async def _reload(self, live: LiveMatch) -> None:
+        """Put ``live``'s match back as the store has it (a replay, off the loop)."""
         try:
             again = await off_loop(self._rebuilt, live.id)
         except Unavailable:
@@ -525,7 +689,6 @@ class Hub:
             raise
         live.match = again.match
         live.payloads.clear()
-        raise not_stored("the action")
 
     # -- bots -----------------------------------------------------------------------------
 
@@ -542,7 +705,8 @@ class Hub:
         person's is. A search bot's turn is handed to the pool instead."""
         while live.bot_error is None:
             match = live.match
-            seat = next((s for s in match.awaiting if s in live.bots), None)
+            with self._rules(live, "finding whose turn it is"):
+                seat = next((s for s in match.awaiting if s in live.bots), None)
             if seat is None or seat in live.thinking:
                 # A bot searching now answers first: the bots keep their seat order.
                 return
@@ -558,8 +722,8 @@ class Hub:
             seat_bot.rng = Rng(derive_seed(match.seed, f"bot:{seat}:{match.step}"))
             try:
                 chosen = await off_loop(seat_bot.bot.act, match.observe(seat), seat_bot.rng)
-                action = self._apply(live, seat, chosen)
-                await self._commit(live, seat, action)
+                action, over = await self._apply(live, seat, chosen)
+                await self._commit(live, seat, action, over)
             except Exception as exc:
                 self._bot_failed(live, seat, exc)
                 return
@@ -627,16 +791,21 @@ class Hub:
             match = live.match
             if live.bot_error is None and match.step == step and seat in match.awaiting:
                 try:
-                    action = self._apply(live, seat, future.result())
-                    await self._commit(live, seat, action)
+                    action, over = await self._apply(live, seat, future.result())
+                    await self._commit(live, seat, action, over)
                 except Exception as exc:
                     self._bot_failed(live, seat, exc)
                     return
                 live.bot_streak += 1
             else:
                 self.notify(live.id)  # no longer thinking (it may think again below)
-            if self._owes_bots(live):
-                await self._run_bots(live)
+            # A task of its own: a title failing here is logged (by _rules) and
+            # the match's next request is answered as that one is.
+            with contextlib.suppress(TitleFailed):
+                with self._rules(live, "finding whose turn it is"):
+                    owed = self._owes_bots(live)
+                if owed:
+                    await self._run_bots(live)
 
     def searches_ended(self) -> None:
         """The pool was closed (the server stops): no seat is thinking any more, and
@@ -651,22 +820,25 @@ class Hub:
     async def hint_job(self, live: LiveMatch, seat: int) -> SearchJob:
         """The search of a hint for ``seat`` now, from its observation only."""
         async with live.lock:
-            match = live.match
-            if not match.title.can_resample:
-                raise NotSearchable(
-                    f"{match.title.display_name} cannot be searched (it has no resample "
-                    "hook), so it gives no hints"
-                )
-            if match.is_over:
-                raise NotNow("the match is over: there is nothing left to hint")
-            if seat not in match.awaiting:
-                raise NotNow(f"it is not seat {seat}'s turn: a hint is for the seat's own turn")
-            return hint_job(live.id, match, seat)
+            with self._rules(live, f"checking seat {seat}'s turn for a hint"):
+                match = live.match
+                if not match.title.can_resample:
+                    raise NotSearchable(
+                        f"{match.title.display_name} cannot be searched (it has no resample "
+                        "hook), so it gives no hints"
+                    )
+                if match.is_over:
+                    raise NotNow("the match is over: there is nothing left to hint")
+                if seat not in match.awaiting:
+                    raise NotNow(f"it is not seat {seat}'s turn: a hint is for the seat's own turn")
+                return hint_job(live.id, match, seat)
 
     async def log_text(self, live: LiveMatch) -> str:
         """The TOML log of a finished match (a replay, off the loop)."""
         async with live.lock:
-            if not live.match.is_over:
+            with self._rules(live, "checking that the match is over"):
+                over = live.match.is_over
+            if not over:
                 raise NotNow(
                     "the match is not over: its log reveals every seat's secrets, "
                     "so it is given out only at the end"

@@ -4,8 +4,8 @@ Every limit answers with a status (429: this client asks too much; 503: the
 server holds all it may; 408, 431), a one-line JSON error and, for 429 and 503,
 a ``Retry-After`` header. Where each is held:
 
-- event streams per match, per client and in total
-  (:class:`~gameweave_http.events.Listeners`);
+- event streams per match, per client and in total, seats' first streams in a
+  place of their own (:class:`~gameweave_http.events.Listeners`);
 - matches created, and logs replayed, per client (by address) per minute
   (:class:`RateLimit`);
 - matches of bots only with a search bot under way, per client (by address) and
@@ -42,10 +42,15 @@ class Limits:
     #: each seat's first stream, so that no spectator can take it; spectators and
     #: a seat's further tabs share the rest.
     streams_per_match: int = 32
-    #: Event streams one client address may hold open, on all matches together:
-    #: no client can take the whole server's streams.
+    #: Shared event streams (spectators' and seats' further tabs) one client
+    #: address may hold open, on all matches together: no client can take the
+    #: whole server's streams. A client's seats' first streams are counted apart,
+    #: against the same number.
     streams_per_client: int = 100
-    #: Event streams open on the whole server.
+    #: Shared event streams (spectators' and seats' further tabs) open on the
+    #: whole server; seats' first streams are counted apart, against the same
+    #: number: no crowd of spectators, on one match or on all, can shut a seat out
+    #: of its own match.
     streams: int = 1000
     #: Matches one client address may create per minute.
     creates_per_minute: int = 30
@@ -62,8 +67,10 @@ class Limits:
     #: the store on demand).
     live_matches: int = 1000
     #: Connections open at once; one more is answered 503 and closed. The app
-    #: also answers at most this many requests at once (503 past it).
-    connections: int = 1200
+    #: also answers at most this many requests at once (503 past it). Above
+    #: twice :attr:`streams`, so that spectators' streams and seats' streams, all
+    #: taken, still leave room for reads and actions.
+    connections: int = 2400
     #: Seconds a client may take to send a request's headers.
     header_timeout: float = 10.0
     #: Seconds a client may take to send a request's body, once its headers are in.

@@ -76,6 +76,11 @@ SAFETY_HEADERS = (
     (b"x-frame-options", b"DENY"),
 )
 
+#: The key of a request's ASGI scope under which the protocol leaves a refusal it
+#: answered itself, mid-request (a body that is not HTTP/1.1), as (status, reason):
+#: the access log's line for the request says so (see :class:`Gate`).
+REFUSED = "gameweave.refused"
+
 TOO_MANY_REQUESTS = "the server is answering as many requests as it may at once; try again shortly"
 BODY_TOO_SLOW = "the request body was not received in time; the connection is closed"
 STOPPING = "the server is stopping; try again once it is back"
@@ -114,6 +119,9 @@ class Gate:
         #: before the error mapper.
         self.handlers = handlers
         self.answering = 0
+        #: The names the operator gave (the public URL's host, ``--allowed-host``),
+        #: which a reverse proxy in front may serve on a port of its own.
+        self.named = settings.allowed_hosts - {"localhost"}
 
     def admit(self, scope: Scope) -> None:
         """Refuse a request before any route sees it: a head over ``max_head``
@@ -127,11 +135,24 @@ class Gate:
         size += len(scope.get("raw_path") or b"") + len(scope["query_string"]) + 24
         if size > self.limits.max_head:
             raise head_too_large(self.limits.max_head)
-        host = header(scope, b"host")
-        if host is not None and not host_allowed(host, scope, self.settings.allowed_hosts):
+        host = None
+        for key, value in headers:
+            if key == b"host":
+                if host is not None:
+                    raise UnknownHost(
+                        "the request names its host twice (two Host headers); send one"
+                    )
+                host = value.decode("latin-1")
+        if host is None:
+            raise UnknownHost("the request names no host: send a Host header")
+        if not host_allowed(host, scope, self.settings.allowed_hosts):
             raise UnknownHost(
                 f"this server does not answer to the host {short(host)!r}; "
                 "its operator may add it with gameweave serve --allowed-host"
+            )
+        if not port_served(host, scope, self.settings.public_port, self.named):
+            raise UnknownHost(
+                f"this server is not served on the port the host {short(host)!r} names"
             )
         if self.answering >= self.limits.connections:
             raise ServerFull(TOO_MANY_REQUESTS, retry_after=1)
@@ -143,6 +164,8 @@ class Gate:
         logged = access_log.isEnabledFor(logging.INFO)
         started = time.perf_counter() if logged else 0.0
         status = 0
+        #: Why the request got no answer of the app's, for the access log.
+        gone = ""
         complete = False
         clock: BodyClock | None = None
 
@@ -169,7 +192,7 @@ class Gate:
             finally:
                 self.answering -= 1
         except ClientDisconnect:
-            pass  # nobody is left to answer
+            gone = "the client went away before the answer"  # nobody is left to answer
         except asyncio.CancelledError:
             # The server cancels the requests still running once its shutdown's
             # grace is over: answer one not answered yet (rather than leave it to
@@ -197,12 +220,19 @@ class Gate:
             if logged:
                 # The path only (queries may hold a seat token, the event stream's),
                 # with control characters escaped so that no path forges a line.
+                why = ""
+                refused = scope.get(REFUSED)
+                if refused is not None:
+                    status, gone = refused  # answered (or closed) by the protocol
+                if not status or refused is not None:
+                    why = f" ({gone or 'no answer: the connection closed'})"
                 access_log.info(
-                    "%s %s %d %.1fms",
+                    "%s %s %d %.1fms%s",
                     scope["method"],
                     printable(scope["path"]),
                     status,
                     (time.perf_counter() - started) * 1000,
+                    why,
                 )
 
 
@@ -330,6 +360,22 @@ def split_host(value: str) -> tuple[str, int | None] | None:
         return None
     name, port = found.groups()
     return name.strip("[]").lower(), int(port) if port else None
+
+
+def port_served(
+    value: str, scope: Scope, public_port: int | None, named: frozenset[str] = frozenset()
+) -> bool:
+    """Whether the port a ``Host`` header names, if it names one, is one this
+    server is served on: the port the request reached (as its socket has it) or
+    the public URL's; any port for a name the operator gave (``named``: the public
+    URL's host, ``--allowed-host``), which a reverse proxy may serve on its own
+    port. A ``Host`` without a port passes: a reverse proxy passing on the public
+    host's name (``proxy_set_header Host $host``) sends none."""
+    found = split_host(value)
+    if found is None or found[1] is None or found[0] in named:
+        return True
+    server = scope.get("server")
+    return found[1] == public_port or (server is not None and found[1] == server[1])
 
 
 def host_allowed(value: str, scope: Scope, allowed: frozenset[str]) -> bool:

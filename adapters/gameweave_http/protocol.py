@@ -26,11 +26,16 @@ heads are parsed by httptools. A reply's head and body go out in one write
 (:class:`OneWrite`).
 
 This is the one module that reaches into uvicorn's internals (a subclass of its
-``HttpToolsProtocol``), so uvicorn is pinned to the release it is tested with
-(``pyproject.toml``; ``tests/http/test_http_protocol.py`` checks the pin). Served
-another way (another ASGI server, or uvicorn without this protocol), these four
-limits are that server's or a reverse proxy's job: the HTTP reference gives an
-nginx recipe.
+``HttpToolsProtocol``), and it does so through one seam: the methods of that
+class it overrides or calls, and the attributes of the class and of its request
+cycle it reads (:data:`SEAM`). ``pyproject.toml`` accepts a range of uvicorn
+releases, tested at both ends (:data:`UVICORN_TESTED`, ``make check-uvicorn``);
+:func:`seam_missing` says what of the seam an installed uvicorn lacks, and
+``gameweave serve`` then falls back to uvicorn's own protocol with its
+``limit_concurrency`` (see :func:`gameweave_http.server.uvicorn_options`),
+saying so in one line, rather than fail. Served another way (another ASGI
+server, or uvicorn without this protocol), these four limits are that server's
+or a reverse proxy's job: the HTTP reference gives an nginx recipe.
 """
 
 from __future__ import annotations
@@ -38,18 +43,79 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .errors import error_reply
 from .limits import Limits
-from .pipeline import SAFETY_HEADERS, head_too_large
+from .pipeline import REFUSED, SAFETY_HEADERS, head_too_large
 from .refusals import NotHttp, Refusal, ServerFull, TooSlow
 
-#: The uvicorn release this module is written against (pinned in pyproject.toml).
-UVICORN = "0.54.0"
+#: The oldest and the newest uvicorn release this module is tested with: the ends
+#: of the range ``pyproject.toml`` accepts (``make check-uvicorn`` runs the
+#: protocol's tests with each).
+UVICORN_TESTED = ("0.30.6", "0.55.0")
+
+#: The seam: what :class:`GuardedProtocol` relies on in uvicorn's httptools
+#: protocol, as (class, names of methods, names of attributes its ``__init__`` or
+#: ``connection_made`` sets). The protocol's methods it overrides or calls, the
+#: request cycle's flags it reads and sets.
+SEAM: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    (
+        "HttpToolsProtocol",
+        (
+            "connection_made",
+            "data_received",
+            "on_headers_complete",
+            "on_message_complete",
+            "connection_lost",
+            "shutdown",
+            "send_400_response",
+            "_unsupported_upgrade_warning",
+        ),
+        ("connections", "cycle", "transport", "loop", "app"),
+    ),
+    (
+        "RequestResponseCycle",
+        (),
+        (
+            "scope",
+            "transport",
+            "disconnected",
+            "response_started",
+            "response_complete",
+            "chunked_encoding",
+            "message_event",
+        ),
+    ),
+)
+
+
+def seam_missing() -> str | None:
+    """What of :data:`SEAM` the installed uvicorn lacks, in a few words (``None``:
+    nothing). Attributes are looked for among those the class's ``__init__`` and
+    ``connection_made`` assign (their code's names), without making one."""
+    try:
+        from uvicorn.protocols.http import httptools_impl
+    except ImportError as exc:
+        return f"uvicorn's httptools protocol cannot be imported ({exc})"
+    for name, methods, attributes in SEAM:
+        cls = getattr(httptools_impl, name, None)
+        if cls is None:
+            return f"uvicorn has no {name}"
+        lacking = [m for m in methods if not callable(getattr(cls, m, None))]
+        assigned: set[str] = set()
+        for setter in ("__init__", "connection_made"):
+            code = getattr(getattr(cls, setter, None), "__code__", None)
+            if code is not None:
+                assigned.update(code.co_names)
+        lacking += [a for a in attributes if a not in assigned]
+        if lacking:
+            return f"uvicorn's {name} has no {', '.join(lacking)}"
+    return None
+
 
 TOO_MANY_CONNECTIONS = "the server holds as many connections as it may; try again shortly"
 TOO_SLOW = "the request was not received in time; the connection is closed"
@@ -153,10 +219,24 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def send_400_response(self, msg: str) -> None:
         """httptools refused what was received: a one-line JSON error instead of
-        uvicorn's plain text."""
-        if self.cycle is not None and not self.cycle.response_complete:
-            self.transport.close()  # a response is under way: nothing more can be said
-            return
+        uvicorn's plain text, also when the head was in and the body is what is
+        wrong (``Transfer-Encoding: gzip``, a chunk size past 64 bits, chunk lines
+        ended by a bare LF), the app then waiting for that body. The app's request
+        is told its client has gone, and the access log's line for it says why
+        (:data:`~gameweave_http.pipeline.REFUSED`); one whose answer had begun can
+        only be closed, which its line says too."""
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            # The app's request ends as if its client had hung up: its answer, if
+            # it makes one, goes nowhere (uvicorn drops a disconnected cycle's sends).
+            cycle.disconnected = True
+            cycle.message_event.set()
+            scope = cast(dict[str, Any], cycle.scope)
+            if cycle.response_started:
+                scope[REFUSED] = (0, "closed mid-answer: what followed was not HTTP/1.1")
+                self.transport.close()
+                return
+            scope[REFUSED] = (400, "not valid HTTP/1.1: its body's framing")
         self._refuse(NotHttp(NOT_HTTP))
 
     def _start(self, seconds: float) -> None:

@@ -14,18 +14,25 @@ applies the move as the bot's action, if the match has not moved meanwhile.
 
 At most :attr:`SearchPool.workers` searches run at once (default: the number of
 CPUs; ``GAMEWEAVE_SEARCHES`` or ``create_app(searches=...)`` changes it). The
-others wait their turn in two queues, and a free worker always takes people's
-work first: the bots' turns in matches a person plays and the hints, then the
-turns of bots-only matches (every seat a bot), which would otherwise fill the
-pool for as long as they play and leave a person waiting behind all of them.
-With two workers or more, bots-only turns take all of them but one, so that a
-person's search never waits for one of theirs to end (a search may take
-seconds).
+others wait their turn in three queues, one per class of work, and a free worker
+takes them in this order:
+
+1. a bot's turn in a match a person plays (the person waits for the reply);
+2. a person's hint;
+3. a turn of a bots-only match (every seat a bot), which no one waits for, and
+   only while no hint waits.
+
+With two workers or more, hints take all of them but one, and so do bots-only
+turns, so that a bot's turn in a person's match starts at once however many
+hints are asked for (a search may take seconds): hints cannot delay other
+people's bots, nor can bots-only matches.
 A bot's move is owed and is never refused. A hint is refused (:class:`PoolFull`,
 a 503) while people's searches alone take every worker (bots-only ones do not
-count: the hint goes ahead of them), and a seat gets one hint at a time
-(:class:`AlreadySearching`, a 429). How many bots-only matches may search at
-all is the hub's limit (``bot_matches``, ``bot_matches_per_client``).
+count: the hint goes ahead of them); a seat gets one hint at a time
+(:class:`AlreadySearching`, a 429), and a client (by address)
+:data:`HINTS_PER_CLIENT` at a time (:class:`TooManyHints`, a 429; the server
+also limits how many it asks for a minute). How many bots-only matches may
+search at all is the hub's limit (``bot_matches``, ``bot_matches_per_client``).
 
 Workers are started with ``spawn`` (a fresh interpreter: forking a server's
 threads is unsafe) on the first search, at a lower CPU priority than the server
@@ -72,6 +79,10 @@ WORKER_MATCHES = 32
 RUNNERS_UP = 2
 #: Seconds after which a refused hint may be asked for again.
 RETRY_AFTER = 2
+#: Hints one client (by address) may have searched or waiting at once.
+HINTS_PER_CLIENT = 2
+#: Hints one client (by address) may ask for in a minute (the handler's limit).
+HINTS_PER_MINUTE = 30
 #: How much less CPU priority a worker process takes (``os.nice``): on a busy
 #: machine the server's own thread, which answers reads, comes first.
 WORKER_NICENESS = 10
@@ -83,6 +94,10 @@ class PoolFull(Exception):
 
 class AlreadySearching(Exception):
     """This seat's previous hint is still being searched (the server answers 429)."""
+
+
+class TooManyHints(AlreadySearching):
+    """This client's hints already take as many searches as one client may (429)."""
 
 
 class PoolClosed(PoolFull):
@@ -337,6 +352,9 @@ class _Search:
     bots_only: bool
     hint: tuple[str, int] | None
     generation: int
+    #: Who asked for a hint (its client's address), counted against
+    #: :data:`HINTS_PER_CLIENT`; ``None`` for a bot's turn.
+    client: str | None = None
 
 
 class SearchPool:
@@ -365,18 +383,27 @@ class SearchPool:
         self._executor: cf.Executor | None = None
         self._done: cf.ThreadPoolExecutor | None = None
         #: Searches handed to the executor (at most ``workers``), and how many of
-        #: them are bots-only matches' turns (at most ``_bots_only_workers``).
+        #: them are hints and bots-only matches' turns (each at most ``_shared``).
         self._running = 0
+        self._running_hints = 0
         self._running_bots_only = 0
-        #: One worker is kept for people whenever there are two or more.
-        self._bots_only_workers = max(1, self.workers - 1)
-        #: Searches waiting for a worker: people's (bots' turns in a match a person
-        #: plays, hints), and bots-only matches' turns, taken only when no person waits.
+        #: One worker is kept for bots' turns in people's matches whenever there are
+        #: two or more: hints, and bots-only turns, take the others.
+        self._shared = max(1, self.workers - 1)
+        #: Searches waiting for a worker, by class, in the order they are taken:
+        #: bots' turns in a match a person plays, hints, bots-only matches' turns.
         self._people: deque[_Search] = deque()
+        self._hint_queue: deque[_Search] = deque()
         self._bots_only: deque[_Search] = deque()
         #: People's searches running or waiting (what a hint is refused by).
         self._people_searches = 0
         self._hints: set[tuple[str, int]] = set()
+        #: Hints running or waiting, per client.
+        self._hint_clients: dict[str, int] = {}
+        #: Every search handed to the executor, in order: (match id, seat, class),
+        #: the class "bot", "hint" or "bots-only" (a bounded record, for tests and
+        #: the soak benchmark to check the order by).
+        self.started: deque[tuple[str, int, str]] = deque(maxlen=1000)
         #: How many times the pool was closed; a search of an earlier one is abandoned.
         self.generation = 0
         #: Searches started so far (bots' turns and hints).
@@ -396,22 +423,30 @@ class SearchPool:
     def in_flight(self) -> int:
         """Searches running or waiting for a worker."""
         with self._lock:
-            return self._running + len(self._people) + len(self._bots_only)
+            return self._running + len(self._people) + len(self._hint_queue) + len(self._bots_only)
 
     def waiting(self) -> tuple[int, int]:
-        """Searches waiting for a worker: people's, and bots-only matches'."""
+        """Searches waiting for a worker: people's (bots' turns and hints), and
+        bots-only matches'."""
         with self._lock:
-            return len(self._people), len(self._bots_only)
+            return len(self._people) + len(self._hint_queue), len(self._bots_only)
 
     def submit(
-        self, job: SearchJob, *, hint: bool = False, bots_only: bool = False
+        self,
+        job: SearchJob,
+        *,
+        hint: bool = False,
+        bots_only: bool = False,
+        client: str | None = None,
     ) -> cf.Future[Any]:
-        """Start ``job``, or queue it until a worker is free: behind people's
-        searches, and with ``bots_only`` (a turn of a match with no person in it)
-        behind every other search too, on all workers but one. A hint is refused instead:
+        """Start ``job``, or queue it until a worker is free, in its class (see the
+        module docstring): a bot's turn in a person's match, a hint (``hint``), or
+        a bots-only match's turn (``bots_only``). A hint is refused instead:
         :class:`PoolFull` when people's searches take every worker,
-        :class:`AlreadySearching` while the seat's previous hint runs. Nothing
-        starts once the pool is closed (:class:`PoolClosed`)."""
+        :class:`AlreadySearching` while the seat's previous hint runs,
+        :class:`TooManyHints` while ``client``'s hints take
+        :data:`HINTS_PER_CLIENT`. Nothing starts once the pool is closed
+        (:class:`PoolClosed`)."""
         key = (job.match_id, job.seat)
         with self._lock:
             if self._closed:
@@ -421,15 +456,32 @@ class SearchPool:
                     raise AlreadySearching(
                         f"seat {job.seat} already asked for a hint; it is still being searched"
                     )
+                if client is not None and self._hint_clients.get(client, 0) >= HINTS_PER_CLIENT:
+                    raise TooManyHints(
+                        f"this client has {HINTS_PER_CLIENT} hints being searched, the most "
+                        "one client may at once; try again once one is answered"
+                    )
                 if self._people_searches >= self.workers:
                     raise PoolFull(
                         f"the server is running as many searches as it may ({self.workers} "
                         "at once); try again shortly"
                     )
                 self._hints.add(key)
-            search = _Search(job, cf.Future(), bots_only, key if hint else None, self.generation)
+                if client is not None:
+                    self._hint_clients[client] = self._hint_clients.get(client, 0) + 1
+            search = _Search(
+                job,
+                cf.Future(),
+                bots_only,
+                key if hint else None,
+                self.generation,
+                client if hint else None,
+            )
             if bots_only:
                 self._bots_only.append(search)
+            elif hint:
+                self._hint_queue.append(search)
+                self._people_searches += 1
             else:
                 self._people.append(search)
                 self._people_searches += 1
@@ -439,18 +491,29 @@ class SearchPool:
         return search.future
 
     def _take(self) -> list[_Search]:
-        """The waiting searches that free workers take now: people's first, then
-        bots-only turns while they hold fewer than ``_bots_only_workers`` (called
-        with the lock held)."""
+        """The waiting searches that free workers take now, class by class: bots'
+        turns in people's matches, then hints while they hold fewer than
+        ``_shared`` workers, then bots-only turns, likewise, while no hint waits
+        (called with the lock held)."""
         ready = []
         while self._running < self.workers:
             if self._people:
-                ready.append(self._people.popleft())
-            elif self._bots_only and self._running_bots_only < self._bots_only_workers:
-                ready.append(self._bots_only.popleft())
+                search = self._people.popleft()
+                kind = "bot"
+            elif self._hint_queue and self._running_hints < self._shared:
+                search = self._hint_queue.popleft()
+                self._running_hints += 1
+                kind = "hint"
+            elif (
+                self._bots_only and not self._hint_queue and self._running_bots_only < self._shared
+            ):
+                search = self._bots_only.popleft()
                 self._running_bots_only += 1
+                kind = "bots-only"
             else:
                 break
+            ready.append(search)
+            self.started.append((search.job.match_id, search.job.seat, kind))
             self._running += 1
         return ready
 
@@ -497,7 +560,9 @@ class SearchPool:
                 else:
                     self._people_searches -= 1
                 if search.hint is not None:
+                    self._running_hints -= 1
                     self._hints.discard(search.hint)
+                    self._release_client(search.client)
                 ready = self._take()
         if ready:
             # The executor calls this from its own thread, which must not be handed
@@ -514,6 +579,16 @@ class SearchPool:
                 outcome.set_exception(ended.exception())
             else:
                 outcome.set_result(ended.result())
+
+    def _release_client(self, client: str | None) -> None:
+        """One hint of ``client`` is over (called with the lock held)."""
+        if client is None:
+            return
+        left = self._hint_clients.get(client, 0) - 1
+        if left > 0:
+            self._hint_clients[client] = left
+        else:
+            self._hint_clients.pop(client, None)
 
     def _start(self) -> cf.Executor:
         """The executor, started now (called with the lock held)."""
@@ -560,11 +635,14 @@ class SearchPool:
             executor, self._executor = self._executor, None
             done, self._done = self._done, None
             self.generation += 1
-            waiting = [*self._people, *self._bots_only]
+            waiting = [*self._people, *self._hint_queue, *self._bots_only]
             self._people.clear()
+            self._hint_queue.clear()
             self._bots_only.clear()
-            self._running = self._running_bots_only = self._people_searches = 0
+            self._running = self._running_bots_only = self._running_hints = 0
+            self._people_searches = 0
             self._hints.clear()
+            self._hint_clients.clear()
         for search in waiting:
             search.future.cancel()
         if executor is not None:
@@ -585,6 +663,7 @@ __all__ = [
     "PoolFull",
     "SearchJob",
     "SearchPool",
+    "TooManyHints",
     "bot_job",
     "default_workers",
     "hint_job",

@@ -18,6 +18,8 @@ from .store import StoreError
 #: Set to 1 to write the access log without passing ``access_log=True``.
 ACCESS_LOG_ENV = "GAMEWEAVE_ACCESS_LOG"
 
+log = logging.getLogger("gameweave_http")
+
 
 def serve(
     host: str = "127.0.0.1",
@@ -148,15 +150,45 @@ def uvicorn_options(limits: Limits, forwarded_allow_ips: Sequence[str] = ()) -> 
     otherwise trust them from 127.0.0.1 (or its ``FORWARDED_ALLOW_IPS``), so any
     program on the machine, or a proxy passing on what clients send, could pose
     as any number of clients and escape the per-client limits."""
-    from .protocol import guarded_protocol
-
     trusted = [ip.strip() for ip in forwarded_allow_ips if ip.strip()]
-    return {
-        "http": guarded_protocol(limits),
+    options: dict[str, Any] = {
         "timeout_keep_alive": limits.keep_alive,
         "proxy_headers": bool(trusted),
         "forwarded_allow_ips": trusted or None,
     }
+    return {**options, **connection_limits(limits)}
+
+
+def connection_limits(limits: Limits) -> dict[str, Any]:
+    """uvicorn's protocol setting: the guarded protocol (:mod:`gameweave_http.protocol`)
+    when the installed uvicorn has everything it relies on (its seam,
+    :func:`~gameweave_http.protocol.seam_missing`); else, said in one line, uvicorn's
+    own httptools protocol with ``limit_concurrency`` at ``connections``, which caps
+    connections and requests together (plain-text 503s), and no header timeout or
+    head size of the protocol's: the app still holds its own limits, and a
+    reverse proxy can hold the rest (see the HTTP reference)."""
+    missing = seam_missing()
+    if missing is None:
+        from .protocol import guarded_protocol
+
+        return {"http": guarded_protocol(limits)}
+    log.warning(
+        "%s: serving with uvicorn's own HTTP protocol, without the server's limits on "
+        "connections (see the HTTP reference, Limits); a uvicorn release within "
+        "Gameweave's tested range restores them",
+        missing,
+    )
+    return {"http": "httptools", "limit_concurrency": limits.connections}
+
+
+def seam_missing() -> str | None:
+    """:func:`gameweave_http.protocol.seam_missing`, or why that module cannot even
+    be imported (uvicorn without the class it subclasses)."""
+    try:
+        from . import protocol
+    except ImportError as exc:
+        return f"uvicorn's httptools protocol cannot be used ({exc})"
+    return protocol.seam_missing()
 
 
 if __name__ == "__main__":  # python -m gameweave_http.server [port] [db]

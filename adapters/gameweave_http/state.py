@@ -14,6 +14,7 @@ from gameweave_core import Registry
 from .events import Listeners
 from .hub import Hub
 from .limits import Limits, RateLimit
+from .search import HINTS_PER_MINUTE
 from .store import Store
 
 
@@ -36,6 +37,17 @@ class Settings:
     #: The host names the server answers to besides the address a request
     #: reached (:func:`served_hosts`): any other ``Host`` is refused (400).
     allowed_hosts: frozenset[str] = frozenset({"localhost"})
+
+    @property
+    def public_port(self) -> int | None:
+        """The port of :attr:`public_url` (its scheme's when it names none)."""
+        if self.public_url is None:
+            return None
+        parts = urlsplit(self.public_url)
+        try:
+            return parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+        except ValueError:
+            return None
 
     @property
     def public_origin(self) -> str | None:
@@ -72,6 +84,8 @@ class AppState:
     replays: RateLimit
     #: The OpenAPI document of this server and its titles, as JSON.
     openapi: bytes
+    #: Hints asked for per client address per minute.
+    hints: RateLimit = attrs.field(factory=lambda: RateLimit(HINTS_PER_MINUTE))
 
 
 def state_of(scope: Scope) -> AppState:

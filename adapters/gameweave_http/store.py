@@ -23,6 +23,12 @@ can open it while the server runs (a second server would serve matches the first
 also holds in memory), and each commit skips the file-lock calls and the WAL's
 shared-memory index (about a quarter of a commit's system time, as measured).
 
+The file the connection holds must stay the file at the store's path: one
+replaced, moved or removed while the server runs would take every later commit
+into a file no one opens again. Before each write, and before reporting it done,
+the store compares the device and inode of the file at its path with those of
+the file it opened, and refuses (:class:`FileSwapped`) when they differ.
+
 Checkpoints (copying the WAL back into the database file, with a disk flush even
 under NORMAL) are SQLite's own, run by the commit that finds the WAL past 1,000
 pages: a few milliseconds about once every thousand actions; and one more on a
@@ -257,6 +263,25 @@ class Damaged(Exception):
     """The stored rows of one match cannot be read (damaged pages or values)."""
 
 
+class FileSwapped(sqlite3.OperationalError):
+    """The database file at the store's path is no longer the file it opened (it was
+    replaced, moved or removed while the server ran): what the store would write
+    now would go to a file no one will open again, so nothing is written."""
+
+
+#: A file's identity: its device and inode numbers.
+FileId = tuple[int, int]
+
+
+def file_id(path: str) -> FileId | None:
+    """The identity of the file at ``path`` now (``None``: there is none)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino)
+
+
 #: Seconds ``PRAGMA quick_check`` may take at start-up before it is given up on
 #: (a large file is then served unchecked, and the server log says so).
 QUICK_CHECK_SECONDS = 5.0
@@ -349,6 +374,8 @@ class Store:
         self, path: str | Path, *, fsync: bool = False, check_seconds: float = QUICK_CHECK_SECONDS
     ) -> None:
         self.path = str(path)
+        #: Where the file is, whatever the working folder becomes.
+        self._where = os.path.abspath(self.path)
         self._lock = threading.Lock()
         self._tokens: dict[str, tuple[tuple[int, bytes], ...]] = {}
         refusal = _unusable(Path(path))
@@ -358,6 +385,10 @@ class Store:
             self._db = self._open(fsync)
         except sqlite3.Error as exc:
             raise StoreError(_open_failure(Path(path), exc)) from exc
+        #: The identity of the file opened (see :meth:`_still_ours`).
+        self._opened = file_id(self._where)
+        #: Why writes are refused now (``None``: they are not).
+        self._swapped: str | None = None
         try:
             #: What the start-up check found wrong in the file (``None``: nothing).
             self.damage = quick_check(self._db, check_seconds)
@@ -397,9 +428,34 @@ class Store:
         migrate(self._db)
         return db
 
+    def _still_ours(self) -> None:
+        """Raise :class:`FileSwapped` unless the file at the store's path is still
+        the one it opened (same device and inode). Asked, the lock held, before
+        every write, and after it, before the write is reported done: a file
+        replaced (``mv other.sqlite3 gameweave.sqlite3``), moved or removed while
+        the server runs leaves the open connection writing to a file no one will
+        open again, so the store refuses to write, or to acknowledge, rather than
+        lose what it acknowledged. A stat a transaction; writes go on once the
+        file is back where it was."""
+        if file_id(self._where) == self._opened:
+            if self._swapped is not None:
+                log.warning("%s is back: the store writes again", self.path)
+                self._swapped = None
+            return
+        # Each refused request logs this in one line (the caller, as for any
+        # failure of the store).
+        self._swapped = one_line(
+            f"the database file {self.path} is no longer the file the server opened "
+            "(it was replaced, moved or removed while the server ran); nothing more "
+            "is stored: put it back, or stop the server and start it on the file "
+            "you mean it to serve"
+        )
+        raise FileSwapped(self._swapped)
+
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
+            self._still_ours()
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
@@ -413,6 +469,9 @@ class Store:
                     with contextlib.suppress(sqlite3.Error):
                         self._db.execute("ROLLBACK")
                 raise
+            # Committed to the file the connection holds: acknowledged only if that
+            # is still the file at the path.
+            self._still_ours()
 
     def checkpoint(self) -> bool:
         """Write every commit from the write-ahead log back into the database file
@@ -517,7 +576,9 @@ class Store:
             row = rows[0]
             try:
                 with self._lock:
+                    self._still_ours()
                     self._db.execute(INSERT, (row.match_id, row.index, row.seat, row.action))
+                    self._still_ours()
             except Exception as exc:
                 return [exc]
             return [None]
@@ -526,8 +587,8 @@ class Store:
                 self._insert(db, rows)
             return [None] * len(rows)
         except Exception as exc:
-            if len(rows) == 1:
-                return [exc]
+            if len(rows) == 1 or isinstance(exc, FileSwapped):
+                return [exc] * len(rows)
         out: list[Exception | None] = []
         for row in rows:
             try:
@@ -656,6 +717,7 @@ class Store:
         the same locked step as the stored one)."""
         hashed = hash_token(token)
         with self._lock:
+            self._still_ours()
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 changed = self._db.execute(
@@ -671,6 +733,7 @@ class Store:
                     ).fetchall()
                 )
                 self._db.execute("COMMIT")
+                self._still_ours()
             except BaseException:
                 if self._db.in_transaction:
                     with contextlib.suppress(sqlite3.Error):

@@ -6,6 +6,7 @@ seconds, far beyond any limit these tests set (1 s), on a busy machine too."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import json
@@ -27,6 +28,7 @@ from gameweave_core import Registry
 from gameweave_http.app import create_app
 from gameweave_http.hub import Hub
 from gameweave_http.limits import Limits, RateLimit, parse_limits
+from gameweave_http.refusals import TooMany
 from gameweave_http.store import Store
 
 # The server here is not in development mode, so it picks each match's seed itself:
@@ -291,6 +293,95 @@ def test_a_seats_own_stream_is_admitted_whatever_the_spectators_hold(
         for s in held:
             s.close()
         eventually(lambda: not app.state.listeners.open(), "closed streams were never let go of")
+
+
+def test_a_seats_own_stream_is_admitted_however_many_spectators_hold_the_server(
+    tmp_path: Path, sealed_registry: Registry
+) -> None:
+    """Issue 38, point 1: spectators from several addresses, each within its own
+    limit, fill the server's streams; a seat still opens its own stream (on an
+    untouched match and on the crowded one), reads and acts. Spectators share
+    what remains, limited per client and in total; seats' first streams have a
+    total of their own."""
+    limits = Limits(streams=4, streams_per_client=2)
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)
+    with ThreadServer(app, limits) as server:
+        made = [httpx.post(server.url + "/api/matches", json=CREATE).json() for _ in range(3)]
+        made.append(httpx.post(server.url + "/api/matches", json=CREATE).json())
+        crowded, quiet, third, fourth = (m["id"] for m in made)
+        held = []
+        for client in ("127.0.0.2", "127.0.0.3"):
+            for _ in range(2):
+                s, status, _ = open_stream(server.port, crowded, client=client)
+                assert status == 200
+                held.append(s)
+        s, status, head = open_stream(server.port, crowded, client="127.0.0.2")
+        held.append(s)
+        assert status == 429 and b"this client has 2 event streams open" in head, head
+        s, status, head = open_stream(server.port, quiet, client="127.0.0.4")
+        held.append(s)
+        assert status == 503 and b"4 event streams" in head, head
+        # The seats get theirs, on the untouched match and on the crowded one.
+        seats = [
+            (quiet, made[1]["seats"][0]["token"]),
+            (crowded, made[0]["seats"][1]["token"]),
+            (third, made[2]["seats"][0]["token"]),
+        ]
+        for i, (mid, token) in enumerate(seats):
+            s, status, head = open_stream(server.port, mid, token, client=f"127.0.0.{5 + i}")
+            held.append(s)
+            assert status == 200, head
+        token = made[1]["seats"][0]["token"]
+        with httpx.Client(base_url=server.url, timeout=60, headers={"X-Seat-Token": token}) as h:
+            assert h.get(f"/api/matches/{quiet}").status_code == 200
+            r = h.post(
+                f"/api/matches/{quiet}/actions",
+                json={"version": 0, "action": {"type": "bid", "coins": 1}},
+            )
+            assert r.status_code == 200, r.text
+        # A seat's further tab is shared: refused while spectators hold the total.
+        s, status, _ = open_stream(server.port, quiet, made[1]["seats"][0]["token"])
+        held.append(s)
+        assert status == 503
+        # Seats' first streams have a total of their own (the same number).
+        s, status, head = open_stream(
+            server.port, fourth, made[3]["seats"][0]["token"], "127.0.0.8"
+        )
+        held.append(s)
+        assert status == 200, head
+        s, status, head = open_stream(
+            server.port, fourth, made[3]["seats"][1]["token"], "127.0.0.9"
+        )
+        held.append(s)
+        assert status == 503 and b"4 seats' event streams" in head, head
+        assert app.state.listeners.shared_open() == 4
+        for s in held:
+            s.close()
+        eventually(lambda: not app.state.listeners.open(), "closed streams were never let go of")
+
+
+def test_seats_first_streams_are_limited_per_client_apart_from_spectators() -> None:
+    """Issue 38, point 1: a client's seats' first streams count against
+    ``streams_per_client`` apart from its spectator streams (a client that
+    spectates as much as it may still opens its own seat's stream), and a
+    closed stream gives its place back."""
+    from gameweave_http.events import Listeners
+
+    async def scenario() -> None:
+        listeners = Listeners(per_match=32, total=10, per_client=2, seat_total=10)
+        for _ in range(2):
+            listeners.add("a", None, 2, "c")
+        with pytest.raises(TooMany, match="2 event streams"):
+            listeners.add("a", None, 2, "c")
+        first = listeners.add("a", 1, 2, "c")
+        listeners.add("b", 1, 2, "c")
+        with pytest.raises(TooMany, match="2 seats' event streams"):
+            listeners.add("d", 2, 2, "c")
+        listeners.remove("a", first)
+        listeners.add("d", 2, 2, "c")
+        assert listeners.open() == 4 and listeners.shared_open() == 2
+
+    asyncio.run(scenario())
 
 
 def test_event_streams_are_limited_per_client(tmp_path: Path, sealed_registry: Registry) -> None:

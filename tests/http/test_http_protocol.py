@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import importlib.metadata
 import json
+import logging
 import re
 import socket
 import threading
@@ -17,6 +18,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from http_support import ROOT, ThreadServer
 from hub_calls import run
@@ -30,13 +32,44 @@ from gameweave_http.limits import Limits
 SAFETY = {"content-security-policy", "referrer-policy", "x-content-type-options", "x-frame-options"}
 
 
-def test_uvicorn_is_pinned_to_the_release_the_protocol_is_written_for() -> None:
+def test_the_http_extra_accepts_the_tested_range_of_uvicorn() -> None:
+    """Issue 38, point 7: a range, not a pin, whose ends are the releases the
+    protocol is tested with (``make check-uvicorn`` runs these tests at each end);
+    the uvicorn installed is within it and has the whole seam."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    pins = [
+    wanted = [
         d for d in project["project"]["optional-dependencies"]["http"] if d.startswith("uvicorn")
     ]
-    assert pins == [f"uvicorn=={protocol.UVICORN}"]
-    assert importlib.metadata.version("uvicorn") == protocol.UVICORN
+    low, high = protocol.UVICORN_TESTED
+    major, minor, _ = high.split(".")
+    assert wanted == [f"uvicorn>={low},<{major}.{int(minor) + 1}"]
+    installed = tuple(int(p) for p in importlib.metadata.version("uvicorn").split(".")[:3])
+    assert tuple(map(int, low.split("."))) <= installed < (int(major), int(minor) + 1)
+    assert protocol.seam_missing() is None
+
+
+def test_a_uvicorn_without_the_seam_is_served_with_its_own_protocol(
+    tmp_path: Path, sealed_registry: Registry, monkeypatch: pytest.MonkeyPatch, caplog: Any
+) -> None:
+    """Should a uvicorn release lack what the guarded protocol relies on, the
+    server says so in one line and serves with uvicorn's own protocol and its
+    cap on concurrency, rather than fail."""
+    from gameweave_http.server import uvicorn_options
+
+    (cls, methods, attributes), *rest = protocol.SEAM
+    monkeypatch.setattr(protocol, "SEAM", ((cls, (*methods, "on_frobnicate"), attributes), *rest))
+    assert protocol.seam_missing() == "uvicorn's HttpToolsProtocol has no on_frobnicate"
+    monkeypatch.setattr(protocol, "SEAM", ((cls, methods, (*attributes, "frob")), *rest))
+    assert protocol.seam_missing() == "uvicorn's HttpToolsProtocol has no frob"
+    limits = Limits(connections=7)
+    with caplog.at_level(logging.WARNING, logger="gameweave_http"):
+        options = uvicorn_options(limits)
+    assert options["http"] == "httptools" and options["limit_concurrency"] == 7
+    lines = [r.getMessage() for r in caplog.records if "own HTTP protocol" in r.getMessage()]
+    assert len(lines) == 1 and "has no frob" in lines[0] and "\n" not in lines[0], lines
+    app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)
+    with ThreadServer(app, limits) as server:
+        assert httpx.get(f"{server.url}/api/titles", timeout=60).status_code == 200
 
 
 @pytest.fixture

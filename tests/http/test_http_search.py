@@ -243,10 +243,12 @@ def test_a_seat_gets_one_hint_at_a_time(registry: Registry, gate: Path) -> None:
         first = pool.submit(held, hint=True)
         with pytest.raises(AlreadySearching, match="seat 2 already asked for a hint"):
             pool.submit(held, hint=True)
-        # Another seat may ask meanwhile (a worker is free).
-        other = pool.submit(hint_job("m1", match, 1), hint=True).result(PATIENCE)
-        assert other["action"] in match.legal_json(1)
+        # Another seat may ask meanwhile: admitted, it waits (of two workers, one is
+        # kept for bots' turns in people's matches, which hints cannot delay).
+        waiting = pool.submit(hint_job("m1", match, 1), hint=True)
+        assert pool.waiting() == (1, 0)
         gate.touch()
+        assert waiting.result(PATIENCE)["action"] in match.legal_json(1)
         assert first.result(PATIENCE) in match.legal_json(2)
         assert pool.submit(held, hint=True).result(PATIENCE) in match.legal_json(2)
     finally:
