@@ -10,15 +10,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .bots import Bot, Observation
 from .errors import (
     ConfigError,
+    CutLog,
     DigestMismatch,
     GameOver,
     IllegalAction,
     LogError,
+    MalformedAction,
     NotAwaited,
     TitleError,
 )
 from .events import Event
-from .log import LogEntry, MatchLog, digest
+from .log import LogEntry, MatchLog, cut_short, digest
 from .outcome import Outcome
 from .rng import Rng, fresh_seed
 from .title import Title
@@ -531,6 +533,11 @@ class Match:
             except TitleError as exc:
                 cause = exc.__cause__ or exc
                 raise _caused(LogError(source, str(exc), e.index), cause) from cause
+            except MalformedAction as exc:
+                if e is log.actions[-1] and e.error is None:
+                    # The last action cut short: a truncated file, not a refused move.
+                    raise _caused(CutLog(source, cut_short(exc), e.index), exc) from exc
+                raise _caused(LogError(source, f"refused: {exc}", e.index), exc) from exc
             except IllegalAction as exc:
                 raise _caused(LogError(source, f"refused: {exc}", e.index), exc) from exc
             if verify and e.digest is not None and e.digest != match.digest():
