@@ -1,0 +1,89 @@
+"""A newcomer's first hour, round 3 (issue 39), in the server and the browser: a
+mistyped seat link told apart from a replaced one, Museum Rush's lobby seat labels,
+and the browser's edges (step numbers, the ⏳ fallback, The Museum Job's map on a
+phone, the Rules' actions topics, tap wording, the lobby's default title).
+
+Matches are created with seeds through a development-mode server; screenshots (at
+390×844 and at a desktop size) go to ``test-output/browser/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from test_http_newcomer_browser import DESKTOP, PHONE, registry, seat, shot
+
+from gameweave_http.app import create_app
+from gameweave_http.testing import LoopbackServer, SeatPages, create_match
+
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+@pytest.fixture
+def server(tmp_path: Path, loopback_servers: Callable[..., LoopbackServer]) -> LoopbackServer:
+    """Every title, served in development mode (each test chooses its seeds)."""
+    return loopback_servers(create_app(tmp_path / "matches.sqlite3", registry(), dev=True))
+
+
+def mistyped(token: str) -> str:
+    """``token`` with its last character changed, as a hand-copied link may be."""
+    return token[:-1] + ("A" if token[-1] != "A" else "B")
+
+
+# -- 39.3: a mistyped link is not a replaced one ---------------------------------------------
+
+
+def test_the_server_tells_a_mistyped_token_from_a_replaced_one(server: LoopbackServer) -> None:
+    made = create_match(server, "museum", 2, seed=7)
+    path = f"{server.url}/api/matches/{made['id']}"
+    old = seat(made, 2)["token"]
+    typo = httpx.get(path, headers={"X-Seat-Token": mistyped(old)})
+    assert typo.status_code == 403
+    assert "never opened one" in typo.json()["error"]
+    assert "new link" not in typo.json()["error"]
+    reissued = httpx.post(
+        f"{path}/seats/2/token", headers={"X-Host-Token": made["host_token"]}, json={}
+    )
+    assert reissued.status_code == 200, reissued.text
+    stale = httpx.get(path, headers={"X-Seat-Token": old})
+    assert stale.status_code == 403
+    assert stale.json()["error"].endswith(
+        "any more: whoever created the match gave seat 2 a new link"
+    )
+    # A mistyped copy of the replaced token is still just mistyped.
+    again = httpx.get(path, headers={"X-Seat-Token": mistyped(old)})
+    assert "never opened one" in again.json()["error"]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", SIZES)
+def test_a_mistyped_seat_link_is_told_so(
+    server: LoopbackServer, seat_pages: SeatPages, size: str
+) -> None:
+    """Issue 39.3: a link whose token belongs to no seat was told "whoever created the
+    match gave that seat a new link"; it now says the link looks mistyped."""
+    made = create_match(server, "museum", 2, seed=7)
+    url = seat(made, 1)["url"]
+    page = seat_pages.open(mistyped(url), **SIZES[size])
+    page.wait_for_selector("#banner[data-revoked='mistyped']")
+    words = page.inner_text("#banner")
+    assert "This link opens no seat of this match" in words and "mistyped" in words
+    assert "new link" not in words
+    assert page.get_attribute("#banner a.watch", "href") == f"/play/{made['id']}"
+    shot(page, f"link-mistyped-{size}")
+    # A replaced link still says it was replaced.
+    httpx.post(
+        f"{server.url}/api/matches/{made['id']}/seats/1/token",
+        headers={"X-Host-Token": made["host_token"]},
+        json={},
+    ).raise_for_status()
+    old = seat_pages.open(url, **SIZES[size])
+    old.wait_for_selector("#banner[data-revoked='replaced']")
+    assert "gave that seat a new link" in old.inner_text("#banner")
+    shot(old, f"link-replaced-{size}")
+    errors = [e for e in seat_pages.errors if "403" not in e]  # the refused reads, by design
+    assert errors == []
