@@ -18,7 +18,7 @@ import pytest
 from test_http_newcomer_browser import DESKTOP, PHONE, registry, seat, shot
 
 from gameweave_http.app import create_app
-from gameweave_http.testing import LoopbackServer, SeatPages, create_match
+from gameweave_http.testing import LoopbackServer, SeatPages, create_match, shifted
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
@@ -87,3 +87,34 @@ def test_a_mistyped_seat_link_is_told_so(
     shot(old, f"link-replaced-{size}")
     errors = [e for e in seat_pages.errors if "403" not in e]  # the refused reads, by design
     assert errors == []
+
+
+# -- 39.4: Museum Rush's seats in the lobby ----------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", SIZES)
+def test_museum_rush_seats_read_whole_in_the_lobby(
+    server: LoopbackServer, seat_pages: SeatPages, size: str
+) -> None:
+    """Issue 39.4: Museum Rush names its seats "Seat 1 (The Cat)"; the lobby cut the
+    number out of the middle and showed "Seat (The Cat) seat 1"."""
+    lobby = seat_pages.open(f"{server.url}/", **SIZES[size])
+    lobby.wait_for_selector("body[data-dev='true']")
+    lobby.select_option("#title-select", "museumrush")
+    lobby.click("#dev-options summary")
+    lobby.fill("#seed", str(shifted(4)))
+    lobby.click("#create-button")
+    lobby.wait_for_selector("#mine .kept-seat[data-seat='2'] .link-label")
+    made = httpx.get(f"{server.url}/api/matches").json()
+    assert made, made
+    read = httpx.get(f"{server.url}/api/matches/{made[0]['id']}").json()
+    for entry in read["seats"]:
+        number = entry["seat"]
+        shown = lobby.inner_text(f"#mine .kept-seat[data-seat='{number}'] .link-label")
+        assert "Seat (" not in shown, shown
+        thief = entry["label"].removeprefix(f"Seat {number}").strip(" ()")
+        assert thief, entry["label"]  # every seat has its thief by now
+        assert shown == f"{thief} seat {number}", shown
+    shot(lobby, f"lobby-museumrush-{size}")
+    assert seat_pages.errors == []

@@ -40,9 +40,13 @@ function showError(message) {
 
 // A label such as "Security 2" names seat 2's side, not a second Security player:
 // the lobby shows the role ("Security") with "seat 2" beside it.
-// A title that names its seats only "Seat 1", "Seat 2" has no role to show.
+// A title that names its seats only "Seat 1", "Seat 2" has no role to show; one that
+// names them "Seat 1 (The Cat)" has the name in brackets as its role.
 function roleOf(label, seat) {
-  const role = String(label).replace(new RegExp(`\\s${seat}(?=\\s|$)`), "").trim();
+  const text = String(label).trim();
+  const numbered = text.match(new RegExp(`^seat\\s+${seat}(?:\\s+(.*))?$`, "i"));
+  if (numbered) return (numbered[1] || "").replace(/^\((.*)\)$/, "$1").trim();
+  const role = text.replace(new RegExp(`\\s${seat}(?=\\s|$)`), "").trim();
   return /^seat$/i.test(role) ? "" : role;
 }
 
