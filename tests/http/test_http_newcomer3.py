@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -117,3 +118,145 @@ def test_museum_rush_seats_read_whole_in_the_lobby(
         assert shown == f"{thief} seat {number}", shown
     shot(lobby, f"lobby-museumrush-{size}")
     assert seat_pages.errors == []
+
+
+# -- 39.9: the browser's edges -----------------------------------------------------------------
+
+
+def play_on(server: LoopbackServer, made: dict[str, Any], moves: int) -> None:
+    """``moves`` actions through the API, each seat's first legal one in turn."""
+    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    base = f"{server.url}/api/matches/{made['id']}"
+    for _ in range(moves):
+        now = httpx.get(base).json()
+        if now.get("outcome") or not now["awaiting"]:
+            return
+        mover = now["awaiting"][0]
+        mine = httpx.get(base, headers={"X-Seat-Token": tokens[mover]}).json()
+        posted = httpx.post(
+            f"{base}/actions",
+            headers={"X-Seat-Token": tokens[mover]},
+            json={"version": mine["version"], "action": mine["legal"][0]},
+        )
+        assert posted.status_code == 200, posted.text
+
+
+#: Whether an ordered list leaves room for its widest number ("123."): its left
+#: padding against the width of that number in the list's own font.
+ROOM_FOR_NUMBERS = """(ol) => {
+  const probe = document.createElement("span");
+  probe.textContent = `${ol.start || ol.children.length}.`;
+  probe.style.font = getComputedStyle(ol).font;
+  probe.style.position = "absolute";
+  ol.parentElement.append(probe);
+  const wide = probe.getBoundingClientRect().width;
+  probe.remove();
+  return { padding: parseFloat(getComputedStyle(ol).paddingLeft), number: wide, start: ol.start };
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("title", "players", "history"),
+    [("museumheist", 2, ".mh-history ol"), ("masterthief", 3, ".mt-history ol")],
+)
+def test_history_numbers_keep_their_tens_digit(
+    server: LoopbackServer, seat_pages: SeatPages, title: str, players: int, history: str
+) -> None:
+    """Issue 39.9: the history's step numbers lost their tens digit (a list's padding
+    narrower than "10.")."""
+    made = create_match(server, title, players, seed=6)
+    play_on(server, made, 40)
+    for size in SIZES:
+        page = seat_pages.open(seat(made, 1)["url"], **SIZES[size])
+        page.wait_for_selector(f"{history} li")
+        lines = page.locator(f"{history} li").count()
+        assert lines >= 10, lines
+        room = page.locator(history).evaluate(ROOM_FOR_NUMBERS)
+        assert room["number"] <= room["padding"], room
+        shot(page, f"history-numbers-{title}-{size}")
+    assert seat_pages.errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", SIZES)
+def test_the_house_hourglass_needs_no_emoji_font(
+    server: LoopbackServer, seat_pages: SeatPages, size: str
+) -> None:
+    """Issue 39.9: ⏳ showed as a box where no emoji font is installed; it is drawn."""
+    made = create_match(server, "house", 2, seed=3)
+    page = seat_pages.open(seat(made, 1)["url"], **SIZES[size])
+    page.wait_for_selector(".hj-pending h3")
+    heading = page.locator(".hj-pending h3")
+    assert "⏳" not in heading.inner_text()
+    glass = heading.locator("svg.hj-hourglass")
+    assert glass.get_attribute("aria-label") == "hourglass"
+    box = glass.bounding_box()
+    assert box is not None and box["width"] > 4 and box["height"] > 8
+    shot(page, f"house-hourglass-{size}")
+    assert seat_pages.errors == []
+
+
+@pytest.mark.browser
+def test_the_museum_map_on_a_phone(server: LoopbackServer, seat_pages: SeatPages) -> None:
+    """Issue 39.9: The Museum Job on a phone showed ~19 px squares."""
+    made = create_match(server, "museum", 2, seed=7)
+    page = seat_pages.open(seat(made, 1)["url"], **PHONE)
+    page.wait_for_selector(".mj-map .mj-floor")
+    square = page.locator(".mj-map .mj-floor").first.bounding_box()
+    scroller = page.locator(".mj-map-scroll")
+    shot(page, "museum-map-phone")
+    assert square is not None and square["width"] >= 24, square
+    assert page.evaluate("document.documentElement.scrollWidth") <= 392
+    assert scroller.evaluate("s => s.scrollWidth > s.clientWidth")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", SIZES)
+def test_the_rules_actions_topic_speaks_of_the_page(
+    server: LoopbackServer, seat_pages: SeatPages, size: str
+) -> None:
+    """Issue 39.9: the in-game Rules' actions topic told of typed commands only."""
+    made = create_match(server, "museum", 2, seed=7)
+    page = seat_pages.open(seat(made, 1)["url"], **SIZES[size])
+    page.wait_for_selector("#rules-button")
+    page.click("#rules-button")
+    page.click(".rules-topic[data-topic='actions']")
+    note = page.locator(".rules-body .rules-on-page")
+    words = note.inner_text()
+    assert "buttons" in words and "type to play in a terminal" in words
+    assert ("tapping" if size == "phone" else "clicking") in words
+    shot(page, f"rules-actions-{size}")
+    assert seat_pages.errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lobby_opens_on_the_museum_job(
+    server: LoopbackServer, seat_pages: SeatPages, size: str
+) -> None:
+    """Issue 39.9: the lobby chose The House Job (first by name); the README starts
+    with The Museum Job."""
+    lobby = seat_pages.open(f"{server.url}/", **SIZES[size])
+    lobby.wait_for_selector("body[data-dev]")
+    assert lobby.input_value("#title-select") == "museum"
+    shot(lobby, f"lobby-default-{size}")
+    other = seat_pages.open(f"{server.url}/?title=house", **SIZES[size])
+    other.wait_for_selector("body[data-dev]")
+    assert other.input_value("#title-select") == "house"
+    assert seat_pages.errors == []
+
+
+@pytest.mark.browser
+def test_master_thief_says_tap_on_a_phone(server: LoopbackServer, seat_pages: SeatPages) -> None:
+    made = create_match(server, "masterthief", 3, seed=6)
+    play_on(server, made, 3)
+    now = httpx.get(f"{server.url}/api/matches/{made['id']}").json()
+    mover = now["awaiting"][0]
+    phone = seat_pages.open(seat(made, mover)["url"], **PHONE)
+    desk = seat_pages.open(seat(made, mover)["url"], **DESKTOP)
+    for page in (phone, desk):
+        page.wait_for_selector(".mt-hint, .mt")
+    hint = phone.inner_text(".mt")
+    assert "Click" not in hint and "click" not in hint, hint
+    shot(phone, "masterthief-tap-phone")

@@ -276,8 +276,10 @@ async function start() {
   }
   if (!titles.length) showError("no titles are installed");
   for (const t of titles) select.append(el("option", { value: t.name }, t.display_name));
-  const wanted = new URLSearchParams(location.search).get("title");
-  if (wanted && titles.some((t) => t.name === wanted)) select.value = wanted;
+  // ?title=NAME chooses the game; else The Museum Job, the game the README and
+  // `make play` start with, when it is installed (else the first, by name).
+  const wanted = new URLSearchParams(location.search).get("title") || "museum";
+  if (titles.some((t) => t.name === wanted)) select.value = wanted;
   select.addEventListener("change", chooseTitle);
   players.addEventListener("input", drawSeats);
   byId("create").addEventListener("submit", create);

@@ -182,7 +182,8 @@ function hint(payload) {
 function history(lines) {
   return el("section", { class: "mr-panel mr-history", "aria-label": "history" },
     el("h3", {}, "History"),
-    el("ol", { reversed: true }, [...lines].reverse().slice(0, 60).map((l) => el("li", {}, l))),
+    // Newest first, numbered from the whole history's length (only the last 60 shown).
+    el("ol", { reversed: true, start: lines.length }, [...lines].reverse().slice(0, 60).map((l) => el("li", {}, l))),
   );
 }
 
