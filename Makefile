@@ -20,15 +20,22 @@ TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 	bench-bgio serve browser-deps clean compiled test-compiled jscheck-run check-uvicorn
 
 # The Makefile too: a title moved or added changes what is installed editable.
+# pip's output (setuptools' warnings about editable installs among it: nothing a
+# newcomer must act on) goes to a log; only a failure shows it, its last lines.
+INSTALL_LOG := $(VENV)/install.log
 $(STAMP): pyproject.toml $(TITLE_PROJECTS) Makefile
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]' $(addprefix -e ./,$(TITLE_DIRS))
-	touch $(STAMP)
+	@echo "Installing Gameweave and its games into $(VENV) (pip's output: $(INSTALL_LOG))"
+	@$(PYTHON) -m venv $(VENV)
+	@{ $(BIN)/python -m pip install --upgrade pip && \
+	  $(BIN)/python -m pip install -e '.[dev]' $(addprefix -e ./,$(TITLE_DIRS)); } \
+	  > $(INSTALL_LOG) 2>&1 || { tail -n 30 $(INSTALL_LOG) >&2; \
+	  echo "make: installing into $(VENV) failed (above: the end of $(INSTALL_LOG), which has all of it)" >&2; \
+	  exit 1; }
+	@touch $(STAMP)
 
 ## play: a game of The Museum Job in the terminal (TITLE=house for The House Job)
 play: $(STAMP)
-	$(BIN)/gameweave play $(TITLE)
+	@$(BIN)/gameweave play $(TITLE)
 
 ## test: everything CI checks
 test: $(STAMP) browser-deps lint typecheck jscheck unit docs tutorial scaffold dists test-compiled

@@ -11,6 +11,7 @@ from .actions import ActionCodec, action, action_tag, make_converter
 from .bots import Bot, BotFactory, Observation, RandomBot
 from .errors import (
     ConfigError,
+    CutLog,
     DigestMismatch,
     GameOver,
     GameweaveError,
@@ -60,6 +61,7 @@ __all__ = [
     "BotFactory",
     "BotSeat",
     "ConfigError",
+    "CutLog",
     "DigestMismatch",
     "Event",
     "GameFacts",

@@ -69,6 +69,13 @@ class DigestMismatch(LogError):
     """Replaying a log reached a state different from the one it recorded."""
 
 
+class CutLog(LogError):
+    """A log that ends mid-entry: its last entry lacks fields or holds an action cut
+    short, as a file truncated while it was written or copied does. The log cannot
+    be read to its end, so it is refused as unreadable rather than as an action the
+    rules refuse; ``index`` names the incomplete entry."""
+
+
 class UnseededMatch(GameweaveError):
     """A match was about to get a fresh seed while tests require every match to be
     seeded (see :data:`gameweave_core.rng.REQUIRE_SEED_ENV`)."""

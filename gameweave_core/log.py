@@ -44,7 +44,7 @@ import attrs
 import tomli_w
 
 from .actions import drop_none, make_converter
-from .errors import LogError
+from .errors import CutLog, LogError
 from .rng import DEFAULT_GENERATOR, LEGACY_GENERATOR, check_generator
 
 if TYPE_CHECKING:
@@ -186,6 +186,9 @@ class MatchLog:
             try:
                 entry = _converter.structure(raw, LogEntry)
             except Exception as exc:
+                if pos == len(raw_actions):
+                    # Fields missing from the last entry only: the file was cut there.
+                    raise CutLog(source, cut_short(exc), pos) from None
                 raise LogError(source, f"malformed entry ({_first_line(exc)})", pos) from None
             if entry.index != pos:
                 raise LogError(
@@ -292,6 +295,15 @@ def _beyond_limits(text: str) -> str | None:
         elif depth:
             depth -= 1
     return None
+
+
+def cut_short(exc: BaseException) -> str:
+    """Why the last entry of a log is refused as cut short (``exc``: what reading it
+    raised): the log cannot be read to its end."""
+    return (
+        f"the log ends mid-entry: this last entry is incomplete ({_first_line(exc)}); "
+        "was the file cut short? It cannot be read"
+    )
 
 
 def _first_line(exc: BaseException) -> str:

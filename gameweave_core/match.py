@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from .bots import Bot, Observation
 from .errors import (
     ConfigError,
+    CutLog,
     DigestMismatch,
     GameOver,
     GameweaveError,
@@ -23,7 +24,7 @@ from .errors import (
 )
 from .events import Event
 from .facts import GameInfo, game_info
-from .log import LogEntry, MatchLog, digest
+from .log import LogEntry, MatchLog, cut_short, digest
 from .observation import NoViewSchema, ObservationSpec
 from .outcome import Outcome
 from .registry import Registry, default_registry
@@ -929,6 +930,11 @@ class Match:
             except TitleError as exc:
                 cause = exc.__cause__ or exc
                 raise _caused(LogError(source, str(exc), e.index), cause) from cause
+            except MalformedAction as exc:
+                if e is log.actions[-1] and e.error is None:
+                    # The last action cut short: a truncated file, not a refused move.
+                    raise _caused(CutLog(source, cut_short(exc), e.index), exc) from exc
+                raise _caused(LogError(source, f"refused: {exc}", e.index), exc) from exc
             except IllegalAction as exc:
                 raise _caused(LogError(source, f"refused: {exc}", e.index), exc) from exc
             if verify and e.digest is not None and e.digest != match.digest():

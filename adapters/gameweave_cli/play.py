@@ -58,7 +58,7 @@ HOW_TO_PLAY = ("How to play: type a menu number or the move. More: 'help', 'rule
 
 #: What ``help`` lists: (what is typed, what it does).
 COMMANDS = (
-    ("help", "this text"),
+    ("help, ?", "this text"),
     ("rules", "the game's rules: an overview and the list of topics"),
     ("rules TOPIC", "one topic of the rules, e.g. rules actions"),
     ("hint", "what the search bot would play in your seat, from your view alone"),
@@ -68,6 +68,22 @@ COMMANDS = (
     ("save", "write the log now (it is also written after every move)"),
     ("quit", "save the log and leave; the game says how to carry on"),
 )
+
+
+#: The words :func:`command_pointer` suggests: the commands of every prompt.
+_WORDS = ("help", "rules", "hint", "history", "map", "show", "menu", "save", "quit")
+
+
+def command_pointer(text: str) -> str:
+    """What to add to the refusal of ``text`` when it looks like a command mistyped
+    (``rule``, ``hlep``): a pointer to the command, and to ``help``; else nothing."""
+    import difflib
+
+    word = text.strip().split()[0].lower() if text.strip() else ""
+    near = difflib.get_close_matches(word, _WORDS, n=1, cutoff=0.6)
+    if not near:
+        return ""
+    return f" (did you mean {near[0]!r}? 'help' lists the commands)"
 
 
 def help_lines(width: int) -> list[str]:
@@ -144,24 +160,81 @@ class NoSeatChosen(Exception):
     """The person at the terminal ended the input (Ctrl-D) instead of choosing a seat."""
 
 
+def seat_role(label: str, seat: int) -> str:
+    """The side a seat's label names, without the seat's own number: "Security 2"
+    is seat 2's Security, "Seat 1 (The Cat)" seat 1's Cat; "Seat 3" names no side
+    (the empty string)."""
+    words = label.split()
+    if len(words) >= 2 and words[0].lower() == "seat" and words[1] == str(seat):
+        return " ".join(words[2:]).removeprefix("(").removesuffix(")").strip()
+    if words and words[-1] == str(seat):
+        words = words[:-1]
+    return " ".join(words)
+
+
+def seat_choices(match: Match) -> str:
+    """The seats on offer, by number and side: ``1 = Thief, 2 = Security``."""
+    named = []
+    for s in range(1, match.players + 1):
+        role = seat_role(match.seat_label(s), s)
+        named.append(f"{s} = {role}" if role else f"seat {s}")
+    return ", ".join(named)
+
+
 def ask_seat(match: Match, console: Console, read: Callable[[str], str] = input) -> int:
     """Ask the person at the terminal which seat to play (Enter: seat 1); a wrong
-    answer gets one line and the question again. End of input (Ctrl-D) raises
+    answer gets one line and the question again; ``help`` says what to type and
+    ``rules`` (``rules TOPIC``) shows the rules first. End of input (Ctrl-D) raises
     :class:`NoSeatChosen`: nobody chose, so no game starts; Ctrl-C raises
-    ``KeyboardInterrupt`` as ever."""
-    seats = ", ".join(f"{s} = {match.seat_label(s)}" for s in range(1, match.players + 1))
+    ``KeyboardInterrupt`` as ever.
+
+    The seats are printed folded to the terminal's width above a short question:
+    typed into the question itself, a long list wrapped mid-word."""
+    seats = seat_choices(match)
+    for row in fold(f"Seats: {seats}", console.width, indent="  "):
+        console.print(Text(row))
     while True:
         try:
-            answer = read(f"Which seat do you want to play? {seats} [1]: ").strip()
+            answer = read("Which seat do you want to play? [1]: ").strip()
         except EOFError:
             raise NoSeatChosen from None
+        word = answer.lower()
         if not answer:
             return 1
         if answer.isdigit() and 1 <= int(answer) <= match.players:
             return int(answer)
+        if word in ("help", "?", "h"):
+            for row in fold(
+                f"Type the number of the seat you will play ({seats}), or press Enter for "
+                "seat 1; the others are played by bots. 'rules' shows the game's rules "
+                "first (rules TOPIC: one topic); Ctrl-D leaves.",
+                console.width,
+            ):
+                console.print(Text(row))
+            continue
+        if word == "rules" or word.startswith("rules "):
+            _seat_rules(match, console, answer[len("rules") :].strip())
+            continue
         console.print(
-            Text(f"Not accepted: type a seat number from 1 to {match.players}", style="red")
+            Text(
+                f"Not accepted: type a seat number from 1 to {match.players} (or help, or rules)",
+                style="red",
+            )
         )
+
+
+def _seat_rules(match: Match, console: Console, topic: str) -> None:
+    """``rules`` at the seat question: the page, whole (no game to page within yet)."""
+    try:
+        page = rules_page(match.title, topic)
+    except NoRules as exc:
+        console.print(Text(str(exc)))
+        return
+    except KeyError as exc:
+        console.print(Text(f"Not accepted: {exc.args[0]}", style="red"))
+        return
+    console.file.write("\n".join(page.lines(console)) + "\n")
+    console.file.flush()
 
 
 def news_rows(rows: Sequence[str], room: int) -> list[str]:
@@ -590,13 +663,20 @@ class Session:
             word = text.lower()
             if not text:
                 continue
-            if word == "help":
+            if word in ("help", "?"):
                 for line in help_lines(self.console.width):
                     self.console.print(Text(line))
             elif word == "rules" or word.startswith("rules "):
-                self._rules(text[len("rules") :].strip())
+                try:
+                    self._rules(text[len("rules") :].strip())
+                except KeyboardInterrupt:
+                    # Ctrl-C closes the pager, as q does: the game goes on.
+                    self.console.print(Text("\n(rules closed: back to your turn)"))
             elif word == "hint":
-                show_hint(self.console, match, seat)
+                try:
+                    show_hint(self.console, match, seat)
+                except KeyboardInterrupt:
+                    self.console.print(Text("\nHint cancelled: back to your turn."))
             elif word == "history":
                 print_history(self.console, match.history(seat), empty="  (nothing yet)")
             elif word in ("map", "show"):
@@ -641,7 +721,7 @@ class Session:
         try:
             return self.match.title.read_action(text, legal)
         except (ValueError, GameweaveError) as exc:
-            self._refuse(str(exc))
+            self._refuse(str(exc) + command_pointer(text))
             return None
         except Exception as exc:
             # A bug in the title's parser: say so, and let the menu still work.

@@ -14,7 +14,15 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from gameweave_core import GameweaveError, IllegalAction, LogError, Match, MatchLog, TitleError
+from gameweave_core import (
+    CutLog,
+    GameweaveError,
+    IllegalAction,
+    LogError,
+    Match,
+    MatchLog,
+    TitleError,
+)
 from gameweave_core.log import LogEntry
 from gameweave_core.registry import Registry, TitleEntry
 
@@ -69,8 +77,9 @@ def verify(log: MatchLog, source: str, registry: Registry) -> Match:
 
 def failure_code(exc: LogError) -> int:
     """The exit code of a log that does not verify: 1 when an action no longer
-    replays as recorded, 2 when the log cannot be read or verified at all."""
-    return 1 if exc.index is not None else 2
+    replays as recorded, 2 when the log cannot be read (a file cut mid-entry among
+    them: its last entry names where) or verified at all."""
+    return 1 if exc.index is not None and not isinstance(exc, CutLog) else 2
 
 
 def not_resumed(log: MatchLog, exc: LogError, source: str) -> str:

@@ -75,8 +75,9 @@ class Page:
         with console.capture() as captured:
             console.print(Rule(Text(self.heading)))
             console.print(Markdown(self.text))
-            for row in fold(self.footer, console.width):
-                console.print(Text(row, style="dim"))
+            if self.footer:
+                for row in fold(self.footer, console.width):
+                    console.print(Text(row, style="dim"))
         return [line.rstrip() for line in captured.get().rstrip("\n").split("\n")]
 
 
@@ -89,9 +90,14 @@ def rules_page(title: Any, topic: str = "", *, command: str = "rules") -> Page:
     chosen = find_topic(names, topic) if topic else names[0]
     if chosen is None:
         raise KeyError(f"no rules topic {topic!r}; the topics are: {', '.join(names)}")
-    others = ", ".join(n for n in names if n != chosen)
-    footer = f"Rules topics: {others} (type {command} TOPIC, e.g. {command} {names[-1]})"
-    return Page(f"{title.display_name}: {chosen}", topics[chosen], footer)
+    rest = [n for n in names if n != chosen]
+    text = topics[chosen]
+    if all(f"{command} {n}" in text for n in rest):
+        # The page lists the other topics as they are typed (an overview's
+        # "Topics:" line, in the game): a footer would list them a second time.
+        return Page(f"{title.display_name}: {chosen}", text, "")
+    footer = f"Rules topics: {', '.join(rest)} (type {command} TOPIC, e.g. {command} {names[-1]})"
+    return Page(f"{title.display_name}: {chosen}", text, footer)
 
 
 # -- what each choice on offer means -----------------------------------------------------

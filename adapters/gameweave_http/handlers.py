@@ -23,9 +23,18 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.types import Scope
 
-from gameweave_core import LogError, Match, MatchLog, Title, UnknownTitle
+from gameweave_core import (
+    CutLog,
+    DigestMismatch,
+    LogError,
+    Match,
+    MatchLog,
+    Registry,
+    Title,
+    UnknownTitle,
+)
 
-from .bodies import CreateMatch, Empty, ReplayLog, Submit
+from .bodies import CreateMatch, Empty, ReplayLog, Submit, VerifyLog
 from .events import EventStream
 from .hub import labels, off_loop
 from .limits import REPLAY_UNIT
@@ -397,7 +406,8 @@ def read_log(text: str) -> MatchLog:
     try:
         return MatchLog.from_toml(text, source="the log")
     except LogError as exc:
-        raise BadLog(str(exc)) from None
+        # Chained: the verify route tells a log cut mid-entry (CutLog) from the rest.
+        raise BadLog(str(exc)) from exc
     except RecursionError:
         raise BadLog("the log is not valid TOML: it is nested too deeply") from None
     except ValueError as exc:
@@ -408,16 +418,8 @@ async def replay(scope: Scope, body: ReplayLog) -> bytes:
     """``POST /api/replay``: a log replayed to a step, seen as a seat or a spectator.
     Limited per client like creation, a log counting once per started
     :data:`~gameweave_http.limits.REPLAY_UNIT` bytes: its replay's work grows with it."""
-    state = state_of(scope)
-    registry = state.registry
-    wait = state.replays.take(client_address(scope), math.ceil(len(body.log) / REPLAY_UNIT) or 1)
-    if wait is not None:
-        raise TooMany(
-            f"this client replayed as many logs in the last minute as it may "
-            f"({state.replays.per_minute}, a log counting once per started "
-            f"{REPLAY_UNIT // 1024} KiB); try again later",
-            retry_after=max(1, round(wait + 0.5)),
-        )
+    registry = state_of(scope).registry
+    _take_replay(scope, body.log)
 
     def run() -> dict[str, Any]:
         log = read_log(body.log)
@@ -437,6 +439,101 @@ async def replay(scope: Scope, body: ReplayLog) -> bytes:
             "actions": [{"index": e.index, "seat": e.seat} for e in log.actions],
             "payload": payload,
         }
+
+    return to_json(await off_loop(run))
+
+
+def _take_replay(scope: Scope, log: str) -> None:
+    """Count a replay of ``log`` against this client's replays a minute, or refuse it."""
+    state = state_of(scope)
+    wait = state.replays.take(client_address(scope), math.ceil(len(log) / REPLAY_UNIT) or 1)
+    if wait is not None:
+        raise TooMany(
+            f"this client replayed as many logs in the last minute as it may "
+            f"({state.replays.per_minute}, a log counting once per started "
+            f"{REPLAY_UNIT // 1024} KiB); try again later",
+            retry_after=max(1, round(wait + 0.5)),
+        )
+
+
+def verification(log: MatchLog, registry: Registry) -> dict[str, Any]:
+    """What ``gameweave replay --verify`` finds in ``log``, as the replay page shows it.
+
+    The core's :meth:`Match.verified <gameweave_core.match.Match.verified>` decides,
+    as it does for the command: this only says where it stopped and why. ``problem``
+    is ``"edited"`` (an entry no longer replays as recorded while the rules are the
+    ones it was recorded with), ``"rules"`` (the same, with other rules installed),
+    ``"cut"`` (the log ends mid-entry) or ``"unverifiable"`` (no step is to blame: a
+    digest missing, a match that cannot start); ``good`` is how many steps were
+    reproduced before it."""
+    total = len(log.actions)
+    try:
+        entry = registry.entry(log.title)
+    except UnknownTitle as exc:
+        raise BadLog(str(exc)) from None
+    rules = log.compatibility(entry)
+    changed = rules is not None and log.title_version != entry.title.version
+    try:
+        match = Match.verified(log, registry=registry, source="the log")
+    except LogError as exc:
+        if isinstance(exc, CutLog):
+            problem = "cut"
+        elif exc.index is None:
+            problem = "unverifiable"
+        else:
+            problem = "rules" if changed else "edited"
+        at = exc.index
+        return {
+            "verified": False,
+            "steps": total,
+            "checked": 0,
+            "good": total if at is None else at - 1,
+            "at": at,
+            "problem": problem,
+            "mismatch": isinstance(exc, DigestMismatch),
+            "message": exc.message,
+            "rules": rules,
+        }
+    return {
+        "verified": True,
+        "steps": total,
+        "checked": sum(1 for e in log.actions if e.digest is not None),
+        "good": match.step,
+        "at": None,
+        "problem": None,
+        "mismatch": False,
+        "message": None,
+        "rules": rules,
+    }
+
+
+async def verify(scope: Scope, body: VerifyLog) -> bytes:
+    """``POST /api/replay/verify``: a log verified as ``gameweave replay --verify``
+    does (every action applied again, every digest compared), saying where and why
+    it stopped. Limited per client as :func:`replay` is."""
+    _take_replay(scope, body.log)
+    registry = state_of(scope).registry
+
+    def run() -> dict[str, Any]:
+        try:
+            log = read_log(body.log)
+        except BadLog as exc:
+            cut = exc.__cause__
+            if not isinstance(cut, CutLog):
+                raise  # not a log at all: refused, saying why
+            # Cut inside an entry's fields: none of the log can be read to replay.
+            return {
+                "verified": False,
+                "steps": None,
+                "checked": 0,
+                "good": 0,
+                "at": cut.index,
+                "problem": "cut",
+                "mismatch": False,
+                "message": cut.message,
+                "rules": None,
+            }
+        return verification(log, registry)
 
     return to_json(await off_loop(run))
 

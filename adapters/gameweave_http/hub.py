@@ -38,6 +38,7 @@ import itertools
 import json
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
@@ -466,7 +467,16 @@ class Hub:
         except Damaged:
             raise unavailable(match_id) from None
         if seat is None:
-            raise NotSeated(f"that token belongs to no seat of match {short_id(match_id)}")
+            try:
+                replaced = self.store.retired_seat(match_id, token) if len(token) <= 200 else None
+            except sqlite3.DatabaseError:
+                replaced = None  # damage says no more than "no seat" would
+            where = f"that token belongs to no seat of match {short_id(match_id)}"
+            if replaced is not None:
+                raise NotSeated(
+                    f"{where} any more: whoever created the match gave seat {replaced} a new link"
+                )
+            raise NotSeated(f"{where}: it never opened one (is the link mistyped or cut short?)")
         return seat
 
     # -- reading ------------------------------------------------------------------------

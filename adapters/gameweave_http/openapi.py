@@ -218,6 +218,23 @@ REPLAYED = {
     },
 }
 
+#: What ``POST /api/replay/verify`` finds (see :func:`gameweave_http.handlers.verification`).
+VERIFIED = {
+    "type": "object",
+    "required": ["verified", "steps", "checked", "good", "at", "problem", "message", "rules"],
+    "properties": {
+        "verified": {"type": "boolean"},
+        "steps": {"type": ["integer", "null"]},
+        "checked": {"type": "integer"},
+        "good": {"type": "integer"},
+        "at": {"type": ["integer", "null"]},
+        "problem": {"enum": ["edited", "rules", "cut", "unverifiable", None]},
+        "mismatch": {"type": "boolean"},
+        "message": {"type": ["string", "null"]},
+        "rules": {"type": ["string", "null"]},
+    },
+}
+
 SUMMARY = {
     "type": "object",
     "required": ["id", "title", "players", "version", "over", "created"],
@@ -325,6 +342,7 @@ ANSWERS: dict[str, dict[str, Any]] = {
     "Created": CREATED,
     "Reissued": REISSUED,
     "Replayed": REPLAYED,
+    "Verified": VERIFIED,
     "Summary": SUMMARY,
     "Server": SERVER,
     "Rules": RULES,

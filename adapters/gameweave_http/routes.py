@@ -30,7 +30,7 @@ from gameweave_core.errors import (
 
 from . import handlers as h
 from . import openapi
-from .bodies import CreateMatch, Empty, ReplayLog, Submit
+from .bodies import CreateMatch, Empty, ReplayLog, Submit, VerifyLog
 from .pipeline import Endpoint, Op
 from .refusals import (
     MATCH_LOOKUP,
@@ -272,6 +272,21 @@ API: tuple[Api, ...] = (
                 "Replayed",
                 "The replayed payload",
                 body=ReplayLog,
+                limit=MAX_LOG,
+                refusals=(BadLog, LogError, TooMany),
+            )
+        },
+    ),
+    Api(
+        "/api/replay/verify",
+        {
+            "POST": Op(
+                h.verify,
+                "verifyLog",
+                "Verify a log as `gameweave replay --verify` does: where and why it stops",
+                "Verified",
+                "Whether every digest matched, and if not the step and the reason",
+                body=VerifyLog,
                 limit=MAX_LOG,
                 refusals=(BadLog, LogError, TooMany),
             )

@@ -90,6 +90,14 @@ CREATE TABLE IF NOT EXISTS seats (
     token_hash BLOB NOT NULL,
     PRIMARY KEY (match_id, seat)
 );
+-- The seat tokens replaced by new links (their hashes): a replaced link is told
+-- "this seat was given a new link", a link that never opened a seat "mistyped".
+CREATE TABLE IF NOT EXISTS retired (
+    match_id TEXT NOT NULL REFERENCES matches(id),
+    seat INTEGER NOT NULL,
+    token_hash BLOB NOT NULL,
+    PRIMARY KEY (match_id, token_hash)
+) WITHOUT ROWID;
 -- Without rowid: an action is one entry in one b-tree, so a commit writes fewer pages.
 CREATE TABLE IF NOT EXISTS actions (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -699,6 +707,17 @@ class Store:
                 found = seat
         return found
 
+    def retired_seat(self, match_id: str, token: str) -> int | None:
+        """The seat ``token`` opened before the seat was given a new link, or ``None``
+        when it never was a token of ``match_id`` (mistyped, cut short, forged).
+        Asked only after :meth:`seat_for` found no seat: one short query."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT seat FROM retired WHERE match_id = ? AND token_hash = ?",
+                (match_id, hash_token(token)),
+            ).fetchone()
+        return None if row is None else int(row[0])
+
     def seating(self, match_id: str) -> Seating | None:
         """Who sits at ``match_id`` (its seats, bot seats and host token's hash),
         or ``None`` when there is no such match."""
@@ -720,6 +739,12 @@ class Store:
             self._still_ours()
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                # The old token is remembered as replaced (see retired_seat).
+                self._db.execute(
+                    "INSERT OR IGNORE INTO retired (match_id, seat, token_hash)"
+                    " SELECT match_id, seat, token_hash FROM seats WHERE match_id = ? AND seat = ?",
+                    (match_id, seat),
+                )
                 changed = self._db.execute(
                     "UPDATE seats SET token_hash = ? WHERE match_id = ? AND seat = ?",
                     (hashed, match_id, seat),

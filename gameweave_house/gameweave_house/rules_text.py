@@ -24,8 +24,10 @@ to it: nobody has chips of their own, and the crew wins or loses together.
 
 - Each seat drafts a **role**: three single-use ability cards and a passive that
   is always on.
-- The job is one pass through one 52-card deck, never reshuffled. When the deck
-  can no longer deal a round, the job ends.
+- The job is one pass through one 52-card deck, never reshuffled between rounds.
+  When the deck can no longer deal a round, the job ends. If a round's own hits
+  run it dry, the discard is shuffled back in so that round can finish, and that
+  round is the job's last (`rules ending`).
 - The crew **takes the house** if the Take ends above where it opened.
 
 Topics: `rules actions`, `rules round`, `rules roles`, `rules levers`,
@@ -113,11 +115,17 @@ Each hand against the house's final hand:
 - **Cold feet**: half the bet comes back, rounded down.
 
 The settlement lines read box, total, result, chips: `Crew 2 20 WIN +50`. The chips
-are what the hand moved beyond the bet it had already put in."""
+are what the hand moved beyond the bet it had already put in. Other history lines
+name every card drawn: `Crew 2 hits 10♦ to 26 — bust`, `The house draws Q♣ 3♠ to
+25 — bust`, `Crew 1 is dealt a blackjack (K♠ A♥)`."""
 
 _ENDING = f"""\
 - **The deck runs out.** When the deck can't deal another round (two cards a box
   and two for the house), pressing `next` ends the job.
+- **The deck runs dry mid-round.** When a hit, a double or the house's draw needs a
+  card and none is left, the discard is shuffled back in as a new deck (the table
+  then shows `Deck 42 cards`, say, with `LAST ROUND`); the round plays out and is
+  the job's last: the next `next` ends the job.
 - **Broke.** A Take under {MIN_BET} after a round ends the job at once.
 
 Either way the score is the Take: above where it opened, the crew took the house."""

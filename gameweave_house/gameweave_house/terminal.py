@@ -284,7 +284,8 @@ def render_text(view: Mapping[str, Any], seat: int | None, width: int = 80) -> s
     shown = numbered(deck["face_up"]) if numbers else labels(deck["face_up"])
     up = f"  face up: {shown}" if deck["face_up"] else ""
     lines.append(
-        f"Deck {deck['left']} cards{up}" + ("  ·  LAST ROUND" if view["last_round"] else "")
+        f"Deck {deck['left']} card{'' if deck['left'] == 1 else 's'}{up}"
+        + ("  ·  LAST ROUND" if view["last_round"] else "")
     )
     phase = view["phase"]
     turn = view["turn"]

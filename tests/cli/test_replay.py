@@ -216,3 +216,27 @@ def test_step_says_what_to_type_and_help_explains(game: Any, runner: CliRunner) 
     assert out.count("a number           go straight to that step") == 2
     assert "b, p, back, prev   the step before" in out
     assert re.findall(r"step (\d+) of 10", out) == ["2"]
+
+
+def test_a_log_cut_mid_entry_cannot_be_read_exit_2(runner: CliRunner, tmp_path: Path) -> None:
+    """Issue 39.10: a log cut inside its last action was refused as a "malformed
+    action" the rules refuse (exit 1); it is a file that cannot be read (exit 2),
+    and the line says where it ends. The Museum Job (every installed title: no
+    ``installed`` fixture) writes each action as a table of its own, one field a line."""
+    match = Match.create("museum", 2, 5, registry=default_registry())
+    for _ in range(6):
+        seat = match.awaiting[0]
+        match.submit(seat, match.legal_actions(seat)[0])
+    text = match.to_log().to_toml()
+    start = text.rindex("[actions.action]")
+    # Up to the action's first field: its other fields are lost.
+    cut = text[: text.index("\n", text.index("\n", start) + 1) + 1]
+    path = tmp_path / "cut.toml"
+    path.write_text(cut)
+    for args in ([], ["--verify"], ["--to", "6"]):
+        result = replay(runner, path, *args)
+        assert result.exit_code == 2, (args, result.output)
+        line = one_error_line(result)
+        assert f"{path}: action 6: the log ends mid-entry" in line, line
+        assert "cannot be read" in line
+    assert replay(runner, path, "--to", "5").exit_code == 0

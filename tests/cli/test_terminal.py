@@ -45,7 +45,8 @@ def test_a_whole_game_typed_at_the_terminal(
     log = tmp_path / "pty.toml"
     child = spawn(child_env, "--seed", "21", "--log", str(log))
     # At a terminal, without --seat, the player is asked for a side.
-    child.expect_exact("Which seat do you want to play? 1 = Bidder 1, 2 = Bidder 2 [1]: ")
+    child.expect_exact("Seats: 1 = Bidder, 2 = Bidder")
+    child.expect_exact("Which seat do you want to play? [1]: ")
     child.sendline("3")
     child.expect("Not accepted: type a seat number from 1 to 2")
     child.sendline("1")
@@ -186,7 +187,8 @@ def last_screen(raw: str) -> list[str]:
 
 def test_a_museum_turn_fits_80_by_24(tmp_path: Path) -> None:
     child = museum(tmp_path)
-    child.expect_exact("Which seat do you want to play? 1 = Thief, 2 = Security 2 [1]: ")
+    child.expect_exact("Seats: 1 = Thief, 2 = Security")
+    child.expect_exact("Which seat do you want to play? [1]: ")
     child.sendline("")
     child.expect(THIEF)
     first = child.before

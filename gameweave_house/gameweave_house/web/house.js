@@ -47,6 +47,38 @@ const LEGEND = [
   ["Crew 2", "the box of seat 2; the Extra Box is one past the last seat"],
 ];
 
+/**
+ * ⏳ drawn as a small picture rather than a character: a machine without an emoji
+ * font showed a box for it. Read aloud as "hourglass".
+ */
+function hourglass() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 12 16");
+  svg.setAttribute("width", "0.75em");
+  svg.setAttribute("height", "1em");
+  svg.setAttribute("class", "hj-hourglass");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "hourglass");
+  const frame = document.createElementNS(ns, "path");
+  frame.setAttribute("d", "M1 1h10M1 15h10M2 1c0 5 8 5 8 7s-8 2-8 7M10 1c0 5-8 5-8 7s8 2 8 7");
+  frame.setAttribute("fill", "none");
+  frame.setAttribute("stroke", "currentColor");
+  frame.setAttribute("stroke-width", "1.4");
+  const sand = document.createElementNS(ns, "path");
+  sand.setAttribute("d", "M4 4h4l-2 3zM3.5 14c0-2 5-2 5 0z");
+  sand.setAttribute("fill", "#c98a16");
+  svg.append(frame, sand);
+  return svg;
+}
+
+/** A legend's or heading's text with its ⏳ drawn by hourglass(). @param {string} text */
+function withHourglass(text) {
+  const at = text.indexOf("⏳");
+  if (at < 0) return text;
+  return [text.slice(0, at), hourglass(), text.slice(at + 1)];
+}
+
 function ensureStyles() {
   if (document.getElementById("house-css")) return;
   document.head.append(
@@ -164,7 +196,7 @@ function levers(v) {
   if (v.levers.heavy_spent && !v.levers.heavy) items.push("the Heavy is spent");
   if (v.levers.call) items.push("The Call");
   return el("section", { class: "hj-pending", "aria-label": "pending effects" },
-    el("h3", {}, "⏳ Pending"),
+    el("h3", {}, withHourglass("⏳ Pending")),
     items.length ? el("p", { class: "hj-levers" }, items.join(" · ")) : null,
     v.pending.length
       ? el("ul", {}, v.pending.map((p) => el("li", { "data-effect": p.key }, p.text)))
@@ -272,7 +304,7 @@ function settledPanel(v) {
 function legend() {
   const node = el("details", { class: "hj-legend", open: legendOpen },
     el("summary", {}, "Legend: what the table shows"),
-    el("dl", {}, LEGEND.map(([mark, words]) => [el("dt", {}, mark), el("dd", {}, words)])),
+    el("dl", {}, LEGEND.map(([mark, words]) => [el("dt", {}, withHourglass(mark)), el("dd", {}, words)])),
   );
   node.addEventListener("toggle", () => { legendOpen = node.open; });
   return node;

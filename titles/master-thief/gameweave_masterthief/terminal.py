@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -173,10 +174,16 @@ def render_text(view: Mapping[str, Any], seat: int | None, width: int = WIDTH) -
     if view.get("final_turn"):
         notes.append("last thief inside: final turn")
     if "scores" in view:
-        won = f", winners {_seats(view['winners'])}" if "winners" in view else ", a tie-break"
+        if "winners" in view:
+            many = len(view["winners"]) > 1
+            won = f", winner{'s' if many else ''} {_seats(view['winners'])}"
+        else:
+            won = ", a tie-break"
         notes.append(f"Final BMC {_seats(view['scores'])}{won} ({view['ended']})")
-    if notes:
-        lines.append(_fit(" · ".join(notes)))
+    # Each note whole, folded at word boundaries: the last one is how the game ended
+    # (the scores and the winners), which a cut line would hide.
+    for note in notes:
+        lines.extend(_fit(row) for row in textwrap.wrap(note, width, subsequent_indent="  "))
     if seat is not None:
         lines.append(_fit(f"[bold]Your hand:[/bold] {', '.join(view['hand']) or '-'}"))
         lines.append(_fit(f"Your Calling Card: {view['calling']}"))

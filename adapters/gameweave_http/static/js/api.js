@@ -71,6 +71,8 @@ export const api = {
   hint: (id, token) => call("POST", `/api/matches/${encodeURIComponent(id)}/hint`, { token, body: {} }),
   rules: (title) => call("GET", `/api/titles/${encodeURIComponent(title)}/rules`),
   replay: (log, step, seat) => call("POST", "/api/replay", { body: { log, step, seat } }),
+  /** @param {string} log */
+  verify: (log) => call("POST", "/api/replay/verify", { body: { log } }),
   async log(id) {
     const response = await fetch(`/api/matches/${encodeURIComponent(id)}/log`, { cache: "no-store" });
     const text = await response.text();

@@ -40,9 +40,13 @@ function showError(message) {
 
 // A label such as "Security 2" names seat 2's side, not a second Security player:
 // the lobby shows the role ("Security") with "seat 2" beside it.
-// A title that names its seats only "Seat 1", "Seat 2" has no role to show.
+// A title that names its seats only "Seat 1", "Seat 2" has no role to show; one that
+// names them "Seat 1 (The Cat)" has the name in brackets as its role.
 function roleOf(label, seat) {
-  const role = String(label).replace(new RegExp(`\\s${seat}(?=\\s|$)`), "").trim();
+  const text = String(label).trim();
+  const numbered = text.match(new RegExp(`^seat\\s+${seat}(?:\\s+(.*))?$`, "i"));
+  if (numbered) return (numbered[1] || "").replace(/^\((.*)\)$/, "$1").trim();
+  const role = text.replace(new RegExp(`\\s${seat}(?=\\s|$)`), "").trim();
   return /^seat$/i.test(role) ? "" : role;
 }
 
@@ -272,8 +276,10 @@ async function start() {
   }
   if (!titles.length) showError("no titles are installed");
   for (const t of titles) select.append(el("option", { value: t.name }, t.display_name));
-  const wanted = new URLSearchParams(location.search).get("title");
-  if (wanted && titles.some((t) => t.name === wanted)) select.value = wanted;
+  // ?title=NAME chooses the game; else The Museum Job, the game the README and
+  // `make play` start with, when it is installed (else the first, by name).
+  const wanted = new URLSearchParams(location.search).get("title") || "museum";
+  if (titles.some((t) => t.name === wanted)) select.value = wanted;
   select.addEventListener("change", chooseTitle);
   players.addEventListener("input", drawSeats);
   byId("create").addEventListener("submit", create);

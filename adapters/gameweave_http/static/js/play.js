@@ -52,23 +52,29 @@ window.addEventListener("hashchange", () => location.reload());
 const spectatorUrl = `/play/${encodeURIComponent(matchId)}`;
 
 /**
- * This page's link no longer opens a seat (whoever created the match gave the seat
- * a new link, or the link was mistyped): say so in plain words, stop the live
- * updates and the buttons, and offer the ways on.
+ * This page's link opens no seat: say why in plain words (whoever created the match
+ * gave the seat a new link, or the link never opened a seat: mistyped or cut
+ * short, as the server tells the two apart), stop the live updates and the
+ * buttons, and offer the ways on.
  * @param {string} [detail] the server's own words, kept for whoever reports it
  */
 function linkRevoked(detail) {
   revoked = true;
   if (source) source.close();
-  setLive("off", "no live updates: this link no longer opens a seat");
+  // The server says "it never opened one" of a token no seat ever had.
+  const mistyped = Boolean(detail && /never opened/.test(detail));
+  setLive("off", mistyped ? "no live updates: this link opens no seat" : "no live updates: this link no longer opens a seat");
   const seat = payload && payload.seat ? seatName(payload, payload.seat) : "a seat";
   const banner = byId("banner");
   banner.className = "banner stuck";
   banner.textContent = "";
-  banner.dataset.revoked = "true";
+  banner.dataset.revoked = mistyped ? "mistyped" : "replaced";
   banner.append(
-    `This link no longer opens ${seat} of this match: whoever created the match gave that seat a new link. ` +
-      "Ask them for it, or: ",
+    (mistyped
+      ? "This link opens no seat of this match: it looks mistyped or cut short (a seat's link ends in " +
+        "#token= and a long code). Copy it again, whole, from whoever sent it, or: "
+      : `This link no longer opens ${seat} of this match: whoever created the match gave that seat a new link. ` +
+        "Ask them for it, or: "),
     el("a", { href: spectatorUrl, class: "watch" }, "watch as a spectator"),
     " · ",
     el("a", { href: "/", class: "lobby" }, "back to the lobby"),

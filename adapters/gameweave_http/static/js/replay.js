@@ -2,7 +2,10 @@
 // The replay page: open a log (a file, or ?match=<id> for a finished match), step
 // through it with the slider and view any step as any seat or as a spectator.
 // The server replays the log to the step and sends that seat's payload, so what is
-// shown is exactly what the seat saw then.
+// shown is exactly what the seat saw then. A log opened is first verified by the
+// server as `gameweave replay --verify` does (the core's one definition of a valid
+// log): the page says whether it holds, and if not where and why it stopped, and
+// shows only the steps before that.
 
 import { api, loadRenderer } from "./api.js";
 import { byId, el, messageOf } from "./dom.js";
@@ -18,6 +21,8 @@ let renderer = null;
 /** @type {string | null} */
 let rendererTitle = null;
 let pending = 0;
+/** The last step that may be shown: the steps the verification reproduced. */
+let lastStep = 0;
 
 /** @param {string} message */
 function showError(message) {
@@ -85,7 +90,7 @@ async function showStep() {
     renderer = await loadRenderer(p.title);
     rendererTitle = p.title;
   }
-  slider.max = String(result.steps);
+  slider.max = String(Math.min(result.steps, lastStep));
   slider.disabled = false;
   drawSeatChoice(p.seats);
   const acted = result.step > 0 ? result.actions[result.step - 1] : null;
@@ -119,23 +124,85 @@ function drawSeatChoice(seats) {
 }
 
 /**
+ * What the verification found: a headline (verified, or where it stopped and why:
+ * an entry edited, other rules, a log cut short, and which steps can be seen) and
+ * the core's own words for the failure, shown smaller beneath it.
+ * @param {any} v the answer of POST /api/replay/verify
+ * @returns {[string, string]}
+ */
+function verdict(v) {
+  const of = v.steps === null ? "" : ` of ${v.steps}`;
+  const viewable = v.steps === null ? " Nothing can be shown." : ` Only steps 0 to ${v.good} are shown.`;
+  const detail = v.message ? `gameweave replay --verify says: ${v.message}` : "";
+  switch (v.problem) {
+    case null:
+      return [
+        `Verified: all ${v.steps} steps replay to the states the log recorded ` +
+          `(${v.checked} digests checked, as gameweave replay --verify does).`,
+        v.rules ? `The log was ${v.rules}.` : "",
+      ];
+    case "edited":
+      return [
+        `Not verified: stopped at step ${v.at}${of}. This entry was edited: ` +
+          (v.mismatch
+            ? "the rules reach another state than the one the log recorded."
+            : "the rules refuse the action it records.") +
+          viewable,
+        detail,
+      ];
+    case "rules":
+      return [
+        `Not verified: stopped at step ${v.at}${of}. The log was made with other rules, ` +
+          `and from this step the installed ones no longer reproduce it.${viewable}`,
+        `The log was ${v.rules}. ${detail}`,
+      ];
+    case "cut":
+      return [
+        `Not verified: stopped at step ${v.at}${of}. The log ends mid-entry: it was cut ` +
+          `short and cannot be read to its end.${viewable}`,
+        detail,
+      ];
+    default:
+      return [`Not verified: ${v.message}. Its ${v.steps} steps are shown unverified.`, ""];
+  }
+}
+
+/**
  * @param {string} text the log
  * @param {boolean} toEnd open it at its last step (else at the start)
  */
 async function open(text, toEnd) {
-  logText = text;
+  logText = null;
   slider.value = "0";
   slider.max = "0";
-  if (toEnd) {
-    try {
-      const all = await api.replay(logText, null, null);
-      slider.max = String(all.steps);
-      slider.value = String(all.steps);
-    } catch (err) {
-      showError(messageOf(err));
-      return;
-    }
+  slider.disabled = true;
+  const box = byId("verify");
+  box.hidden = true;
+  let checked;
+  try {
+    checked = await api.verify(text);
+  } catch (err) {
+    showError(messageOf(err));
+    return;
   }
+  const [headline, detail] = verdict(checked);
+  box.replaceChildren(
+    el("p", { class: "headline" }, headline),
+    detail ? el("p", { class: "detail" }, detail) : "",
+  );
+  box.className = checked.verified ? "verify ok" : "verify bad";
+  box.hidden = false;
+  document.body.dataset.verified = checked.verified ? "yes" : checked.problem;
+  if (checked.steps === null) {
+    // Not a log that reads to its end: there is nothing to step through.
+    board.replaceChildren();
+    showError("");
+    return;
+  }
+  logText = text;
+  lastStep = checked.good;
+  slider.max = String(lastStep);
+  if (toEnd) slider.value = String(lastStep);
   await show();
 }
 

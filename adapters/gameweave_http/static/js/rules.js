@@ -201,6 +201,11 @@ export function explainChoice(topics, label) {
 
 // -- the panel ----------------------------------------------------------------------------
 
+/** "tap" on a screen worked by touch (a coarse pointer), "click" elsewhere. */
+function tapWord() {
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches ? "tap" : "click";
+}
+
 /** A rules panel for `title` in `host` (emptied), opened at its first topic.
  *  `onClose` is called by its Close button. */
 export async function drawRules(host, title, displayName, onClose) {
@@ -231,7 +236,16 @@ export async function drawRules(host, title, displayName, onClose) {
       topics.some((t) => t.name === name)
         ? el("button", { type: "button", class: "rules-link", dataset: { topic: name }, onclick: () => show(name) }, name)
         : null;
-    body.replaceChildren(el("h3", {}, topic.name), ...drawMarkdown(topic.text, link));
+    // The actions topic is written as a terminal types the choices; on this page
+    // they are buttons and the board, which the note says before the list.
+    const onPage =
+      topic.name === "actions"
+        ? el("p", { class: "rules-on-page" },
+            `On this page you choose with the buttons and by ${tapWord() === "tap" ? "tapping" : "clicking"} the board: each button ` +
+              "is one of the choices below. What follows says what each does; the short forms " +
+              "in code are what you would type to play in a terminal (gameweave play).")
+        : null;
+    body.replaceChildren(el("h3", {}, topic.name), onPage || "", ...drawMarkdown(topic.text, link));
   };
   for (const t of topics) {
     tabs.append(el("button", { type: "button", role: "tab", class: "rules-topic", dataset: { topic: t.name }, onclick: () => show(t.name) }, t.name));

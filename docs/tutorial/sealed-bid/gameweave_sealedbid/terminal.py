@@ -28,7 +28,9 @@ def render_text(view: Mapping[str, Any], seat: int | None, width: int = 80) -> s
     for s, (coins, points) in enumerate(zip(view["coins"], view["points"], strict=True), 1):
         mark = "  (bid sealed)" if s in view["sealed"] else ""
         you = " (you)" if s == seat else ""
-        lines.append(f"Bidder {s}{you}: {coins} coins, {points} points{mark}")
+        coins_said = f"{coins} coin" + ("" if coins == 1 else "s")
+        points_said = f"{points} point" + ("" if points == 1 else "s")
+        lines.append(f"Bidder {s}{you}: {coins_said}, {points_said}{mark}")
     if "revealed" in view:
         shown = ", ".join(f"bidder {s} {b}" for s, b in view["revealed"].items())
         lines.append(f"Last lot's bids: {shown}")

@@ -237,7 +237,7 @@ function prompt(payload, by, ctx) {
   }
   if (view.security && payload.legal.length) {
     const c = view.security.card;
-    text = `${c.name} was pulled by seat ${view.security.pulled_by}: surrender a Carried ${c.category} item (click it) or pass.`;
+    text = `${c.name} was pulled by seat ${view.security.pulled_by}: surrender a Carried ${c.category} item (choose it) or pass.`;
   }
   if (!buttons.length && !text) return null;
   return el("div", { class: "mt-prompt", role: "group", "aria-label": "your choices" },
@@ -248,10 +248,14 @@ function hint(payload) {
   const view = payload.view;
   if (payload.outcome) return payload.outcome.summary;
   if (!payload.legal.length) return payload.seat ? "Waiting for the others." : "You are watching.";
-  if (payload.legal.some((a) => a.type === "steal")) return "Click the Museum to steal.";
-  if (selected) return `${selected}: click an outlined target, or the card again to put it back.`;
-  if (view.phase === "cleanup") return "Click cards to discard, or items to drop, down to the limits.";
-  if (view.phase === "play") return "Click a card in your hand to play it, or end the turn.";
+  // "Tap" where the screen is worked by touch (a coarse pointer), "Click" elsewhere.
+  const tap = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+  const Click = tap ? "Tap" : "Click";
+  const click = tap ? "tap" : "click";
+  if (payload.legal.some((a) => a.type === "steal")) return `${Click} the Museum to steal.`;
+  if (selected) return `${selected}: ${click} an outlined target, or the card again to put it back.`;
+  if (view.phase === "cleanup") return `${Click} cards to discard, or items to drop, down to the limits.`;
+  if (view.phase === "play") return `${Click} a card in your hand to play it, or end the turn.`;
   return PHASES[view.phase] || "";
 }
 
@@ -281,7 +285,8 @@ function header(payload, by, ctx) {
 function history(lines) {
   return el("section", { class: "mt-history", "aria-label": "history" },
     el("h3", {}, "History"),
-    el("ol", { reversed: true }, [...lines].reverse().slice(0, 60).map((l) => el("li", {}, l))),
+    // Newest first, numbered from the whole history's length (only the last 60 shown).
+    el("ol", { reversed: true, start: lines.length }, [...lines].reverse().slice(0, 60).map((l) => el("li", {}, l))),
   );
 }
 

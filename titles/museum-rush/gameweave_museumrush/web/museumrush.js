@@ -32,24 +32,43 @@ function cardText(c) {
   return c.kind === "loot" || c.kind === "rare" ? `${c.name} $${c.value}M` : c.name;
 }
 
+/**
+ * A Guard as the board marks it: the view numbers Guards from 0 (the actions' field),
+ * the board and the buttons from 1, so "G1" on a room is "Guard 1" on a button.
+ * @param {number} id
+ */
+function guardName(id) {
+  return `Guard ${id + 1}`;
+}
+
+/** Whether this screen is worked by touch (a coarse pointer): "tap" rather than "click". */
+function touch() {
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+}
+
 function label(a) {
   const fields = Object.entries(a).filter(([k]) => k !== "type").map(([, v]) => v);
   switch (a.type) {
     case "end": return a.escape ? "Escape!" : "End turn";
+    case "breakin": return `break in at ${a.at}`;
+    case "move": case "go": return `move to ${a.to}`;
+    case "place": return `put the new Guard on ${a.at}`;
+    case "wayout": return `leave by the Way Out on ${a.at}`;
+    case "trap": return `set a Booby Trap on ${a.at}`;
     case "loot": return "Steal the Loot";
     case "crack": return "Crack the lock";
     case "rob": return `Rob Seat ${a.seat}`;
     case "raid": return "Use keys on the pile";
-    case "lure": return a.guard >= 0 ? `Lure Guard ${a.guard} to ${a.to}` : `Lure Seat ${a.seat} to ${a.to}`;
+    case "lure": return a.guard >= 0 ? `Lure ${guardName(a.guard)} to ${a.to}` : `Lure Seat ${a.seat} to ${a.to}`;
     case "takedown": return "Take Down";
     case "disable": return `Disable Camera ${a.at}`;
     case "control": return `Control Room: Camera ${a.at}`;
-    case "security": return `Security: Guard ${a.guard} to ${a.to}`;
+    case "security": return `Security: ${guardName(a.guard)} to ${a.to}`;
     case "shop": return "Gift Shop: draw";
     case "pass": return "Play nothing";
     case "usekeys": return "Use my keys";
     case "done": return "Take no more";
-    case "route": return `Guard ${a.guard}: ${a.path || "stays"}`;
+    case "route": return `${guardName(a.guard)}: ${a.path || "stays"}`;
     default: return [a.type, ...fields].join(" ");
   }
 }
@@ -74,11 +93,13 @@ function drawGrid(payload, ctx) {
   const v = payload.view;
   const targets = tileTargets(payload);
   const guards = new Map();
-  for (const g of v.guards) guards.set(g.at, (guards.get(g.at) || 0) + 1);
+  for (const g of v.guards) guards.set(g.at, [...(guards.get(g.at) || []), g.id]);
   const thieves = new Map();
   for (const t of v.thieves) thieves.set(t.at, [...(thieves.get(t.at) || []), t.seat]);
   const pending = v.pending ? v.pending.at : null;
-  return el("div", { class: "mr-grid", role: "grid", "aria-label": "the museum" },
+  // Every room is a button named by its coordinates (as the hint, the history and
+  // the thieves' table name it): the outlined ones are enabled and reached with Tab.
+  return el("div", { class: "mr-grid", role: "group", "aria-label": "the museum, rooms A1 to G4" },
     v.grid.map((t) => {
       const act = targets.get(t.at);
       const classes = ["mr-tile", `mr-${t.kind}`];
@@ -88,14 +109,21 @@ function drawGrid(payload, ctx) {
       const code = t.code ? el("div", { class: "mr-code" },
         [...t.code].map((d, i) => el("span", { class: t.covered[i] ? "covered" : "" }, d))) : null;
       const marks = [];
-      for (let i = 0; i < (guards.get(t.at) || 0); i++) marks.push(el("span", { class: "mr-guard", title: "Guard" }, "G"));
+      for (const id of guards.get(t.at) || []) marks.push(el("span", { class: "mr-guard", "data-guard": id, title: guardName(id) }, `G${id + 1}`));
       for (const s of thieves.get(t.at) || []) marks.push(el("span", { class: `mr-thief s${s}`, "data-seat": s, title: `Seat ${s}` }, String(s)));
       if (t.trap) marks.push(el("span", { class: "mr-trap", title: "Booby Trap" }, "✶"));
       if (t.keys) marks.push(el("span", { class: "mr-key", title: "keys" }, `⚷${t.keys}`));
-      return el("div", {
-        class: classes.join(" "), "data-at": t.at, title: `${t.at} ${t.room}`,
+      const here = [
+        ...(guards.get(t.at) || []).map(guardName),
+        ...(thieves.get(t.at) || []).map((s) => `Seat ${s}'s thief`),
+      ];
+      return el("button", {
+        type: "button", class: classes.join(" "), "data-at": t.at, title: `${t.at} ${t.room}`,
+        "aria-label": `${t.at} ${t.room}${here.length ? `: ${here.join(", ")}` : ""}${act ? ` (${label(act)})` : ""}`,
+        disabled: !act,
         onclick: act ? () => ctx.act(act) : undefined,
       },
+        el("div", { class: "mr-at", "aria-hidden": "true" }, t.at),
         el("div", { class: "mr-room" }, SHORT[t.room] || t.room, t.wayout || t.room === "Entrance Hall" ? el("span", { class: "mr-exit", title: "Way Out" }, " ⇱") : null),
         top, code,
         t.facedown ? el("div", { class: "mr-down", title: "face-down cards" }, `▮${t.facedown}`) : null,
@@ -146,14 +174,16 @@ function hint(payload) {
   if (payload.outcome) return `Game over: ${payload.outcome.summary}`;
   if (!payload.legal.length) return payload.seat ? `Waiting for Seat ${v.awaiting[0]}` : "You are watching.";
   if (v.pending) return `Your choice: ${v.pending.what}`;
-  if (payload.legal.some((a) => a.type === "breakin")) return "Click an outlined edge room to break in.";
-  return `Your turn: click an outlined room to move (${v.moves_left} left), or act below.`;
+  const pick = touch() ? "tap" : "click";
+  if (payload.legal.some((a) => a.type === "breakin")) return `${pick === "tap" ? "Tap" : "Click"} an outlined edge room (or Tab to it and press Enter) to break in.`;
+  return `Your turn: ${pick} an outlined room to move (${v.moves_left} left), or act below.`;
 }
 
 function history(lines) {
   return el("section", { class: "mr-panel mr-history", "aria-label": "history" },
     el("h3", {}, "History"),
-    el("ol", { reversed: true }, [...lines].reverse().slice(0, 60).map((l) => el("li", {}, l))),
+    // Newest first, numbered from the whole history's length (only the last 60 shown).
+    el("ol", { reversed: true, start: lines.length }, [...lines].reverse().slice(0, 60).map((l) => el("li", {}, l))),
   );
 }
 
