@@ -1,0 +1,1 @@
+"""Any installed Gameweave title as an OpenSpiel game and a PettingZoo environment."""

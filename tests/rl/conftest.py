@@ -1,0 +1,44 @@
+"""The titles the peers' test suites run on: every installed title, tic-tac-toe (the
+one-file title of the benchmarks, imported from its folder) and the tutorial's Sealed
+Bids (from docs/tutorial), each at two player counts (one where the title allows one).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from gameweave_core import Registry, Title, default_registry
+
+ROOT = Path(__file__).resolve().parents[2]
+for folder in (ROOT / "benchmarks" / "tictactoe", ROOT / "docs" / "tutorial" / "sealed-bid"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+
+def registry() -> Registry:
+    """The installed titles, plus tic-tac-toe and Sealed Bids registered by hand."""
+    import gameweave_tictactoe
+    from gameweave_sealedbid import plugin
+
+    reg = default_registry()
+    names = set(reg.names())
+    if "tictactoe" not in names:
+        reg.add_plugin(gameweave_tictactoe, "tictactoe", "gameweave-tictactoe", "1.0.0")
+    if "sealedbid" not in names:
+        reg.add_plugin(plugin, "sealedbid", "gameweave-sealedbid", "1.0.0")
+    return reg
+
+
+REGISTRY = registry()
+
+
+def player_counts(title: Title[Any]) -> list[int]:
+    """Two player counts: the fewest and one more (just one when the title allows one)."""
+    return sorted({title.min_players, min(title.min_players + 1, title.max_players)})
+
+
+#: (title name, players) for every title and two player counts.
+CASES = [(e.title.name, n) for e in REGISTRY.entries() for n in player_counts(e.title)]
+CASE_IDS = [f"{name}-{n}p" for name, n in CASES]
