@@ -23,53 +23,90 @@ from .errors import (
     UnknownTitle,
 )
 from .events import Event
+from .facts import GameFacts, GameInfo, game_info
 from .hooks import hookimpl
 from .log import FORMAT_VERSION, LogEntry, MatchLog
 from .match import Match
+from .observation import (
+    Bag,
+    Bool,
+    IntRange,
+    ListOf,
+    MapOf,
+    Maybe,
+    NotEncoded,
+    Number,
+    ObservationSpec,
+    OneOf,
+    Record,
+    Schema,
+    ViewOutsideSchema,
+)
 from .outcome import Outcome
 from .registry import Registry, TitleEntry, default_registry
 from .rng import Rng, derive_seed
 from .runner import BotSeat, play_out, run_bots, seat_bots
+from .space import ActionSpace, NotEnumerable, action_space, values
 from .title import ModuleTitle, Title
 
 __all__ = [
     "FORMAT_VERSION",
     "ActionCodec",
+    "ActionSpace",
+    "Bag",
+    "Bool",
     "Bot",
     "BotFactory",
     "BotSeat",
     "ConfigError",
     "DigestMismatch",
     "Event",
+    "GameFacts",
+    "GameInfo",
     "GameOver",
     "GameweaveError",
     "IllegalAction",
+    "IntRange",
+    "ListOf",
     "LogEntry",
     "LogError",
     "MalformedAction",
+    "MapOf",
     "Match",
     "MatchLog",
+    "Maybe",
     "ModuleTitle",
     "NotAwaited",
+    "NotEncoded",
+    "NotEnumerable",
+    "Number",
     "Observation",
+    "ObservationSpec",
+    "OneOf",
     "Outcome",
     "PluginError",
     "RandomBot",
+    "Record",
     "Registry",
     "Rng",
+    "Schema",
     "Title",
     "TitleEntry",
     "TitleError",
     "UnknownTitle",
+    "ViewOutsideSchema",
     "action",
+    "action_space",
     "action_tag",
     "default_registry",
     "derive_seed",
+    "game_info",
     "hookimpl",
     "make_converter",
     "play_out",
     "run_bots",
     "seat_bots",
+    "values",
 ]
 
 __version__ = "0.1.0"

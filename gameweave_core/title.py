@@ -32,6 +32,8 @@ from .actions import ActionCodec
 from .bots import BotFactory
 from .errors import ConfigError
 from .events import Event
+from .facts import GameFacts
+from .observation import ObservationSpec, Schema
 from .outcome import Outcome
 from .rng import Rng
 
@@ -270,6 +272,44 @@ class Title(abc.ABC, Generic[S]):
         ``random`` for every title, and the bots plugins register)."""
         return {}
 
+    # -- declarations for algorithms (see gameweave_core.space, .observation, .facts)
+
+    def view_schema(self, players: int, config: Mapping[str, Any]) -> Schema | None:
+        """The shape of this title's views for ``players`` seats and ``config``,
+        built from the constructors of :mod:`gameweave_core.observation`
+        (``Record``, ``ListOf``, ``OneOf``, ``IntRange``, ...). The core encodes
+        every view with it (see :meth:`observation_spec`). Default: ``None``, no
+        declared schema (the title has no observation tensor)."""
+        return None
+
+    def action_list(self, players: int, config: Mapping[str, Any]) -> Sequence[Any]:
+        """Every action of this title for ``players`` and ``config``, in the order
+        that numbers them: for a title whose fields' domains (see
+        :func:`gameweave_core.values`) would give a product mostly of actions that
+        can never be legal. Default: not written; the action space is the product
+        of the declared field domains (see :mod:`gameweave_core.space`)."""
+        raise NotImplementedError(f"{self.name} does not list its actions")
+
+    def utilities(self, outcome: Outcome, players: int) -> Sequence[float]:
+        """The utility of each seat (seat 1 first) at the end, for game-playing
+        algorithms; their kind of sum and bounds are in :meth:`game_facts`.
+        Default: 1 for each winner and 0 for every other seat (general-sum, 0 to 1)."""
+        winners = outcome.winners
+        return tuple(1.0 if s in winners else 0.0 for s in range(1, players + 1))
+
+    def game_facts(self, players: int, config: Mapping[str, Any]) -> GameFacts | None:
+        """What this title states about itself for ``players`` and ``config``: the
+        most outcomes of one random draw, whether seats may choose at once, the
+        kind of sum and bounds of :meth:`utilities` (see
+        :class:`~gameweave_core.GameFacts`). Default: ``None``, undeclared."""
+        return None
+
+    def observation_spec(self, players: int, config: Mapping[str, Any]) -> ObservationSpec | None:
+        """The observation derived from :meth:`view_schema` (``None`` without one).
+        The core's, not a hook: encoded from a view with ``spec.encode(view)``."""
+        schema = self.view_schema(players, config)
+        return None if schema is None else ObservationSpec.of(schema)
+
     # -- presentation (adapters fall back to generic forms) ---------------------
 
     def describe_action(self, action: Any) -> str:
@@ -357,6 +397,10 @@ MODULE_FUNCTIONS: tuple[str, ...] = (
     "describe_action",
     "parse_action",
     "render_text",
+    "view_schema",
+    "action_list",
+    "utilities",
+    "game_facts",
 )
 
 #: The constants a :class:`ModuleTitle` takes from its modules, and what each becomes:

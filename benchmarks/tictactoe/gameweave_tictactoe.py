@@ -12,7 +12,21 @@ from typing import Any
 
 import attrs
 
-from gameweave_core import Event, ModuleTitle, Outcome, Rng, action, hookimpl
+from gameweave_core import (
+    Event,
+    GameFacts,
+    IntRange,
+    ListOf,
+    ModuleTitle,
+    OneOf,
+    Outcome,
+    Record,
+    Rng,
+    Schema,
+    action,
+    hookimpl,
+    values,
+)
 
 __version__ = "1.0.0"
 
@@ -34,7 +48,7 @@ class State:
 class Mark:
     """Put your mark in ``cell`` (0 to 8, row by row), which must be empty."""
 
-    cell: int
+    cell: int = values(range(9))  # the domain: numbers its actions 0 to 8
 
 
 ACTIONS = (Mark,)
@@ -89,6 +103,30 @@ def outcome(state: State) -> Outcome | None:
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     return {"cells": list(state.cells), "turn": state.turn}  # nothing is hidden
+
+
+def view_schema(players: int, config: Mapping[str, Any]) -> Schema:
+    """The view's shape: nine cells, each empty or a mark, and the seat to move."""
+    return Record(cells=ListOf(OneOf(("", *MARKS)), length=9), turn=IntRange(1, 2))
+
+
+def utilities(outcome: Outcome, players: int) -> tuple[float, ...]:
+    """+1 to the seat that made a line, -1 to the other, 0 each for a draw."""
+    if not outcome.winners:
+        return (0.0, 0.0)
+    return (1.0, -1.0) if outcome.winners == (1,) else (-1.0, 1.0)
+
+
+def game_facts(players: int, config: Mapping[str, Any]) -> GameFacts:
+    """No chance, one seat at a time, zero-sum utilities from -1 to 1."""
+    return GameFacts(
+        max_chance_outcomes=0,
+        max_chance_nodes=0,
+        simultaneous=False,
+        utility="zero_sum",
+        min_utility=-1.0,
+        max_utility=1.0,
+    )
 
 
 def seat_label(state: State, seat: int) -> str:

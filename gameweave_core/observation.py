@@ -1,0 +1,508 @@
+"""View schemas and the generic encoder: a seat's view as a flat list of numbers.
+
+A title declares the shape of its views with the optional hook
+``view_schema(players, config)``, built from the constructors below::
+
+    def view_schema(players: int, config: Mapping[str, Any]) -> Schema:
+        return Record(
+            cells=ListOf(OneOf(["", "X", "O"]), length=9),
+            turn=IntRange(1, 2),
+        )
+
+From it the core derives an :class:`ObservationSpec` (how many numbers, and what
+each range of them holds) and encodes any view of the title into that many
+floats, computed from the view alone (never from the state). Nothing is dropped
+silently: a value the schema does not cover (a key it does not name, a list
+longer than its ``max_len``, a value outside an enum or range) raises
+:class:`ViewOutsideSchema` naming the place in the view; a part of the view that
+is deliberately not encoded (free text) says so with :class:`NotEncoded` and a
+reason.
+
+The encodings:
+
+- :class:`Bool`: one number, 1 or 0.
+- :class:`IntRange` ``(low, high)``: one number, ``(v - low) / (high - low)``;
+  with ``one_hot=True`` one number per value instead.
+- :class:`Number` ``(low, high)``: one number, scaled like :class:`IntRange`.
+- :class:`OneOf` ``(values)``: one number per value, 1 at the value's place.
+- :class:`Bag` ``(values, max_count)``: a list of those values in any order, as
+  one number per value: its count divided by ``max_count``.
+- :class:`ListOf` ``(item, max_len)``: ``max_len`` slots of one presence number
+  then the item's numbers (zeros past the end); ``length=n`` instead of
+  ``max_len`` fixes the length (no presence numbers; any other length is an error).
+- :class:`MapOf` ``(keys, value)``: per key, in the given order, a presence
+  number then the value's numbers (a JSON object whose keys are among ``keys``).
+- :class:`Record` ``(**fields)``: a JSON object with those keys, each field's
+  numbers in the order given; a field wrapped in :class:`Maybe` may be missing.
+- :class:`Maybe` ``(schema)``: a presence number then the schema's numbers
+  (zeros when the value is missing or ``None``).
+- :class:`NotEncoded` ``(reason)``: no numbers; any value is accepted. The
+  reason is listed in the spec's ``not_encoded``.
+
+The core stays free of NumPy: :func:`encode` returns a plain list of floats
+(an adapter makes an array of it).
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from .errors import GameweaveError
+
+
+class ViewOutsideSchema(GameweaveError):
+    """A view holds a value its title's view schema does not cover. The message is
+    one line: where in the view (``view["cells"][3]``), the value and what the
+    schema allows there."""
+
+
+def _where(path: str) -> str:
+    return f"view{path}" if path else "the view"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _fits(value: Any, allowed: Any) -> bool:
+    # True is not 1 and 1.0 is not 1 in a view: kinds must match too.
+    return type(value) is type(allowed) and value == allowed
+
+
+class Schema(abc.ABC):
+    """One part of a view's shape. Its :attr:`width` is how many numbers it
+    encodes into."""
+
+    @property
+    @abc.abstractmethod
+    def width(self) -> int:
+        """How many numbers a value of this schema encodes into."""
+
+    @abc.abstractmethod
+    def write(self, value: Any, out: list[float], at: int, path: str) -> None:
+        """Write ``value``'s numbers into ``out[at:at + width]`` (``out`` holds
+        zeros there); raise :class:`ViewOutsideSchema` for a value it does not cover."""
+
+    def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
+        """The spec's entries for this schema: (path, offset, width, description)."""
+        yield (_where(path), at, self.width, self.describe())
+
+    def describe(self) -> str:
+        """A few words for the spec: what the numbers mean."""
+        return type(self).__name__
+
+    def skipped(self, path: str) -> Iterable[tuple[str, str]]:
+        """The parts left unencoded on purpose: (path, reason)."""
+        return ()
+
+
+@attrs.frozen
+class Bool(Schema):
+    """``true`` or ``false``: one number, 1 or 0."""
+
+    @property
+    def width(self) -> int:
+        return 1
+
+    def write(self, value: Any, out: list[float], at: int, path: str) -> None:
+        if type(value) is not bool:
+            raise ViewOutsideSchema(f"{_where(path)} is {_short(value)}, not true or false")
+        out[at] = 1.0 if value else 0.0
+
+    def describe(self) -> str:
+        return "bool"
+
+
+@attrs.frozen
+class IntRange(Schema):
+    """A whole number from ``low`` to ``high`` (both included): one number scaled to
+    0..1, or with ``one_hot=True`` one number per value."""
+
+    low: int
+    high: int
+    one_hot: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.high < self.low:
+            raise ValueError(f"IntRange({self.low}, {self.high}) is empty")
+
+    @property
+    def width(self) -> int:
+        return self.high - self.low + 1 if self.one_hot else 1
+
+    def write(self, value: Any, out: list[float], at: int, path: str) -> None:
+        if type(value) is not int or not self.low <= value <= self.high:
+            raise ViewOutsideSchema(
+                f"{_where(path)} is {_short(value)}, not a whole number from "
+                f"{self.low} to {self.high}"
+            )
+        if self.one_hot:
+            out[at + value - self.low] = 1.0
+        elif self.high > self.low:
+            out[at] = (value - self.low) / (self.high - self.low)
+
+    def describe(self) -> str:
+        kind = "one-hot" if self.one_hot else "scaled"
+        return f"int {self.low}..{self.high} ({kind})"
+
+
+@attrs.frozen
+class Number(Schema):
+    """A number (whole or not) from ``low`` to ``high``: one number scaled to 0..1."""
+
+    low: float
+    high: float
+
+    @property
+    def width(self) -> int:
+        return 1
+
+    def write(self, value: Any, out: list[float], at: int, path: str) -> None:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if not ok or not self.low <= value <= self.high:
+            raise ViewOutsideSchema(
+                f"{_where(path)} is {_short(value)}, not a number from {self.low} to {self.high}"
+            )
+        if self.high > self.low:
+            out[at] = (value - self.low) / (self.high - self.low)
+
+    def describe(self) -> str:
+        return f"number {self.low}..{self.high} (scaled)"
+
+
+def _listed(values: Iterable[Any] | type[enum.Enum]) -> tuple[Any, ...]:
+    if isinstance(values, type) and issubclass(values, enum.Enum):
+        return tuple(m.value for m in values)
+    found = tuple(values)
+    if not found:
+        raise ValueError("a schema's list of values is empty")
+    return found
+
+
+@attrs.frozen
+class OneOf(Schema):
+    """One of a few JSON values (text, whole numbers, flags; an Enum class gives its
+    members' values): one number per value, 1 at the value's place."""
+
+    values: tuple[Any, ...] = attrs.field(converter=_listed)
+
+    @property
+    def width(self) -> int:
+        return len(self.values)
+
+    def write(self, value: Any, out: list[float], at: int, path: str) -> None:
+        for i, allowed in enumerate(self.values):
+            if _fits(value, allowed):
+                out[at + i] = 1.0
+                return
+        shown = ", ".join(_short(v) for v in self.values[:8])
+        more = ", ..." if len(self.values) > 8 else ""
+        raise ViewOutsideSchema(f"{_where(path)} is {_short(value)}, not one of {shown}{more}")
+
+    def describe(self) -> str:
+        return f"one-hot of {len(self.values)} values"
+
+
+@attrs.frozen
+class Bag(Schema):
+    """A list of values from ``values`` in no particular order (a hand of cards):
+    one number per value, its count divided by ``max_count``."""
+
+    values: tuple[Any, ...] = attrs.field(converter=_listed)
+    max_count: int = 1
+
+    @property
+    def width(self) -> int:
+        return len(self.values)
+
+    def write(self, value: Any, out: list[float], at: int, path: str) -> None:
+        if not isinstance(value, list | tuple):
+            raise ViewOutsideSchema(f"{_where(path)} is {_short(value)}, not a list")
+        counts = [0] * len(self.values)
+        for n, item in enumerate(value):
+            for i, allowed in enumerate(self.values):
+                if _fits(item, allowed):
+                    counts[i] += 1
+                    break
+            else:
+                raise ViewOutsideSchema(
+                    f"{_where(f'{path}[{n}]')} is {_short(item)}, not one of the bag's values"
+                )
+        for i, c in enumerate(counts):
+            if c > self.max_count:
+                raise ViewOutsideSchema(
+                    f"{_where(path)} holds {_short(self.values[i])} {c} times, "
+                    f"more than the schema's {self.max_count}"
+                )
+            out[at + i] = c / self.max_count
+
+    def describe(self) -> str:
+        return f"counts of {len(self.values)} values (/ {self.max_count})"
+
+
+@attrs.frozen
+class Maybe(Schema):
+    """``schema``, or missing / ``None``: a presence number, then its numbers."""
+
+    schema: Schema
+
+    @property
+    def width(self) -> int:
+        return 1 + self.schema.width
+
+    def write(self, value: Any, out: list[float], at: int, path: str) -> None:
+        if value is None:
+            return
+        out[at] = 1.0
+        self.schema.write(value, out, at + 1, path)
+
+    def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
+        yield (_where(path), at, 1, "present")
+        yield from self.schema.parts(path, at + 1)
+
+    def skipped(self, path: str) -> Iterable[tuple[str, str]]:
+        return self.schema.skipped(path)
+
+
+@attrs.frozen
+class NotEncoded(Schema):
+    """A part of the view left out of the numbers on purpose (free text, a label
+    for people): no numbers; ``reason`` says why, and is listed in the spec."""
+
+    reason: str
+
+    @property
+    def width(self) -> int:
+        return 0
+
+    def write(self, value: Any, out: list[float], at: int, path: str) -> None:
+        return
+
+    def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
+        return ()
+
+    def skipped(self, path: str) -> Iterable[tuple[str, str]]:
+        yield (_where(path), self.reason)
+
+
+@attrs.frozen
+class ListOf(Schema):
+    """A list of ``item`` values, at most ``max_len`` long: per slot a presence
+    number and the item's numbers. ``length=n`` (instead of ``max_len``) fixes the
+    length: no presence numbers, and any other length is an error."""
+
+    item: Schema
+    max_len: int | None = None
+    length: int | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if (self.max_len is None) == (self.length is None):
+            raise ValueError("ListOf needs exactly one of max_len= or length=")
+
+    @property
+    def _slots(self) -> int:
+        return self.length if self.length is not None else self.max_len or 0
+
+    @property
+    def _slot_width(self) -> int:
+        return self.item.width + (0 if self.length is not None else 1)
+
+    @property
+    def width(self) -> int:
+        return self._slots * self._slot_width
+
+    def write(self, value: Any, out: list[float], at: int, path: str) -> None:
+        if not isinstance(value, list | tuple):
+            raise ViewOutsideSchema(f"{_where(path)} is {_short(value)}, not a list")
+        if self.length is not None and len(value) != self.length:
+            raise ViewOutsideSchema(
+                f"{_where(path)} has {len(value)} items, not the schema's {self.length}"
+            )
+        if len(value) > self._slots:
+            raise ViewOutsideSchema(
+                f"{_where(path)} has {len(value)} items, more than the schema's {self._slots}"
+            )
+        fixed = self.length is not None
+        step = self._slot_width
+        item = self.item
+        for n, v in enumerate(value):
+            start = at + n * step
+            if not fixed:
+                out[start] = 1.0
+                start += 1
+            item.write(v, out, start, f"{path}[{n}]")
+
+    def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
+        step = self._slot_width
+        for n in range(self._slots):
+            start = at + n * step
+            if self.length is None:
+                yield (_where(f"{path}[{n}]"), start, 1, "present")
+                start += 1
+            yield from self.item.parts(f"{path}[{n}]", start)
+
+    def skipped(self, path: str) -> Iterable[tuple[str, str]]:
+        return self.item.skipped(f"{path}[*]")
+
+
+@attrs.frozen
+class MapOf(Schema):
+    """A JSON object whose keys are among ``keys`` (in that order in the numbers),
+    each holding a ``value``: per key a presence number and the value's numbers."""
+
+    keys: tuple[str, ...] = attrs.field(converter=tuple)
+    value: Schema = attrs.field(kw_only=True)
+
+    @property
+    def width(self) -> int:
+        return len(self.keys) * (1 + self.value.width)
+
+    def write(self, value: Any, out: list[float], at: int, path: str) -> None:
+        if not isinstance(value, Mapping):
+            raise ViewOutsideSchema(f"{_where(path)} is {_short(value)}, not an object")
+        step = 1 + self.value.width
+        places = {k: i for i, k in enumerate(self.keys)}
+        for k, v in value.items():
+            i = places.get(k)
+            if i is None:
+                raise ViewOutsideSchema(
+                    f"{_where(path)} has the key {k!r}, which the schema does not list"
+                )
+            if v is None:
+                continue
+            start = at + i * step
+            out[start] = 1.0
+            self.value.write(v, out, start + 1, f"{path}[{k!r}]")
+
+    def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
+        step = 1 + self.value.width
+        for i, k in enumerate(self.keys):
+            yield (_where(f"{path}[{k!r}]"), at + i * step, 1, "present")
+            yield from self.value.parts(f"{path}[{k!r}]", at + i * step + 1)
+
+    def skipped(self, path: str) -> Iterable[tuple[str, str]]:
+        return self.value.skipped(f"{path}[*]")
+
+
+class Record(Schema):
+    """A JSON object with named fields, given as keywords in the order of their
+    numbers: ``Record(cells=..., turn=...)``. A field whose schema is a
+    :class:`Maybe` may be missing; any other must be there, and a key the record
+    does not name is an error. ``Record.of(mapping)`` takes the fields as a
+    mapping (for keys that are not Python names)."""
+
+    def __init__(self, **fields: Schema) -> None:
+        self.fields: dict[str, Schema] = dict(fields)
+        for name, schema in self.fields.items():
+            if not isinstance(schema, Schema):
+                raise TypeError(f"Record field {name!r} is {schema!r}, not a schema")
+        self._width = sum(s.width for s in self.fields.values())
+
+    @classmethod
+    def of(cls, fields: Mapping[str, Schema]) -> Record:
+        """A record of ``fields``, in the mapping's order."""
+        return cls(**dict(fields))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.fields.items())
+        return f"Record({inner})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Record) and self.fields == other.fields
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.fields.items()))
+
+    @property
+    def width(self) -> int:
+        return self._width
+
+    def write(self, value: Any, out: list[float], at: int, path: str) -> None:
+        if not isinstance(value, Mapping):
+            raise ViewOutsideSchema(f"{_where(path)} is {_short(value)}, not an object")
+        for k in value:
+            if k not in self.fields:
+                raise ViewOutsideSchema(
+                    f"{_where(path)} has the key {k!r}, which the schema does not name "
+                    f"(it names {', '.join(self.fields) or 'nothing'})"
+                )
+        for name, schema in self.fields.items():
+            v = value.get(name)
+            if v is None and name not in value and not isinstance(schema, Maybe | NotEncoded):
+                raise ViewOutsideSchema(f"{_where(path)} lacks the key {name!r}")
+            schema.write(v, out, at, f"{path}[{name!r}]")
+            at += schema.width
+
+    def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
+        for name, schema in self.fields.items():
+            yield from schema.parts(f"{path}[{name!r}]", at)
+            at += schema.width
+
+    def skipped(self, path: str) -> Iterable[tuple[str, str]]:
+        for name, schema in self.fields.items():
+            yield from schema.skipped(f"{path}[{name!r}]")
+
+
+@attrs.frozen
+class ObservationSpec:
+    """What a title's observations are: ``size`` numbers (``shape`` is
+    ``(size,)``), ``parts`` says what each range holds (path in the view, offset,
+    width, description), ``not_encoded`` the parts of the view left out on
+    purpose, with the schema's reason."""
+
+    schema: Schema
+    size: int
+    parts: tuple[tuple[str, int, int, str], ...]
+    not_encoded: tuple[tuple[str, str], ...]
+
+    @property
+    def shape(self) -> tuple[int]:
+        return (self.size,)
+
+    @classmethod
+    def of(cls, schema: Schema) -> ObservationSpec:
+        """The spec of ``schema``."""
+        return cls(
+            schema=schema,
+            size=schema.width,
+            parts=tuple(schema.parts("", 0)),
+            not_encoded=tuple(schema.skipped("")),
+        )
+
+    def encode(self, view: Any) -> list[float]:
+        """``view`` as ``size`` floats; :class:`ViewOutsideSchema` for a value the
+        schema does not cover."""
+        out = [0.0] * self.size
+        self.schema.write(view, out, 0, "")
+        return out
+
+
+def encode(schema: Schema, view: Any) -> list[float]:
+    """``view`` encoded by ``schema`` (see the module docstring)."""
+    out = [0.0] * schema.width
+    schema.write(view, out, 0, "")
+    return out
+
+
+__all__ = [
+    "Bag",
+    "Bool",
+    "IntRange",
+    "ListOf",
+    "MapOf",
+    "Maybe",
+    "NotEncoded",
+    "Number",
+    "ObservationSpec",
+    "OneOf",
+    "Record",
+    "Schema",
+    "ViewOutsideSchema",
+    "encode",
+]
