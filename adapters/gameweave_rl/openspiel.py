@@ -99,12 +99,13 @@ class GameweaveGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=hosted.utility_sum,
             max_game_length=hosted.max_game_length,
         )
-        super().__init__(game_type(hosted), info, dict(params or _parameters(
-            hosted.title, hosted.players, hosted.config)))
+        params = dict(params or _parameters(hosted.title, hosted.players, hosted.config))
+        super().__init__(game_type(hosted), info, params)
+        self.shared = _Shared(hosted, (PREFIX + hosted.title.name, tuple(sorted(params.items()))))
 
     def new_initial_state(self) -> GameweaveState:
         """The state before the first chance draw and the first action."""
-        return GameweaveState(self, self.host.new_explicit())
+        return GameweaveState(self)
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
@@ -120,16 +121,81 @@ class GameweaveGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self.host, perfect_recall)
 
 
+class _Shared:
+    """The hosted title, shared by every state of a game: OpenSpiel's clone of a
+    Python state deep-copies the state's attributes, and this one is not copied.
+    Pickled as the game's registered name and parameters."""
+
+    __slots__ = ("host", "key")
+
+    def __init__(self, hosted: Host, key: tuple[str, tuple[tuple[str, Any], ...]]) -> None:
+        self.host = hosted
+        self.key = key
+
+    def __deepcopy__(self, memo: Any) -> _Shared:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_shared_of, self.key)
+
+
+def _shared_of(name: str, params: tuple[tuple[str, Any], ...]) -> _Shared:
+    game = pyspiel.load_game(name, dict(params))
+    assert isinstance(game, GameweaveGame)
+    return game.shared
+
+
+class _MatchRef:
+    """A state's match, made when first needed: OpenSpiel's clone makes a new
+    initial state and then copies the attributes into it, so the new state's own
+    match would be made for nothing. Deep-copying it clones the match. It keeps the
+    numbers applied so far (chance outcomes included), from which it is pickled."""
+
+    __slots__ = ("_match", "applied", "shared")
+
+    def __init__(self, shared: _Shared, match: Any = None, applied: list[int] | None = None):
+        self.shared = shared
+        self._match = match
+        self.applied: list[int] = applied if applied is not None else []
+
+    @property
+    def match(self) -> Any:
+        match = self._match
+        if match is None:
+            match = self._match = self.shared.host.new_explicit()
+        return match
+
+    def __deepcopy__(self, memo: Any) -> _MatchRef:
+        return _MatchRef(self.shared, self.shared.host.clone(self.match), list(self.applied))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_replayed, (self.shared, tuple(self.applied)))
+
+
+def _replayed(shared: _Shared, applied: tuple[int, ...]) -> _MatchRef:
+    ref = _MatchRef(shared)
+    host, match = shared.host, ref.match
+    for number in applied:
+        host.apply(match, number)
+        ref.applied.append(number)
+    return ref
+
+
 class GameweaveState(pyspiel.State):  # type: ignore[misc]
     """A point of a match: a seat to act, a chance draw, or the end."""
 
-    def __init__(self, game: GameweaveGame, match: Any) -> None:
+    def __init__(self, game: GameweaveGame) -> None:
         super().__init__(game)
-        self.host = game.host
-        self.match = match
+        self._shared = game.shared
+        self._ref = _MatchRef(game.shared)
+
+    @property
+    def match(self) -> Any:
+        """The match this state is a point of (its state is never shown to a seat)."""
+        return self._ref.match
 
     def current_player(self) -> int:
-        host, match = self.host, self.match
+        host, match = self._shared.host, self._ref.match
         if host.chance_pending(match):
             return int(pyspiel.PlayerId.CHANCE)
         awaiting = match.awaiting
@@ -138,43 +204,34 @@ class GameweaveState(pyspiel.State):  # type: ignore[misc]
         return int(awaiting[0]) - 1
 
     def is_terminal(self) -> bool:
-        return not self.host.chance_pending(self.match) and not self.match.awaiting
+        host, match = self._shared.host, self._ref.match
+        return not match.awaiting and not host.chance_pending(match)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.host.legal_indices(self.match, player + 1)
+        return self._shared.host.legal_indices(self._ref.match, player + 1)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.host.chance_outcomes(self.match)
+        return self._shared.host.chance_outcomes(self._ref.match)
 
     def _apply_action(self, action: int) -> None:
-        host, match = self.host, self.match
-        if host.chance_pending(match):
-            host.resolve_chance(match, action)
-        else:
-            host.submit(match, match.awaiting[0], action)
+        ref = self._ref
+        self._shared.host.apply(ref.match, action)
+        ref.applied.append(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
             return f"chance outcome {action}"
-        return self.host.describe(action)
+        return self._shared.host.describe(action)
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
-            return [0.0] * self.host.players
-        return list(self.host.utilities(self.match))
+            return [0.0] * self._shared.host.players
+        return list(self._shared.host.utilities(self._ref.match))
 
     def __str__(self) -> str:
         # OpenSpiel's state string identifies the state (its algorithms use it as a
         # key): the spectator's view and the digest of the state it was built from.
-        return self.host.state_string(self.match)
-
-    def __deepcopy__(self, memo: Any) -> GameweaveState:
-        # pyspiel's clone() of a Python state deep-copies it: the match clones itself.
-        copy = GameweaveState.__new__(GameweaveState)
-        pyspiel.State.__init__(copy, self.get_game())
-        copy.host = self.host
-        copy.match = self.host.clone(self.match)
-        return copy
+        return self._shared.host.state_string(self._ref.match)
 
 
 class _Observer:
@@ -188,15 +245,17 @@ class _Observer:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: GameweaveState, player: int) -> None:
+        match = state._ref.match
         if self.perfect_recall:
-            self.tensor[:] = self.host.info_tensor(state.match, player + 1)
+            self.tensor[:] = self.host.info_tensor(match, player + 1)
         else:
-            self.tensor[:] = self.host.observe(state.match, player + 1)
+            self.tensor[:] = self.host.observe(match, player + 1)
 
     def string_from(self, state: GameweaveState, player: int) -> str:
+        match = state._ref.match
         if self.perfect_recall:
-            return self.host.info_string(state.match, player + 1)
-        return json.dumps(state.match.view(player + 1), sort_keys=True, separators=(",", ":"))
+            return self.host.info_string(match, player + 1)
+        return self.host.view_string(match, player + 1)
 
 
 # -- loading and registering --------------------------------------------------------------
@@ -219,23 +278,40 @@ def register(title: Title[Any]) -> str:
 
     ``pyspiel.load_game(name, {"players": 3, ...})`` and OpenSpiel's deserialization
     then build the game from its parameters. A title that cannot be hosted is
-    refused here, in one line (:class:`~gameweave_rl.NotHostable`)."""
-    default = host(title, None, {})
+    refused here, in one line (:class:`~gameweave_rl.NotHostable`). Registering
+    the same title again does nothing."""
     name = PREFIX + title.name
-    if name in _registered:
+    known = _registered.get(name)
+    if known is not None:
+        if known.title is not title:
+            raise ValueError(f"another title is already registered with OpenSpiel as {name}")
         return name
-
-    def make(params: Mapping[str, Any] | None = None) -> GameweaveGame:
-        params = dict(params or {})
-        players = int(params.pop("players", default.players))
-        return GameweaveGame(host(title, players, params))
-
-    pyspiel.register_game(game_type(default), make)
-    _registered[name] = title
+    default = host(title, None, {})
+    # OpenSpiel's registry keeps its game makers until the process ends, after the
+    # interpreter has gone: a class (like OpenSpiel's own Python games register)
+    # lives that long, where a closure freed then would crash the exit.
+    maker = type(
+        f"Gameweave{type(title).__name__}Game",
+        (_RegisteredGame,),
+        {"title": title, "__module__": __name__},
+    )
+    pyspiel.register_game(game_type(default), maker)
+    _registered[name] = maker
     return name
 
 
-_registered: dict[str, Title[Any]] = {}
+class _RegisteredGame(GameweaveGame):
+    """The game class OpenSpiel's registry builds a registered title's games with."""
+
+    title: Title[Any]
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        options = dict(params or {})
+        players = options.pop("players", None)
+        super().__init__(host(self.title, players, options), params)
+
+
+_registered: dict[str, type[_RegisteredGame]] = {}
 
 #: The installed titles that could not be registered, with the one-line reason.
 not_registered: dict[str, str] = {}

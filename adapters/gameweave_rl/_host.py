@@ -1,0 +1,241 @@
+"""A title hosted for the peers' APIs: its numbered actions, encoded views, utilities
+and facts, reached only through the core's public API (as the CLI and server do).
+
+Both adapters (:mod:`.pettingzoo`, :mod:`.openspiel`) build on :class:`Host`; it is
+the one place that knows the core's names, so that the adapters stay thin.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gameweave_core import (
+    ActionSpace,
+    GameweaveError,
+    Match,
+    NotEnumerable,
+    ObservationSpec,
+    Registry,
+    Title,
+    action_space,
+    default_registry,
+    game_info,
+)
+
+
+class NotHostable(GameweaveError):
+    """A title the adapters cannot host, with the one-line reason: its actions are not
+    numbered, its views have no declared schema, or it states no facts (chance,
+    simultaneous choices, utilities)."""
+
+
+def resolve(title: str | Title[Any], registry: Registry | None = None) -> Title[Any]:
+    """The title named ``title`` in ``registry`` (default: the installed titles), or
+    ``title`` itself when it is a title object."""
+    if isinstance(title, Title):
+        return title
+    if not isinstance(title, str):
+        raise TypeError(f"a title is an installed title's name or a Title, not {title!r}")
+    return (registry or default_registry()).title(title)
+
+
+class Host:
+    """One title for one player count and options, ready for an adapter.
+
+    Everything a seat is given comes from :meth:`observe` (its view, encoded),
+    :meth:`mask` (its legal actions) and :meth:`info_string` (its own actions and
+    what it was shown): never from the match's state.
+    """
+
+    def __init__(self, title: Title[Any], players: int, config: Mapping[str, Any]) -> None:
+        self.title = title
+        self.players = players
+        full = title.check_config(players, dict(config))
+        self.config: dict[str, Any] = full
+        try:
+            self.space: ActionSpace = action_space(title, players, full)
+        except NotEnumerable as error:
+            raise NotHostable(str(error)) from None
+        spec = title.observation_spec(players, full)
+        if spec is None:
+            raise NotHostable(
+                f"{title.name} declares no view schema (view_schema), so its views "
+                "cannot be encoded as observations"
+            )
+        self.spec: ObservationSpec = spec
+        info = game_info(title, players, full)
+        if not info.declared:
+            raise NotHostable(
+                f"{title.name} states no game facts (game_facts): whether it uses "
+                "chance, lets seats choose at once, and its utilities' kind and bounds"
+            )
+        self.info = info
+        self.size = self.space.size
+        self.obs_size = spec.size
+        self.obs_low = np.zeros(spec.size, np.float32)
+        self.obs_high = np.ones(spec.size, np.float32)
+        self.simultaneous = bool(info.simultaneous)
+        self.uses_chance = bool(info.uses_chance)
+        self.max_chance_outcomes = int(info.max_chance_outcomes or 0)
+        self.min_utility = float(info.min_utility)
+        self.max_utility = float(info.max_utility)
+        self.sum_kind = {
+            "zero_sum": "zero",
+            "constant_sum": "constant",
+            "general_sum": "general",
+            "identical": "identical",
+        }[info.utility]
+        self.utility_sum: float | None = (
+            0.0 if info.utility == "zero_sum" else info.utility_sum
+        )
+        self.max_game_length = int(info.max_length)
+        # A title whose every view is the whole game (tic-tac-toe) is a game of
+        # perfect information; any other has secrets for some seat at some point.
+        self.hidden_information = True
+        self._no_mask = np.zeros(self.size, np.int8)
+
+    # -- matches ---------------------------------------------------------------------
+
+    def new_match(self, seed: int) -> Match:
+        """A match of this title, its chance drawn from ``seed``."""
+        return Match(self.title, self.players, seed, self.config)
+
+    def new_explicit(self) -> Match:
+        """A match whose every random draw waits as a chance node (see
+        :meth:`chance_outcomes`): the match OpenSpiel plays."""
+        if self.uses_chance:
+            raise NotHostable(f"{self.title.name}: explicit chance is not available yet")
+        # No draw is ever made, so the seed is never read.
+        return Match(self.title, self.players, 0, self.config)
+
+    def clone(self, match: Match) -> Match:
+        """An independent copy of ``match`` at the same point."""
+        return match.at(match.step)
+
+    def chance_pending(self, match: Match) -> bool:
+        """Whether ``match`` waits for a chance outcome."""
+        return False
+
+    def chance_outcomes(self, match: Match) -> list[tuple[int, float]]:
+        """The outcomes of the pending draw and their probabilities."""
+        return []
+
+    def resolve_chance(self, match: Match, outcome: int) -> None:
+        """Give the pending draw its ``outcome``."""
+        raise ValueError("no chance draw is pending")
+
+    # -- what a seat is given --------------------------------------------------------
+
+    def observe(self, match: Match, seat: int) -> NDArray[np.float32]:
+        """``seat``'s view, encoded: the observation."""
+        return np.asarray(self.spec.encode(match.view(seat)), dtype=np.float32)
+
+    def mask(self, match: Match, seat: int) -> NDArray[np.int8]:
+        """1 at the number of each action ``seat`` may take now, else 0."""
+        legal = match.legal_actions(seat)
+        if not legal:
+            return self._no_mask.copy()
+        out = np.zeros(self.size, np.int8)
+        index = self.space.index
+        for act in legal:
+            out[index(act)] = 1
+        return out
+
+    def legal_indices(self, match: Match, seat: int) -> list[int]:
+        """The numbers of ``seat``'s legal actions, in increasing order."""
+        index = self.space.index
+        return sorted(index(act) for act in match.legal_actions(seat))
+
+    def view_string(self, match: Match, seat: int) -> str:
+        """``seat``'s view, in canonical JSON: the observation string."""
+        return json.dumps(match.view(seat), sort_keys=True, separators=(",", ":"))
+
+    def state_string(self, match: Match) -> str:
+        """A string identifying the match's state, for OpenSpiel's tables (never shown
+        to a seat): the spectator's view and the state's digest."""
+        return f"{self.view_string_spectator(match)}\n{match.digest()}"
+
+    def view_string_spectator(self, match: Match) -> str:
+        return json.dumps(match.view(None), sort_keys=True, separators=(",", ":"))
+
+    @property
+    def info_size(self) -> int:
+        """The size of the information-state tensor: the observation, then per action
+        number how often the seat took it."""
+        return self.obs_size + self.size
+
+    def info_tensor(self, match: Match, seat: int) -> NDArray[np.float32]:
+        """``seat``'s information-state tensor (see :attr:`info_size`)."""
+        out = np.zeros(self.info_size, np.float32)
+        out[: self.obs_size] = self.spec.encode(match.view(seat))
+        # The seat's own actions: what it did is part of what it knows.
+        from_json, index, base = self.title.codec.from_json, self.space.index, self.obs_size
+        scale = 1.0 / max(1, self.max_game_length)
+        for who, data in match.actions():
+            if who == seat:
+                out[base + index(from_json(data))] += scale
+        return out
+
+    def info_string(self, match: Match, seat: int) -> str:
+        """``seat``'s information state: its view now and its history lines (what it
+        was shown, its own actions included), in canonical JSON."""
+        return json.dumps(
+            {"view": match.view(seat), "history": match.history(seat)},
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+
+    # -- acting ----------------------------------------------------------------------
+
+    def check(self, match: Match, seat: int, number: Any) -> Any:
+        """The action numbered ``number``, if ``seat`` may take it now; else a one-line
+        :class:`ValueError`."""
+        if isinstance(number, np.integer):
+            number = int(number)
+        act = self.space.action(number)
+        if act not in match.legal_actions(seat):
+            raise ValueError(
+                f"action {number} ({self.title.describe_action(act)}) is not legal for "
+                f"seat {seat} now"
+            )
+        return act
+
+    def submit(self, match: Match, seat: int, number: Any) -> None:
+        """``seat`` takes the action numbered ``number`` (refused, changing nothing,
+        when it may not)."""
+        match.submit(seat, self.check(match, seat, number))
+
+    def apply(self, match: Match, number: int) -> None:
+        """Apply OpenSpiel's action ``number``: the pending draw's outcome at a chance
+        node, else the action of that number for the first awaited seat."""
+        if self.chance_pending(match):
+            self.resolve_chance(match, number)
+        else:
+            self.submit(match, match.awaiting[0], number)
+
+    def describe(self, number: int) -> str:
+        """The action numbered ``number``, in words."""
+        return self.title.describe_action(self.space.action(number))
+
+    def utilities(self, match: Match) -> Sequence[float]:
+        """Each seat's utility at the end (seat 1 first)."""
+        outcome = match.outcome()
+        if outcome is None:
+            raise ValueError("the match is not over: it has no utilities yet")
+        return [float(u) for u in self.title.utilities(outcome, self.players)]
+
+
+def host(
+    title: str | Title[Any],
+    players: int | None,
+    options: Mapping[str, Any],
+    registry: Registry | None = None,
+) -> Host:
+    """Host ``title`` for ``players`` seats (default: its fewest) and ``options``."""
+    found = resolve(title, registry)
+    return Host(found, found.min_players if players is None else players, options)
