@@ -108,48 +108,37 @@ class Host:
     def new_explicit(self) -> Match:
         """A match whose every random draw waits as a chance node (see
         :meth:`chance_outcomes`): the match OpenSpiel plays."""
-        if self.uses_chance:
-            raise NotHostable(f"{self.title.name}: explicit chance is not available yet")
-        # No draw is ever made, so the seed is never read.
-        return Match(self.title, self.players, 0, self.config)
+        return Match.explicit(self.title, self.players, self.config)
 
     def clone(self, match: Match) -> Match:
         """An independent copy of ``match`` at the same point."""
-        return match.at(match.step)
+        return match.clone()
 
     def chance_pending(self, match: Match) -> bool:
         """Whether ``match`` waits for a chance outcome."""
-        return False
+        return match.is_chance_node
 
     def chance_outcomes(self, match: Match) -> list[tuple[int, float]]:
         """The outcomes of the pending draw and their probabilities."""
-        return []
+        return match.chance_outcomes()
 
     def resolve_chance(self, match: Match, outcome: int) -> None:
         """Give the pending draw its ``outcome``."""
-        raise ValueError("no chance draw is pending")
+        match.apply_chance(outcome)
 
     # -- what a seat is given --------------------------------------------------------
 
     def observe(self, match: Match, seat: int) -> NDArray[np.float32]:
         """``seat``'s view, encoded: the observation."""
-        return np.asarray(self.spec.encode(match.view(seat)), dtype=np.float32)
+        return np.asarray(match.observation(seat), dtype=np.float32)
 
     def mask(self, match: Match, seat: int) -> NDArray[np.int8]:
         """1 at the number of each action ``seat`` may take now, else 0."""
-        legal = match.legal_actions(seat)
-        if not legal:
-            return self._no_mask.copy()
-        out = np.zeros(self.size, np.int8)
-        index = self.space.index
-        for act in legal:
-            out[index(act)] = 1
-        return out
+        return np.asarray(match.legal_mask(seat), dtype=np.int8)
 
     def legal_indices(self, match: Match, seat: int) -> list[int]:
         """The numbers of ``seat``'s legal actions, in increasing order."""
-        index = self.space.index
-        return sorted(index(act) for act in match.legal_actions(seat))
+        return sorted(match.legal_indices(seat))
 
     def view_string(self, match: Match, seat: int) -> str:
         """``seat``'s view, in canonical JSON: the observation string."""
@@ -182,33 +171,25 @@ class Host:
         return out
 
     def info_string(self, match: Match, seat: int) -> str:
-        """``seat``'s information state: its view now and its history lines (what it
-        was shown, its own actions included), in canonical JSON."""
-        return json.dumps(
-            {"view": match.view(seat), "history": match.history(seat)},
-            sort_keys=True,
-            separators=(",", ":"),
-        )
+        """``seat``'s information state: its own actions and everything it was shown,
+        in the core's canonical form (perfect recall)."""
+        return match.information_state(seat)
 
     # -- acting ----------------------------------------------------------------------
 
-    def check(self, match: Match, seat: int, number: Any) -> Any:
-        """The action numbered ``number``, if ``seat`` may take it now; else a one-line
-        :class:`ValueError`."""
+    def submit(self, match: Match, seat: int, number: Any) -> None:
+        """``seat`` takes the action numbered ``number``; one the seat may not take
+        now is refused in one line (:class:`ValueError`) and changes nothing."""
         if isinstance(number, np.integer):
             number = int(number)
-        act = self.space.action(number)
-        if act not in match.legal_actions(seat):
-            raise ValueError(
-                f"action {number} ({self.title.describe_action(act)}) is not legal for "
-                f"seat {seat} now"
-            )
-        return act
+        try:
+            match.submit_index(seat, number)
+        except GameweaveError as error:
+            raise ValueError(str(error)) from None
 
-    def submit(self, match: Match, seat: int, number: Any) -> None:
-        """``seat`` takes the action numbered ``number`` (refused, changing nothing,
-        when it may not)."""
-        match.submit(seat, self.check(match, seat, number))
+    def is_legal(self, match: Match, seat: int, number: Any) -> bool:
+        """Whether ``seat`` may take the action numbered ``number`` now."""
+        return number in match.legal_indices(seat)
 
     def apply(self, match: Match, number: int) -> None:
         """Apply OpenSpiel's action ``number``: the pending draw's outcome at a chance
@@ -224,10 +205,10 @@ class Host:
 
     def utilities(self, match: Match) -> Sequence[float]:
         """Each seat's utility at the end (seat 1 first)."""
-        outcome = match.outcome()
-        if outcome is None:
+        found = match.utilities()
+        if found is None:
             raise ValueError("the match is not over: it has no utilities yet")
-        return [float(u) for u in self.title.utilities(outcome, self.players)]
+        return [float(u) for u in found]
 
 
 def host(

@@ -23,6 +23,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from gameweave_core import Match
 from gameweave_core.rng import derive_seed, fresh_seed
@@ -59,7 +60,7 @@ class _Seeds:
         return derive_seed(self._base, f"env:{self._count}")
 
 
-class GameweaveAEC(AECEnv[str, dict[str, NDArray[Any]], int]):
+class GameweaveAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
     """A title's matches as a PettingZoo AEC environment (see the module's docstring)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}
@@ -148,8 +149,8 @@ class GameweaveAEC(AECEnv[str, dict[str, NDArray[Any]], int]):
         if action is None:
             raise ValueError(f"{agent} is to act: step() needs an action number, not None")
         match = self._live()
+        self.host.submit(match, self._seat[agent], action)  # a refusal changes nothing
         self._cumulative_rewards[agent] = 0.0
-        self.host.submit(match, self._seat[agent], action)
         self._clear_rewards()
         self._select()
 
@@ -170,11 +171,14 @@ class GameweaveAEC(AECEnv[str, dict[str, NDArray[Any]], int]):
         self.match = None
 
 
-class GameweaveParallel(ParallelEnv[str, dict[str, NDArray[Any]], int]):
+class GameweaveParallel(ParallelEnv):  # type: ignore[misc]
     """A title whose seats choose at the same time, as a PettingZoo parallel
     environment: every awaited seat acts in one ``step``, in seat order (each choice
     is hidden from the others by the title, as at the table); a seat not awaited
-    has an all-zero mask and its action is ignored."""
+    has an all-zero mask and its action is ignored.
+
+    As with :func:`env`'s wrappers, an awaited seat's action outside its mask ends
+    the game: that seat gets the title's lowest utility, the others 0."""
 
     metadata: dict[str, Any] = {"render_modes": [], "name": "gameweave"}
 
@@ -207,24 +211,26 @@ class GameweaveParallel(ParallelEnv[str, dict[str, NDArray[Any]], int]):
         aec = self.aec
         match = aec._live()
         host = aec.host
+        agents = self.agents
         awaited = [agent_name(s) for s in match.awaiting]
         missing = [a for a in awaited if a not in actions]
         if missing:
             raise ValueError(f"step() needs an action of every awaited agent; missing: {missing}")
-        # Checked before any is submitted, so that a refusal changes nothing.
-        for agent in awaited:
-            host.check(match, aec._seat[agent], actions[agent])
-        for agent in awaited:
-            if aec.terminations[agent]:
-                break
-            aec.step(actions[agent])
-        over = not match.awaiting
-        utilities = host.utilities(match) if over else None
-        agents = self.agents
+        rewards = dict.fromkeys(agents, 0.0)
+        # Checked before any is submitted: an illegal action ends the game at once.
+        illegal = [a for a in awaited if not host.is_legal(match, aec._seat[a], actions[a])]
+        if illegal:
+            EnvLogger.warn_on_illegal_move()
+            rewards[illegal[0]] = host.min_utility
+            over = True
+        else:
+            for agent in awaited:
+                host.submit(match, aec._seat[agent], actions[agent])
+            over = not match.awaiting
+            if over:
+                utilities = host.utilities(match)
+                rewards = {a: utilities[aec._seat[a] - 1] for a in agents}
         observations = {a: aec.observe(a) for a in agents}
-        rewards = {
-            a: (utilities[aec._seat[a] - 1] if utilities is not None else 0.0) for a in agents
-        }
         terminations = dict.fromkeys(agents, over)
         truncations = dict.fromkeys(agents, False)
         infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
@@ -249,13 +255,12 @@ def raw_env(
 
 def env(
     title: Any, players: int, *, render_mode: str | None = None, **options: Any
-) -> AECEnv[str, dict[str, NDArray[Any]], int]:
+) -> Any:
     """:func:`raw_env` wrapped as PettingZoo wraps its own board games
     (``tictactoe_v3``, ``connect_four_v3``): an action outside the mask ends the game
     with the title's lowest utility for the seat that took it, an action outside the
     space is an assertion error, and the calls must come in the API's order."""
     raw = raw_env(title, players, render_mode=render_mode, **options)
-    wrapped: AECEnv[str, dict[str, NDArray[Any]], int]
     wrapped = wrappers.TerminateIllegalWrapper(raw, illegal_reward=raw.host.min_utility)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
