@@ -49,14 +49,17 @@ def test_rewards_are_the_titles_utilities_at_the_end() -> None:
     assert game._cumulative_rewards == {"seat_1": 1.0, "seat_2": -1.0}
 
 
-def test_the_wrapped_env_ends_the_game_on_an_action_outside_the_mask() -> None:
+def test_the_wrapped_env_ends_the_game_on_an_action_outside_the_mask(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     game = env(TICTACTOE, 2)
     game.reset(seed=1)
     game.step(4)
-    with pytest.warns(UserWarning, match="[Ii]llegal"):
-        game.step(4)
-    _, reward, terminated, _, _ = game.last()
-    assert terminated and reward == -1.0  # the title's lowest utility
+    game.step(4)
+    assert "Illegal move" in caplog.text  # PettingZoo's own warning, logged
+    assert all(game.terminations.values())
+    # The seat that played it gets the title's lowest utility, the other nothing.
+    assert game.unwrapped._cumulative_rewards == {"seat_1": 0.0, "seat_2": -1.0}
 
 
 def test_reset_without_a_seed_continues_the_last_seeds_sequence() -> None:

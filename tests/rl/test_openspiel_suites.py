@@ -34,8 +34,8 @@ def test_tictactoe_has_as_many_states_as_openspiels() -> None:
     theirs = pyspiel.load_game("tic_tac_toe")
     # Keyed by the state's string (the board), as OpenSpiel's tests of tic-tac-toe
     # do; a state reached again by another order of moves is counted once.
-    count = {
-        game: len(get_all_states(game, to_string=str, stop_if_encountered=True))
+    ours_count, theirs_count = (
+        len(get_all_states(game, to_string=str, stop_if_encountered=True))
         for game in (ours, theirs)
-    }
-    assert count[ours] == count[theirs] == 5478
+    )
+    assert ours_count == theirs_count == 5478
