@@ -17,9 +17,7 @@ def _pair(
 ) -> tuple[H.Contender, H.Contender, float, list[float]]:
     """Measure two workloads interleaved (same fixed batch of games for each); return
     them, the ratio of their median rates (ours / theirs) and the round-by-round ratios."""
-    cs = [
-        H.on_worker(worker, name, fn, kw, seconds=s.seconds) for name, fn, kw in (ours, theirs)
-    ]
+    cs = [H.on_worker(worker, name, fn, kw, seconds=s.seconds) for name, fn, kw in (ours, theirs)]
     H.interleave(cs, s.rounds, progress=lambda m: say(f"rl {label} " + m))
     a, b = cs
     return a, b, a.median_rate() / b.median_rate(), H.paired_ratios(a, b)
@@ -104,13 +102,21 @@ def bench_rl(s: Settings, ctx: dict[str, Any]) -> Section:
             ]
         )
         sec.goals.append(
-            Goal("RL", f"tic-tac-toe: Gameweave >= 1.0x {theirs_name}", f"{ratio:.2f}x", ratio >= 1.0)
+            Goal(
+                "RL", f"tic-tac-toe: Gameweave >= 1.0x {theirs_name}", f"{ratio:.2f}x", ratio >= 1.0
+            )
         )
         sec.raw[f"tictactoe_{key}"] = {"ratio": ratio, "ours": a.rates, "theirs": b.rates}
     sec.body.append(
         H.md_table(
-            ["Tic-tac-toe against", "theirs actions/s", "Gameweave actions/s", "ratio", "range",
-             "same games"],
+            [
+                "Tic-tac-toe against",
+                "theirs actions/s",
+                "Gameweave actions/s",
+                "ratio",
+                "range",
+                "same games",
+            ],
             rows,
         )
     )

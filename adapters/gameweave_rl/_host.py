@@ -90,9 +90,7 @@ class Host:
             "general_sum": "general",
             "identical": "identical",
         }[info.utility]
-        self.utility_sum: float | None = (
-            0.0 if info.utility == "zero_sum" else info.utility_sum
-        )
+        self.utility_sum: float | None = 0.0 if info.utility == "zero_sum" else info.utility_sum
         self.max_game_length = int(info.max_length)
         # A title whose every view is the whole game (tic-tac-toe) is a game of
         # perfect information; any other has secrets for some seat at some point.
@@ -108,7 +106,7 @@ class Host:
     def new_explicit(self) -> Match:
         """A match whose every random draw waits as a chance node (see
         :meth:`chance_outcomes`): the match OpenSpiel plays."""
-        return Match.explicit(self.title, self.players, self.config)
+        return Match.explicit(self.title, self.players, self.config, recall=True)
 
     def clone(self, match: Match) -> Match:
         """An independent copy of ``match`` at the same point."""
@@ -128,8 +126,16 @@ class Host:
 
     # -- what a seat is given --------------------------------------------------------
 
+    @staticmethod
+    def in_setup(match: Match) -> bool:
+        """Whether ``match`` is at a chance node of its setup: nobody has seen anything
+        yet (a seat's observation is then all zeros, its strings empty)."""
+        return match.step == 0 and match.is_chance_node
+
     def observe(self, match: Match, seat: int) -> NDArray[np.float32]:
         """``seat``'s view, encoded: the observation."""
+        if self.in_setup(match):
+            return np.zeros(self.obs_size, np.float32)
         return np.asarray(match.observation(seat), dtype=np.float32)
 
     def mask(self, match: Match, seat: int) -> NDArray[np.int8]:
@@ -142,15 +148,18 @@ class Host:
 
     def view_string(self, match: Match, seat: int) -> str:
         """``seat``'s view, in canonical JSON: the observation string."""
+        if self.in_setup(match):
+            return ""
         return json.dumps(match.view(seat), sort_keys=True, separators=(",", ":"))
 
     def state_string(self, match: Match) -> str:
         """A string identifying the match's state, for OpenSpiel's tables (never shown
-        to a seat): the spectator's view and the state's digest."""
-        return f"{self.view_string_spectator(match)}\n{match.digest()}"
-
-    def view_string_spectator(self, match: Match) -> str:
-        return json.dumps(match.view(None), sort_keys=True, separators=(",", ":"))
+        to a seat): the spectator's view and the state's digest; in the setup's
+        draws, the outcomes drawn so far."""
+        if self.in_setup(match):
+            return f"setup, chance outcomes so far: {match.chance_draws}"
+        view = json.dumps(match.view(None), sort_keys=True, separators=(",", ":"))
+        return f"{view}\n{match.digest()}"
 
     @property
     def info_size(self) -> int:
@@ -161,7 +170,9 @@ class Host:
     def info_tensor(self, match: Match, seat: int) -> NDArray[np.float32]:
         """``seat``'s information-state tensor (see :attr:`info_size`)."""
         out = np.zeros(self.info_size, np.float32)
-        out[: self.obs_size] = self.spec.encode(match.view(seat))
+        if self.in_setup(match):
+            return out
+        out[: self.obs_size] = match.observation(seat)
         # The seat's own actions: what it did is part of what it knows.
         from_json, index, base = self.title.codec.from_json, self.space.index, self.obs_size
         scale = 1.0 / max(1, self.max_game_length)
@@ -173,6 +184,8 @@ class Host:
     def info_string(self, match: Match, seat: int) -> str:
         """``seat``'s information state: its own actions and everything it was shown,
         in the core's canonical form (perfect recall)."""
+        if self.in_setup(match):
+            return ""
         return match.information_state(seat)
 
     # -- acting ----------------------------------------------------------------------

@@ -261,9 +261,7 @@ class _Observer:
 # -- loading and registering --------------------------------------------------------------
 
 
-def load_game(
-    title: str | Title[Any], players: int | None = None, **options: Any
-) -> GameweaveGame:
+def load_game(title: str | Title[Any], players: int | None = None, **options: Any) -> GameweaveGame:
     """The OpenSpiel game of ``title`` (an installed title's name, or a title object)
     for ``players`` seats (default: the title's fewest) and the title's ``options``.
 

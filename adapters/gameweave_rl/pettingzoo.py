@@ -201,7 +201,9 @@ class GameweaveParallel(ParallelEnv):  # type: ignore[misc]
         self.agents = list(self.possible_agents)
         return {a: self.aec.observe(a) for a in self.agents}, {a: {} for a in self.agents}
 
-    def step(self, actions: Mapping[str, int]) -> tuple[
+    def step(
+        self, actions: Mapping[str, int]
+    ) -> tuple[
         dict[str, dict[str, NDArray[Any]]],
         dict[str, float],
         dict[str, bool],
@@ -253,9 +255,7 @@ def raw_env(
     return GameweaveAEC(host(title, players, options), render_mode=render_mode)
 
 
-def env(
-    title: Any, players: int, *, render_mode: str | None = None, **options: Any
-) -> Any:
+def env(title: Any, players: int, *, render_mode: str | None = None, **options: Any) -> Any:
     """:func:`raw_env` wrapped as PettingZoo wraps its own board games
     (``tictactoe_v3``, ``connect_four_v3``): an action outside the mask ends the game
     with the title's lowest utility for the seat that took it, an action outside the
@@ -278,5 +278,3 @@ def parallel_env(title: Any, players: int, **options: Any) -> GameweaveParallel:
             "gameweave_rl.pettingzoo.env (parallel_env is for simultaneous choices)"
         )
     return GameweaveParallel(hosted)
-
-

@@ -1,6 +1,7 @@
 """The titles the peers' test suites run on: every installed title, tic-tac-toe (the
-one-file title of the benchmarks, imported from its folder) and the tutorial's Sealed
-Bids (from docs/tutorial), each at two player counts (one where the title allows one).
+one-file title of the benchmarks, imported from its folder), the tutorial's Sealed
+Bids (from docs/tutorial) and High Card (highcard.py, the adapters' own test title),
+each at two player counts (one where the title allows only one).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from gameweave_core import Registry, Title, default_registry
+
+from .highcard import HighCard
 
 ROOT = Path(__file__).resolve().parents[2]
 for folder in (ROOT / "benchmarks" / "tictactoe", ROOT / "docs" / "tutorial" / "sealed-bid"):
@@ -28,6 +31,8 @@ def registry() -> Registry:
         reg.add_plugin(gameweave_tictactoe, "tictactoe", "gameweave-tictactoe", "1.0.0")
     if "sealedbid" not in names:
         reg.add_plugin(plugin, "sealedbid", "gameweave-sealedbid", "1.0.0")
+    # The adapters' own test title: chance, secrets and simultaneous choices.
+    reg.add_title(HighCard(), "tests", "0")
     return reg
 
 

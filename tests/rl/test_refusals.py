@@ -109,7 +109,9 @@ def makers() -> list[Any]:
     ]
 
 
-@pytest.mark.parametrize("make", makers(), ids=["env", "raw_env", "parallel_env", "load_game", "register"])
+@pytest.mark.parametrize(
+    "make", makers(), ids=["env", "raw_env", "parallel_env", "load_game", "register"]
+)
 @pytest.mark.parametrize(
     ("title", "reason"),
     [
