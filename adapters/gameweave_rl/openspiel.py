@@ -19,7 +19,6 @@ what it was shown.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 

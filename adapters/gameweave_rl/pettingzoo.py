@@ -63,16 +63,16 @@ class _Seeds:
 class GameweaveAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
     """A title's matches as a PettingZoo AEC environment (see the module's docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}
-
     def __init__(self, hosted: Host, render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.host = hosted
         self.render_mode = render_mode
-        self.metadata = {
-            **type(self).metadata,
+        # PettingZoo's metadata: the render modes, the name, and whether the
+        # environment may be turned into a parallel one.
+        self.metadata: dict[str, Any] = {
+            "render_modes": ["ansi"],
             "name": f"gameweave_{hosted.title.name}",
             "is_parallelizable": hosted.simultaneous,
         }
@@ -180,11 +180,9 @@ class GameweaveParallel(ParallelEnv):  # type: ignore[misc]
     As with :func:`env`'s wrappers, an awaited seat's action outside its mask ends
     the game: that seat gets the title's lowest utility, the others 0."""
 
-    metadata: dict[str, Any] = {"render_modes": [], "name": "gameweave"}
-
     def __init__(self, hosted: Host) -> None:
         self.aec = GameweaveAEC(hosted)
-        self.metadata = {**type(self).metadata, "name": self.aec.metadata["name"]}
+        self.metadata: dict[str, Any] = {"render_modes": [], "name": self.aec.metadata["name"]}
         self.possible_agents = list(self.aec.possible_agents)
         self.agents: list[str] = []
 

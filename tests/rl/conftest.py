@@ -23,6 +23,7 @@ for folder in (ROOT / "benchmarks" / "tictactoe", ROOT / "docs" / "tutorial" / "
 def registry() -> Registry:
     """The installed titles, plus tic-tac-toe and Sealed Bids registered by hand."""
     import gameweave_tictactoe
+
     from gameweave_sealedbid import plugin
 
     reg = default_registry()

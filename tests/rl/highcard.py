@@ -98,10 +98,10 @@ class HighCard(Title[State]):
         # Before the reveal a seat knows its own card: the others are redrawn.
         if state.revealed:
             return copy.deepcopy(state)
-        mine = state.hands[seat - 1] if seat is not None else None
-        rest = [c for c in range(1, CARDS + 1) if c != mine]
+        known = {seat: state.hands[seat - 1]} if seat is not None else {}
+        rest = [c for c in range(1, CARDS + 1) if c not in known.values()]
         rng.shuffle(rest)
-        hands = [mine if s == seat else rest.pop() for s in range(1, len(state.hands) + 1)]
+        hands = [known[s] if s in known else rest.pop() for s in range(1, len(state.hands) + 1)]
         return State(deck=rest, hands=hands, chosen=dict(state.chosen))
 
     def view_schema(self, players: int, config: Mapping[str, Any]) -> Schema:

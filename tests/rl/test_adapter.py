@@ -66,12 +66,12 @@ def test_reset_without_a_seed_continues_the_last_seeds_sequence() -> None:
     first, second = raw_env(TICTACTOE, 2), raw_env(TICTACTOE, 2)
     seeds = []
     for game in (first, second):
-        game.reset(seed=9)
-        a = game.match.seed
-        game.reset()
-        b = game.match.seed
-        game.reset()
-        seeds.append((a, b, game.match.seed))
+        played = []
+        for seed in (9, None, None):
+            game.reset(seed=seed)
+            assert game.match is not None
+            played.append(game.match.seed)
+        seeds.append(played)
     assert seeds[0] == seeds[1]
     assert len(set(seeds[0])) == 3
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import pytest
@@ -50,7 +50,7 @@ class Counting(Title[list[int]]):
     name = "counting"
     display_name = "Counting"
     min_players = max_players = 2
-    actions: tuple[type, ...] = (Count,)
+    actions: ClassVar[tuple[type, ...]] = (Count,)
     schema: Schema | None = Record(total=IntRange(0, 7), turn=IntRange(1, 2))
     facts: GameFacts | None = GameFacts(utility="zero_sum", min_utility=-1, max_utility=1)
 
