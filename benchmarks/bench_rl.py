@@ -5,109 +5,117 @@ from __future__ import annotations
 from typing import Any
 
 import harness as H
+import peers
 from common import Goal, Section, Settings, say, spread
 
+Side = tuple[H.Worker, str, str, dict[str, Any]]
 
-def _pair(
-    worker: H.Worker,
-    label: str,
-    ours: tuple[str, str, dict[str, Any]],
-    theirs: tuple[str, str, dict[str, Any]],
-    s: Settings,
-) -> tuple[H.Contender, H.Contender, float, list[float]]:
-    """Measure two workloads interleaved (same fixed batch of games for each); return
-    them, the ratio of their median rates (ours / theirs) and the round-by-round ratios."""
-    cs = [H.on_worker(worker, name, fn, kw, seconds=s.seconds) for name, fn, kw in (ours, theirs)]
+
+def _pair(label: str, ours: Side, theirs: Side, s: Settings) -> tuple[H.Contender, ...]:
+    """Measure two workloads interleaved (each on its own worker, the same seeds)."""
+    cs = [
+        H.on_worker(worker, name, fn, kw, seconds=s.seconds)
+        for worker, name, fn, kw in (ours, theirs)
+    ]
     H.interleave(cs, s.rounds, progress=lambda m: say(f"rl {label} " + m))
-    a, b = cs
-    return a, b, a.median_rate() / b.median_rate(), H.paired_ratios(a, b)
+    return tuple(cs)
 
 
-def bench_rl(s: Settings, ctx: dict[str, Any]) -> Section:
-    """Steps per second of each title's AEC environment against a bare Match loop,
-    tic-tac-toe against PettingZoo's tictactoe_v3 and OpenSpiel's python_tic_tac_toe."""
-    sec = Section("rl", "9. Reinforcement learning: PettingZoo and OpenSpiel")
-    ours: H.Worker = ctx["ours"]
+def _titles(s: Settings, ours: H.Worker, sec: Section) -> None:
     rows = []
     for title in ours.info("rl_workloads:titles"):
-        players = 2
-        kw = {"title": title, "players": players}
+        kw = {"title": title, "players": 2}
         try:
-            aec, bare, ratio, pr = _pair(
-                ours,
+            aec, bare = _pair(
                 title,
-                ("aec", "rl_workloads:aec_loop", kw),
-                ("match", "rl_workloads:match_loop", kw),
+                (ours, "aec", "rl_workloads:aec_loop", kw),
+                (ours, "match", "rl_workloads:match_loop", kw),
                 s,
             )
-        except H.WorkerError as exc:  # a title the adapter refuses: say so in the table
-            rows.append([title, "-", "-", "-", str(exc).splitlines()[0][:120]])
+        except H.WorkerError as exc:  # a title the adapter refuses: the table says so
+            reason = str(exc).split(": ", 2)[-1][:140]
+            rows.append([title, "-", "-", "-", "-", reason])
             sec.goals.append(Goal("RL", f"{title}: AEC env >= 0.5x Match loop", "refused", None))
             continue
+        ratio = aec.median_rate() / bare.median_rate()
         rows.append(
             [
                 title,
                 H.fmt_rate(bare.median_rate()),
                 H.fmt_rate(aec.median_rate()),
                 H.fmt_ratio(ratio),
-                spread(pr),
+                spread(H.paired_ratios(aec, bare)),
+                "",
             ]
         )
         sec.goals.append(
             Goal("RL", f"{title}: AEC env >= 0.5x Match loop", f"{ratio:.2f}x", ratio >= 0.5)
         )
         sec.raw[title] = {"ratio": ratio, "aec": aec.rates, "match": bare.rates}
-    sec.body.append(
-        H.md_table(
-            ["Title (2 seats)", "Match actions/s", "AEC env actions/s", "env / Match", "range"],
-            rows,
-        )
-    )
     sec.body += [
+        H.md_table(
+            [
+                "Title (2 seats)",
+                "Match actions/s",
+                "AEC env actions/s",
+                "env / Match",
+                "range",
+                "note",
+            ],
+            rows,
+        ),
         "",
-        "Random play, one uniform draw among the awaited seat's legal actions per step: "
+        "Random play, one uniform draw among the awaited seat's legal actions per action: "
         "through a bare `Match` (`legal_actions`, `submit`) and through "
         "`gameweave_rl.pettingzoo.env` as a trainer drives it (`last()`: the seat's "
-        "view encoded and its action mask; `step(index)`), PettingZoo's wrappers included.",
+        "view encoded and its action mask; `step(number)`), PettingZoo's wrappers included.",
         "",
     ]
-    same = ours.info("rl_workloads:same_tictactoe_games", {"games": 20})
-    sec.raw["same_games"] = same
-    peers = [
-        (
-            "PettingZoo",
-            "tictactoe_v3",
-            ("gameweave", "rl_workloads:gw_tictactoe_aec", {}),
-            ("tictactoe_v3", "rl_workloads:pz_tictactoe_v3", {}),
-        ),
-        (
-            "OpenSpiel",
-            "python_tic_tac_toe (MCTS, 20 simulations a move)",
-            ("gameweave", "rl_workloads:os_gameweave_tic_tac_toe", {}),
-            ("python_tic_tac_toe", "rl_workloads:os_python_tic_tac_toe", {}),
-        ),
-    ]
-    rows = []
-    for peer, theirs_name, mine, theirs in peers:
-        a, b, ratio, pr = _pair(ours, peer, mine, theirs, s)
-        key = peer.lower()
-        rows.append(
-            [
-                f"{peer}: {theirs_name}",
-                H.fmt_rate(b.median_rate()),
-                H.fmt_rate(a.median_rate()),
-                H.fmt_ratio(ratio),
-                spread(pr),
-                "yes" if same[key]["same"] else "no",
-            ]
-        )
-        sec.goals.append(
-            Goal(
-                "RL", f"tic-tac-toe: Gameweave >= 1.0x {theirs_name}", f"{ratio:.2f}x", ratio >= 1.0
+
+
+def _tictactoe(s: Settings, ours: H.Worker, sec: Section) -> None:
+    peer = H.Worker(peers.ensure(), "peers")
+    try:
+        same = {
+            "PettingZoo": ours.info("rl_workloads:tictactoe_games")
+            == peer.info("rl_peer_workloads:tictactoe_games"),
+            "OpenSpiel": ours.info("rl_workloads:same_mcts_games")["same"],
+        }
+        sec.raw["same_games"] = same
+        pairs: list[tuple[str, str, Side, Side]] = [
+            (
+                "PettingZoo",
+                "tictactoe_v3",
+                (ours, "gameweave", "rl_workloads:gw_tictactoe_aec", {}),
+                (peer, "tictactoe_v3", "rl_peer_workloads:pz_tictactoe_v3", {}),
+            ),
+            (
+                "OpenSpiel",
+                "python_tic_tac_toe",
+                (ours, "gameweave", "rl_workloads:os_gameweave_tic_tac_toe", {}),
+                (ours, "python_tic_tac_toe", "rl_workloads:os_python_tic_tac_toe", {}),
+            ),
+        ]
+        rows = []
+        for name, theirs_name, mine, theirs in pairs:
+            a, b = _pair(name, mine, theirs, s)
+            ratio = a.median_rate() / b.median_rate()
+            rows.append(
+                [
+                    f"{name}: `{theirs_name}`",
+                    H.fmt_rate(b.median_rate()),
+                    H.fmt_rate(a.median_rate()),
+                    H.fmt_ratio(ratio),
+                    spread(H.paired_ratios(a, b)),
+                    "yes" if same[name] else "no",
+                ]
             )
-        )
-        sec.raw[f"tictactoe_{key}"] = {"ratio": ratio, "ours": a.rates, "theirs": b.rates}
-    sec.body.append(
+            goal = f"tic-tac-toe: Gameweave >= 1.0x {theirs_name}"
+            sec.goals.append(Goal("RL", goal, f"{ratio:.2f}x", ratio >= 1.0))
+            sec.raw[f"tictactoe_{name}"] = {"ratio": ratio, "ours": a.rates, "theirs": b.rates}
+    finally:
+        peer.close()
+    sec.body += [
         H.md_table(
             [
                 "Tic-tac-toe against",
@@ -118,14 +126,25 @@ def bench_rl(s: Settings, ctx: dict[str, Any]) -> Section:
                 "same games",
             ],
             rows,
-        )
-    )
-    sec.body += [
+        ),
         "",
-        "Both sides number the cells 0 to 8 row by row and are driven by the same seeded "
-        "policy, so they play the same games (checked on 20 games before timing: the "
-        "'same games' column).",
+        "PettingZoo: random play through `gameweave_rl.pettingzoo.env` (the wrappers "
+        "`tictactoe_v3` applies) and through `tictactoe_v3` itself (in the peers' "
+        "environment), the same policy (`random.Random(seed)` over the mask) on the same "
+        "seeds. OpenSpiel: each move chosen by OpenSpiel's `MCTSBot` (20 simulations, "
+        "random rollouts; clones, legal actions, applying, returns) on "
+        "`gameweave_rl.openspiel.load_game` and on `python_tic_tac_toe`, the same seeds. "
+        "Both games number the cells 0 to 8 row by row, so each pair plays the same games: "
+        "checked before timing (the 'same games' column).",
     ]
+
+
+def bench_rl(s: Settings, ctx: dict[str, Any]) -> Section:
+    """Steps per second of each title's AEC environment against a bare Match loop,
+    tic-tac-toe against PettingZoo's tictactoe_v3 and OpenSpiel's python_tic_tac_toe."""
+    sec = Section("rl", "9. Reinforcement learning: PettingZoo and OpenSpiel")
+    _titles(s, ctx["ours"], sec)
+    _tictactoe(s, ctx["ours"], sec)
     return sec
 
 

@@ -67,7 +67,7 @@ def aec_loop(title: str, players: int, seed: int = 0) -> Callable[[int], int]:
     def step(i: int) -> int:
         game_seed = seed + i
         environment.reset(seed=game_seed)
-        policy = Rng(derive_seed(game_seed, "policy"))
+        policy = Rng(derive_seed(game_seed, "policy"))  # the draws match_loop makes
         n = 0
         for _agent in environment.agent_iter():
             obs, _reward, terminated, truncated, _info = environment.last()
@@ -85,39 +85,22 @@ def aec_loop(title: str, players: int, seed: int = 0) -> Callable[[int], int]:
 # -- tic-tac-toe: the same wrappers as PettingZoo's tictactoe_v3, against it --------------
 
 
-def _pz_loop(environment: Any, seed: int) -> Callable[[int], int]:
-    def step(i: int) -> int:
-        game_seed = seed + i
-        environment.reset(seed=game_seed)
-        policy = Rng(derive_seed(game_seed, "policy"))
-        n = 0
-        for _agent in environment.agent_iter():
-            obs, _reward, terminated, truncated, _info = environment.last()
-            if terminated or truncated:
-                environment.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            environment.step(int(legal[policy.randbelow(len(legal))]))
-            n += 1
-        return n
-
-    return step
-
-
-def pz_tictactoe_v3(seed: int = 0) -> Callable[[int], int]:
-    """PettingZoo's own ``tictactoe_v3`` environment, random play."""
-    from pettingzoo.classic import tictactoe_v3
-
-    return _pz_loop(tictactoe_v3.env(), seed)
-
-
 def gw_tictactoe_aec(seed: int = 0) -> Callable[[int], int]:
     """Gameweave's tic-tac-toe through ``gameweave_rl.pettingzoo.env`` (the wrappers
-    ``tictactoe_v3`` applies), random play. Both number the cells 0 to 8 row by row,
-    so given the same seed the two play the same games."""
+    ``tictactoe_v3`` applies), random play as ``rl_peer_workloads`` drives
+    ``tictactoe_v3`` (which runs in the peers' environment). Both number the cells 0
+    to 8 row by row, so the two play the same games."""
+    from rl_peer_workloads import drive
+
     from gameweave_rl.pettingzoo import env
 
-    return _pz_loop(env(_title("tictactoe"), 2), seed)
+    return drive(env(_title("tictactoe"), 2), seed)
+
+
+def tictactoe_games(seed: int = 0, games: int = 20) -> list[int]:
+    """The action count of each of ``games`` games (untimed: the same-games check)."""
+    step = gw_tictactoe_aec(seed)
+    return [step(i) for i in range(games)]
 
 
 # -- tic-tac-toe as an OpenSpiel game, against OpenSpiel's python_tic_tac_toe ------------
@@ -158,19 +141,13 @@ def os_gameweave_tic_tac_toe(seed: int = 0, simulations: int = 20) -> Callable[[
     return _mcts_loop(load_game(_title("tictactoe"), players=2), seed, simulations)
 
 
-def same_tictactoe_games(seed: int = 0, games: int = 20) -> dict[str, Any]:
-    """Untimed proof that the paired tic-tac-toe workloads play the same games:
-    equal action counts game by game, both ways."""
-    pairs = {
-        "pettingzoo": (pz_tictactoe_v3(seed), gw_tictactoe_aec(seed)),
-        "openspiel": (os_python_tic_tac_toe(seed, 5), os_gameweave_tic_tac_toe(seed, 5)),
-    }
-    found = {}
-    for name, (theirs, ours) in pairs.items():
-        a = [theirs(i) for i in range(games)]
-        b = [ours(i) for i in range(games)]
-        found[name] = {"same": a == b, "actions": sum(a)}
-    return found
+def same_mcts_games(seed: int = 0, games: int = 10) -> dict[str, Any]:
+    """Untimed proof that the two OpenSpiel workloads play the same games: the same
+    action count game by game."""
+    theirs, ours = os_python_tic_tac_toe(seed, 5), os_gameweave_tic_tac_toe(seed, 5)
+    a = [theirs(i) for i in range(games)]
+    b = [ours(i) for i in range(games)]
+    return {"same": a == b, "actions": sum(a)}
 
 
 def titles() -> list[str]:
