@@ -1,11 +1,13 @@
 """The titles the peers' test suites run on: every installed title, tic-tac-toe (the
 one-file title of the benchmarks, imported from its folder), the tutorial's Sealed
-Bids (from docs/tutorial) and High Card (highcard.py, the adapters' own test title),
-each at two player counts (one where the title allows only one).
+Bids (from docs/tutorial), High Card (highcard.py, the adapters' own test title) and
+the core's test titles (tests/core), each at two player counts (one where the title
+allows only one).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,9 +34,31 @@ def registry() -> Registry:
         reg.add_plugin(gameweave_tictactoe, "tictactoe", "gameweave-tictactoe", "1.0.0")
     if "sealedbid" not in names:
         reg.add_plugin(plugin, "sealedbid", "gameweave-sealedbid", "1.0.0")
-    # The adapters' own test title: chance, secrets and simultaneous choices.
+    # The adapters' own test title (chance, secrets, simultaneous choices) and the
+    # core's test titles (chance during play, reaction windows), all declared.
     reg.add_title(HighCard(), "tests", "0")
+    for module, cls in (
+        ("liarsdice", "LiarsDice"),
+        ("pickpocket", "Pickpocket"),
+        ("bluff", "Bluff"),
+    ):
+        reg.add_title(getattr(core_title(module), cls)(), "tests", "0")
     return reg
+
+
+def core_title(module: str) -> Any:
+    """A module of tests/core (a package pytest names by its folder), loaded from its file."""
+    name = f"_rl_core_{module}"
+    found = sys.modules.get(name)
+    if found is None:
+        spec = importlib.util.spec_from_file_location(
+            name, ROOT / "tests" / "core" / f"{module}.py"
+        )
+        assert spec is not None and spec.loader is not None
+        found = importlib.util.module_from_spec(spec)
+        sys.modules[name] = found
+        spec.loader.exec_module(found)
+    return found
 
 
 REGISTRY = registry()
