@@ -95,7 +95,8 @@ class Host:
         # A title whose every view is the whole game (tic-tac-toe) is a game of
         # perfect information; any other has secrets for some seat at some point.
         self.hidden_information = True
-        self._no_mask = np.zeros(self.size, np.int8)
+        # Each action's number, looked up once: actions are frozen attrs classes.
+        self._numbers: dict[Any, int] = {}
 
     # -- matches ---------------------------------------------------------------------
 
@@ -103,10 +104,11 @@ class Host:
         """A match of this title, its chance drawn from ``seed``."""
         return Match(self.title, self.players, seed, self.config)
 
-    def new_explicit(self) -> Match:
+    def new_explicit(self, recall: bool = False) -> Match:
         """A match whose every random draw waits as a chance node (see
-        :meth:`chance_outcomes`): the match OpenSpiel plays."""
-        return Match.explicit(self.title, self.players, self.config, recall=True)
+        :meth:`chance_outcomes`): the match OpenSpiel plays; with ``recall``, it keeps
+        its seats' information states step by step."""
+        return Match.explicit(self.title, self.players, self.config, recall=recall)
 
     def clone(self, match: Match) -> Match:
         """An independent copy of ``match`` at the same point."""
@@ -136,15 +138,29 @@ class Host:
         """``seat``'s view, encoded: the observation."""
         if self.in_setup(match):
             return np.zeros(self.obs_size, np.float32)
-        return np.asarray(match.observation(seat), dtype=np.float32)
+        # The host's spec, not the match's: each new match would derive it again.
+        return np.asarray(self.spec.encode(match.view(seat)), dtype=np.float32)
 
     def mask(self, match: Match, seat: int) -> NDArray[np.int8]:
         """1 at the number of each action ``seat`` may take now, else 0."""
-        return np.asarray(match.legal_mask(seat), dtype=np.int8)
+        out = np.zeros(self.size, np.int8)
+        number = self.number
+        for act in match.legal_actions(seat):
+            out[number(act)] = 1
+        return out
+
+    def number(self, act: Any) -> int:
+        """The number of the action ``act``."""
+        try:
+            return self._numbers[act]
+        except KeyError:
+            found = self._numbers[act] = self.space.index(act)
+            return found
 
     def legal_indices(self, match: Match, seat: int) -> list[int]:
         """The numbers of ``seat``'s legal actions, in increasing order."""
-        return sorted(match.legal_indices(seat))
+        number = self.number
+        return sorted(number(act) for act in match.legal_actions(seat))
 
     def view_string(self, match: Match, seat: int) -> str:
         """``seat``'s view, in canonical JSON: the observation string."""
@@ -172,7 +188,7 @@ class Host:
         out = np.zeros(self.info_size, np.float32)
         if self.in_setup(match):
             return out
-        out[: self.obs_size] = match.observation(seat)
+        out[: self.obs_size] = self.spec.encode(match.view(seat))
         # The seat's own actions: what it did is part of what it knows.
         from_json, index, base = self.title.codec.from_json, self.space.index, self.obs_size
         scale = 1.0 / max(1, self.max_game_length)
@@ -196,13 +212,17 @@ class Host:
         if isinstance(number, np.integer):
             number = int(number)
         try:
-            match.submit_index(seat, number)
+            match.submit(seat, self.space.action(number))
         except GameweaveError as error:
             raise ValueError(str(error)) from None
 
     def is_legal(self, match: Match, seat: int, number: Any) -> bool:
         """Whether ``seat`` may take the action numbered ``number`` now."""
-        return number in match.legal_indices(seat)
+        if isinstance(number, np.integer):
+            number = int(number)
+        if type(number) is not int or not 0 <= number < self.size:
+            return False
+        return self.space.action(number) in match.legal_actions(seat)
 
     def apply(self, match: Match, number: int) -> None:
         """Apply OpenSpiel's action ``number``: the pending draw's outcome at a chance

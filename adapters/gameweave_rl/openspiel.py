@@ -148,24 +148,45 @@ class _MatchRef:
     """A state's match, made when first needed: OpenSpiel's clone makes a new
     initial state and then copies the attributes into it, so the new state's own
     match would be made for nothing. Deep-copying it clones the match. It keeps the
-    numbers applied so far (chance outcomes included), from which it is pickled."""
+    numbers applied so far (chance outcomes included), from which it is pickled and
+    from which it is replayed, once, when an information state is first asked for:
+    keeping information states costs a canonical view per seat per step, which the
+    algorithms that never ask (MCTS, rollouts) would pay for nothing."""
 
-    __slots__ = ("_match", "applied", "shared")
+    __slots__ = ("_match", "applied", "recall", "shared")
 
-    def __init__(self, shared: _Shared, match: Any = None, applied: list[int] | None = None):
+    def __init__(
+        self,
+        shared: _Shared,
+        match: Any = None,
+        applied: list[int] | None = None,
+        recall: bool = False,
+    ) -> None:
         self.shared = shared
         self._match = match
         self.applied: list[int] = applied if applied is not None else []
+        self.recall = recall
 
     @property
     def match(self) -> Any:
         match = self._match
         if match is None:
-            match = self._match = self.shared.host.new_explicit()
+            match = self._match = self.shared.host.new_explicit(recall=self.recall)
         return match
 
+    def recalling(self) -> Any:
+        """The match, keeping its seats' information states from now on."""
+        if not self.recall:
+            host = self.shared.host
+            match = host.new_explicit(recall=True)
+            for number in self.applied:
+                host.apply(match, number)
+            self._match, self.recall = match, True
+        return self.match
+
     def __deepcopy__(self, memo: Any) -> _MatchRef:
-        return _MatchRef(self.shared, self.shared.host.clone(self.match), list(self.applied))
+        host = self.shared.host
+        return _MatchRef(self.shared, host.clone(self.match), list(self.applied), self.recall)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_replayed, (self.shared, tuple(self.applied)))
@@ -251,9 +272,9 @@ class _Observer:
             self.tensor[:] = self.host.observe(match, player + 1)
 
     def string_from(self, state: GameweaveState, player: int) -> str:
-        match = state._ref.match
         if self.perfect_recall:
-            return self.host.info_string(match, player + 1)
+            return self.host.info_string(state._ref.recalling(), player + 1)
+        match = state._ref.match
         return self.host.view_string(match, player + 1)
 
 

@@ -2,7 +2,8 @@
 
 Five cards (1 to 5) are shuffled; each seat is dealt one, face down. Then every seat
 chooses at once, secretly: keep the card, or swap it for the top of the deck. The
-choices are revealed together and the highest card wins (+1 to the winner, -1 to
+choices are revealed together (swaps served in seat order while the deck lasts)
+and the highest card wins (+1 to the winner, -1 to
 each other seat: general-sum beyond two seats). Chance (a shuffle), hidden cards,
 simultaneous choices and a resample hook, in sixty lines.
 """
@@ -75,7 +76,7 @@ class HighCard(Title[State]):
         if len(state.chosen) < len(state.hands):
             return [Event.public(f"Seat {seat} has chosen")]
         for s in sorted(state.chosen):  # the swaps take the deck's cards in seat order
-            if state.chosen[s]:
+            if state.chosen[s] and state.deck:  # (none left: the card is kept)
                 state.hands[s - 1] = state.deck.pop(0)
         state.revealed = True
         return [Event.public(f"The cards are {state.hands}")]
