@@ -55,14 +55,16 @@ def match_loop(title: str, players: int, seed: int = 0) -> Callable[[int], int]:
     return step
 
 
-def aec_loop(title: str, players: int, seed: int = 0) -> Callable[[int], int]:
+def aec_loop(
+    title: str, players: int, seed: int = 0, wrapped: bool = False
+) -> Callable[[int], int]:
     """The same kind of games through the title's PettingZoo AEC environment
-    (``gameweave_rl.pettingzoo.env``, wrappers included), as an RL trainer drives
-    it: ``last()`` for the agent's observation (view encoding and action mask), one
-    uniform draw among the mask's ones, ``step``."""
-    from gameweave_rl.pettingzoo import env
+    (``gameweave_rl.pettingzoo.raw_env``, or ``env`` with PettingZoo's wrappers when
+    ``wrapped``), as an RL trainer drives it: ``last()`` for the agent's observation
+    (view encoding and action mask), one uniform draw among the mask's ones, ``step``."""
+    from gameweave_rl.pettingzoo import env, raw_env
 
-    environment = env(_title(title), players)
+    environment = (env if wrapped else raw_env)(_title(title), players)
 
     def step(i: int) -> int:
         game_seed = seed + i
@@ -153,3 +155,10 @@ def same_mcts_games(seed: int = 0, games: int = 10) -> dict[str, Any]:
 def titles() -> list[str]:
     """Every installed title, and tic-tac-toe."""
     return [*default_registry().names(), "tictactoe"]
+
+
+def hosted(title: str, players: int) -> int:
+    """The size of the title's action space, or the adapter's refusal (raised)."""
+    from gameweave_rl import host
+
+    return host(_title(title), players, {}).size
