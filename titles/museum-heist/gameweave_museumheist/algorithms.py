@@ -61,9 +61,8 @@ def _schema(players: int) -> Record:
     # A wrong challenge puts the challenger out; a right one ends the round.
     challenge = Record(by=seat, seat=seat, named=character, right=Bool())
     challenges = ListOf(challenge, max_len=players)
-    # The ignores go once the core's MapOf types its keys (mypy reads them as Iterable[_T_co]).
-    ruled_out = MapOf(seat_keys, value=ListOf(character, max_len=most_ruled_out(players)))  # type: ignore[arg-type]
-    cards = MapOf(seat_keys, value=character)  # type: ignore[arg-type]
+    ruled_out = MapOf(seat_keys, value=ListOf(character, max_len=most_ruled_out(players)))
+    cards = MapOf(seat_keys, value=character)
     round_number = IntRange(1, MAX_ROUNDS)
     return Record(
         players=IntRange(2, 4),
