@@ -72,3 +72,16 @@ class DigestMismatch(LogError):
 class UnseededMatch(GameweaveError):
     """A match was about to get a fresh seed while tests require every match to be
     seeded (see :data:`gameweave_core.rng.REQUIRE_SEED_ENV`)."""
+
+
+class NeedsChance(BaseException):
+    """Raised inside a title's ``setup`` or ``apply`` by a scripted generator (see
+    :class:`gameweave_core.rng.ScriptedRng`) when the rules draw past the outcomes
+    given: the match is at a chance node with ``n`` equally likely outcomes.
+
+    A :class:`BaseException`, so that a title's own ``except Exception`` cannot
+    swallow it; the core catches it and never lets it out of a match."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(f"needs chance ({n} outcomes)")
+        self.n = n

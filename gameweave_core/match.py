@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -12,15 +13,21 @@ from .errors import (
     ConfigError,
     DigestMismatch,
     GameOver,
+    GameweaveError,
     IllegalAction,
     LogError,
+    MalformedAction,
+    NeedsChance,
     NotAwaited,
     TitleError,
 )
 from .events import Event
+from .facts import GameInfo, game_info
 from .log import LogEntry, MatchLog, digest
+from .observation import NoViewSchema, ObservationSpec
 from .outcome import Outcome
-from .rng import Rng, fresh_seed
+from .rng import Rng, ScriptedRng, fresh_seed
+from .space import ActionSpace, action_space
 from .title import Title
 
 if TYPE_CHECKING:
@@ -53,7 +60,13 @@ class Match:
         distribution: str = "unknown",
         distribution_version: str = "",
         generator: int | None = None,
+        explicit_chance: bool = False,
+        recall: bool = False,
+        _copy_of: Match | None = None,
     ) -> None:
+        if _copy_of is not None:
+            self._copy_from(_copy_of)
+            return
         if not isinstance(title, Title):
             # A newcomer's first guess is Match("museum", 2): name the way that works.
             hint = (
@@ -76,7 +89,27 @@ class Match:
         self._rng = Rng(self.seed, generator)
         #: The random generator's number (see :mod:`gameweave_core.rng`), kept in logs.
         self.generator = self._rng.generator
-        self._state: Any = title.setup(players, self.config, self._rng)
+        #: Whether the match's draws are chance nodes (see :meth:`explicit`).
+        self.explicit_chance = explicit_chance
+        #: At a chance node: what waits for the next outcome (else ``None``).
+        self._pending: _Pending | None = None
+        #: With explicit chance: (step, outcomes drawn by that step; 0 is setup).
+        self._chance_log: list[tuple[int, list[int]]] = []
+        #: With explicit chance: a copy of the state after the last step that drew,
+        #: and that step, from which a step interrupted by a draw is rebuilt.
+        self._checkpoint: tuple[Any, int] = (None, 0)
+        self._space: ActionSpace | None = None
+        self._spec: tuple[ObservationSpec | None] | None = None
+        self._info: GameInfo | None = None
+        #: Per seat (index seat - 1), the lines of its information state, and the
+        #: last view recorded in them; ``None`` unless kept (``recall=True``).
+        self._recall: list[list[str]] | None = None
+        self._recall_views: list[str] = []
+        self._state: Any = None
+        if explicit_chance:
+            self._pending = _Pending(0, None, [], 0, None)
+        else:
+            self._state = title.setup(players, self.config, self._rng)
         self._log: list[tuple[int, Any]] = []
         #: (step, the events that step produced), for the steps that produced any.
         self._events: list[tuple[int, Sequence[Event]]] = []
@@ -88,6 +121,336 @@ class Match:
         self._classes = title.codec.classes
         #: Set when the title raised on a legal action: (seat, action JSON, message).
         self.failed: tuple[int, dict[str, Any], str] | None = None
+        if recall:
+            self._recall = [[] for _ in range(players)]
+            self._recall_views = [""] * players
+        if self._pending is not None:
+            self._awaiting = ()
+            self._resume()
+        elif recall:
+            self._remember(0, 0, None, ())
+
+    def _copy_from(self, other: Match) -> None:
+        """Become a copy of ``other`` (see :meth:`clone`)."""
+        title = other.title
+        self.title = title
+        self.players = other.players
+        self.config = other.config
+        self.seed = other.seed
+        self.distribution = other.distribution
+        self.distribution_version = other.distribution_version
+        self._rng = other._rng.copy()
+        self.generator = other.generator
+        self.explicit_chance = other.explicit_chance
+        pending = other._pending
+        self._pending = None if pending is None else pending.copy()
+        self._chance_log = [(step, list(draws)) for step, draws in other._chance_log]
+        # The checkpoint is only ever copied from, never changed: it may be shared.
+        self._checkpoint = other._checkpoint
+        self._space = other._space
+        self._spec = other._spec
+        self._info = other._info
+        self._recall = None if other._recall is None else [list(r) for r in other._recall]
+        self._recall_views = list(other._recall_views)
+        self._state = None if other._state is None else title.copy_state(other._state)
+        self._log = list(other._log)
+        self._events = list(other._events)
+        self._awaiting = other._awaiting
+        # Legal actions are never changed once listed: the lists may be shared.
+        self._legal = dict(other._legal)
+        self._lines = {seat: (done, list(lines)) for seat, (done, lines) in other._lines.items()}
+        self._classes = other._classes
+        self.failed = other.failed
+
+    @classmethod
+    def explicit(
+        cls,
+        title: Title[Any],
+        players: int,
+        config: Mapping[str, Any] | None = None,
+        *,
+        recall: bool = False,
+    ) -> Match:
+        """A match of ``title`` whose chance is explicit: every random draw of the
+        title's ``setup`` and ``apply`` (each ``randbelow(n)`` that ``choice``,
+        ``shuffle``, ``sample``, ``randint`` ... make) is a chance node, at which
+        :attr:`is_chance_node` is true, :attr:`awaiting` is empty,
+        :meth:`chance_outcomes` lists the ``n`` equally likely outcomes and
+        :meth:`apply_chance` chooses one. The match may start at one (a shuffle in
+        ``setup``).
+
+        Choosing at each node the outcome ``Rng(seed).randbelow(n)`` draws, in
+        order, plays the match a seed plays, state for state. A step that draws is
+        run again from the state before it for each outcome chosen (the rules are
+        not suspended mid-step), so a step with ``k`` draws runs ``k + 1`` times.
+        ``recall=True`` keeps the information states (see :meth:`information_state`).
+        """
+        return cls(title, players, 0, config, explicit_chance=True, recall=recall)
+
+    def clone(self) -> Match:
+        """An independent copy of this match as it stands: its state (copied by the
+        title's ``copy_state``), random generator, log, history and any chance node
+        it is at. Nothing is replayed."""
+        return Match(self.title, self.players, _copy_of=self)
+
+    # -- explicit chance ---------------------------------------------------------
+
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether the match waits for a chance outcome (only with explicit chance)."""
+        return self._pending is not None
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node, each outcome with its probability (``n`` outcomes
+        ``0`` to ``n - 1``, each ``1 / n``: the draw is ``randbelow(n)``); else
+        empty."""
+        pending = self._pending
+        if pending is None:
+            return []
+        n = pending.n
+        return [(i, 1.0 / n) for i in range(n)]
+
+    def apply_chance(self, outcome: int) -> None:
+        """Choose ``outcome`` at a chance node: the interrupted step runs again with
+        it, to its end or to its next draw. Raises :class:`IllegalAction` (and
+        changes nothing) when the match is not at a chance node or ``outcome`` is
+        not one of :meth:`chance_outcomes`."""
+        pending = self._pending
+        if pending is None:
+            raise IllegalAction("the match is not at a chance node: there is no outcome to choose")
+        if type(outcome) is not int or not 0 <= outcome < pending.n:
+            raise IllegalAction(
+                f"chance outcome {outcome!r} is out of range: this draw has outcomes "
+                f"0 to {pending.n - 1}"
+            )
+        pending.draws.append(outcome)
+        try:
+            self._resume()
+        except Exception as exc:
+            pending.draws.pop()
+            self._pending = pending
+            message = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            raise _caused(
+                TitleError(f"{self.title.name} raised on chance outcome {outcome}: {message}"),
+                exc,
+            ) from exc
+
+    @property
+    def chance_draws(self) -> list[int]:
+        """Every chance outcome chosen so far, in order (only with explicit chance)."""
+        return [d for _, draws in self._chance_log for d in draws]
+
+    def _resume(self) -> None:
+        """Run the step waiting at a chance node with the outcomes chosen so far:
+        to its end (the node is resolved) or to the next draw (a new node)."""
+        pending = self._pending
+        assert pending is not None
+        title = self.title
+        rng = ScriptedRng(pending.draws)
+        if pending.action is None:
+            try:
+                state = title.setup(self.players, self.config, rng)
+            except NeedsChance as need:
+                pending.n = need.n
+                return
+            self._state = state
+            self._pending = None
+            self._awaiting = None
+            if pending.draws:
+                self._chance_log.append((0, list(pending.draws)))
+            self._checkpoint = (title.copy_state(state), 0)
+            if self._recall is not None:
+                self._remember(0, 0, None, ())
+            return
+        state = title.copy_state(pending.base)
+        try:
+            new_events = title.apply(state, pending.seat, pending.action, rng)
+        except NeedsChance as need:
+            pending.n = need.n
+            return
+        self._state = state
+        self._pending = None
+        self._chance_log.append((len(self._log) + 1, list(pending.draws)))
+        self._checkpoint = (title.copy_state(state), len(self._log) + 1)
+        self._record(pending.seat, pending.action, new_events)
+
+    def _before_step(self) -> Any:
+        """With explicit chance: the state before the step being applied, rebuilt
+        from the checkpoint (the steps since it drew nothing)."""
+        title = self.title
+        base, at = self._checkpoint
+        state = title.copy_state(base)
+        rng = ScriptedRng(())
+        for seat, act in self._log[at:]:
+            title.apply(state, seat, act, rng)
+        return state
+
+    def _apply_explicit(self, seat: int, action: Any) -> tuple[Event, ...]:
+        title = self.title
+        try:
+            new_events = title.apply(self._state, seat, action, ScriptedRng(()))
+        except NeedsChance as need:
+            self._state = self._before_step()
+            self._pending = _Pending(seat, action, [], need.n, self._state)
+            self._awaiting = ()
+            self._legal.clear()
+            return ()
+        except Exception as exc:
+            self._state = self._before_step()
+            self._awaiting = None
+            self._legal.clear()
+            as_json = title.codec.to_json(action)
+            message = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            raise _caused(
+                TitleError(
+                    f"{title.name} raised on action {len(self._log) + 1} "
+                    f"(seat {seat}, {as_json}): {message}"
+                ),
+                exc,
+            ) from exc
+        return self._record(seat, action, new_events)
+
+    # -- numbered actions, observations, utilities -------------------------------
+
+    @property
+    def action_space(self) -> ActionSpace:
+        """The title's actions numbered for this match's player count and options
+        (see :mod:`gameweave_core.space`); raises
+        :class:`~gameweave_core.NotEnumerable` for a title that declares none."""
+        space = self._space
+        if space is None:
+            space = self._space = action_space(self.title, self.players, self.config)
+        return space
+
+    def legal_indices(self, seat: SeatArg) -> list[int]:
+        """The numbers of ``seat``'s legal actions, in the order of :meth:`legal_actions`."""
+        index = self.action_space.index
+        return [index(a) for a in self.legal_actions(seat)]
+
+    def legal_mask(self, seat: SeatArg) -> list[int]:
+        """A list as long as the action space: 1 at the number of each legal action
+        of ``seat``, 0 elsewhere."""
+        return self.action_space.mask(self.legal_actions(seat))
+
+    def submit_index(self, seat: SeatArg, number: Any) -> list[str]:
+        """Submit the action numbered ``number`` in :attr:`action_space` for
+        ``seat`` (see :meth:`submit`, whose refusals it shares)."""
+        space = self.action_space
+        try:
+            act = space.action(number)
+        except ValueError as exc:
+            raise MalformedAction(str(exc)) from None
+        return self.submit(seat, act)
+
+    @property
+    def observation_spec(self) -> ObservationSpec | None:
+        """The observation the title's ``view_schema`` declares (``None`` without one)."""
+        cached = self._spec
+        if cached is None:
+            cached = self._spec = (self.title.observation_spec(self.players, self.config),)
+        return cached[0]
+
+    def observation(self, seat: SeatArg) -> list[float]:
+        """``seat``'s view (``None``: a spectator's) encoded by the view schema: built
+        from :meth:`view` alone. Raises :class:`~gameweave_core.ViewOutsideSchema`
+        for a view the schema does not cover, :class:`NoViewSchema` for a title
+        without one."""
+        spec = self.observation_spec
+        if spec is None:
+            raise NoViewSchema(
+                f"{self.title.name} declares no view_schema, so it has no observation"
+            )
+        return spec.encode(self.view(seat))
+
+    @property
+    def game_info(self) -> GameInfo:
+        """What the title declares and the core derives for this player count and
+        options (see :class:`~gameweave_core.GameInfo`)."""
+        info = self._info
+        if info is None:
+            info = self._info = game_info(self.title, self.players, self.config)
+        return info
+
+    def utilities(self) -> tuple[float, ...] | None:
+        """Each seat's utility (seat 1 first) once the match is over, from the
+        title's ``utilities``; ``None`` while it goes on."""
+        result = self.outcome()
+        if result is None:
+            return None
+        found = tuple(float(u) for u in self.title.utilities(result, self.players))
+        if len(found) != self.players:
+            raise TitleError(
+                f"{self.title.name}.utilities gave {len(found)} values for {self.players} seats"
+            )
+        return found
+
+    # -- information states ---------------------------------------------------------
+
+    def information_state(self, seat: SeatArg) -> str:
+        """All that ``seat`` has known, with perfect recall, as canonical text: one
+        JSON line per fact, in order: ``["did", step, action]`` for its own
+        actions, ``["saw", step, text]`` for each event it was shown, and
+        ``["view", step, view]`` whenever its view changed (step 0: the first
+        view). Two matches give a seat the same text exactly when the seat cannot
+        tell them apart by anything it was sent.
+
+        Kept step by step by a match made with ``recall=True``; otherwise built by
+        replaying this match once."""
+        self._check_seat(seat)
+        recall = self._recall
+        if recall is None:
+            return self._replayed(recall=True).information_state(seat)
+        return "\n".join(recall[seat - 1])
+
+    def _remember(self, step: int, seat: int, action: Any, batch: Sequence[Event]) -> None:
+        """Add step ``step`` (the action of ``seat``, or setup) to the information states."""
+        recall = self._recall
+        assert recall is not None
+        acted = None if action is None else self.title.codec.to_json(action)
+        for s in range(1, self.players + 1):
+            lines = recall[s - 1]
+            if s == seat:
+                lines.append(_canonical(["did", step, acted]))
+            for e in batch:
+                if e.visible_to(s):
+                    lines.append(_canonical(["saw", step, e.text]))
+            seen = _canonical(self.title.view(self._state, s))
+            if seen != self._recall_views[s - 1]:
+                self._recall_views[s - 1] = seen
+                lines.append(f'["view",{step},{seen}]')
+
+    def _replayed(self, recall: bool = False) -> Match:
+        """This match replayed from its start (with explicit chance: its chance
+        outcomes chosen again), as a new match."""
+        if not self.explicit_chance:
+            other = Match(
+                self.title,
+                self.players,
+                self.seed,
+                self.config,
+                distribution=self.distribution,
+                distribution_version=self.distribution_version,
+                generator=self.generator,
+                recall=recall,
+            )
+            for seat, act in self._log:
+                other._submit(seat, act)
+            return other
+        other = Match.explicit(self.title, self.players, self.config, recall=recall)
+        draws = dict(self._chance_log)
+        for outcome in draws.get(0, ()):
+            other.apply_chance(outcome)
+        for step, (seat, act) in enumerate(self._log, start=1):
+            other._submit(seat, act)
+            for outcome in draws.get(step, ()):
+                other.apply_chance(outcome)
+        pending = self._pending
+        if pending is not None:
+            if pending.action is not None:
+                other._submit(pending.seat, pending.action)
+            for outcome in pending.draws:
+                other.apply_chance(outcome)
+        return other
 
     @classmethod
     def create(
@@ -146,6 +509,8 @@ class Match:
         """Seats whose action is needed now; empty when the match is over."""
         awaiting = self._awaiting
         if awaiting is None:
+            if self._pending is not None:  # a chance node: the draw comes first
+                return ()
             awaiting = self._awaiting = tuple(self.title.awaiting(self._state))
         return awaiting
 
@@ -167,6 +532,8 @@ class Match:
 
     def outcome(self) -> Outcome | None:
         """How the match ended, or ``None``."""
+        if self._pending is not None:
+            return None
         return self.title.outcome(self._state)
 
     def seat_label(self, seat: SeatArg) -> str:
@@ -213,6 +580,10 @@ class Match:
         """All that ``seat`` (``None``: a spectator) may know."""
         if seat is not None:
             self._check_seat(seat)
+        if self._state is None:
+            raise GameweaveError(
+                "the match is at a chance node of its setup: there is nothing to see yet"
+            )
         return self.title.view(self._state, seat)
 
     def history(self, seat: SeatArg) -> list[str]:
@@ -321,6 +692,8 @@ class Match:
         if awaiting is None:
             awaiting = self.awaiting
         if seat not in awaiting:
+            if self._pending is not None:
+                raise NotAwaited("the match is at a chance node: choose its outcome first")
             if not awaiting:
                 raise GameOver("the match is over; no more actions are taken")
             raise NotAwaited(f"seat {seat} is not awaited: waiting for {self._describe(awaiting)}")
@@ -341,6 +714,8 @@ class Match:
         else:
             if action not in legal:
                 raise self._illegal(seat, action)
+        if self.explicit_chance:
+            return self._apply_explicit(seat, action)
         log = self._log
         try:
             new_events = title.apply(self._state, seat, action, self._rng)
@@ -356,15 +731,22 @@ class Match:
                 ),
                 exc,
             ) from exc
+        return self._record(seat, action, new_events)
+
+    def _record(self, seat: int, action: Any, new_events: Sequence[Event]) -> tuple[Event, ...]:
+        """Log an applied action and file its events."""
+        log = self._log
         log.append((seat, action))
         self._awaiting = None
         self._legal.clear()
-        if not new_events:
-            return ()
-        # One entry per step, not per event: the hot path stays one append. A tuple,
-        # so that a title reusing its list cannot rewrite history.
-        batch = tuple(new_events)
-        self._events.append((len(log), batch))
+        batch: tuple[Event, ...] = ()
+        if new_events:
+            # One entry per step, not per event: the hot path stays one append. A
+            # tuple, so that a title reusing its list cannot rewrite history.
+            batch = tuple(new_events)
+            self._events.append((len(log), batch))
+        if self._recall is not None:
+            self._remember(len(log), seat, action, batch)
         return batch
 
     def take_bot_turn(self, seat: int, bot: Bot, rng: Rng) -> None:
@@ -397,6 +779,13 @@ class Match:
     def _describe(self, seats: Sequence[int]) -> str:
         return ", ".join(f"seat {s} ({self.title.seat_label(self._state, s)})" for s in seats)
 
+    def _seeded_only(self, what: str) -> None:
+        if self.explicit_chance:
+            raise GameweaveError(
+                f"Match.{what} needs a seeded match: this one has explicit chance (its "
+                "outcomes are in chance_draws, its actions in actions())"
+            )
+
     def _check_seat(self, seat: Any, error: type[Exception] = ValueError) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= self.players:
             raise error(f"there is no seat {seat!r}: seats are 1 to {self.players}")
@@ -411,6 +800,10 @@ class Match:
         self._lines = {}
         self._awaiting = None
         self._legal.clear()
+        if self._recall is not None:
+            self._recall = [[] for _ in range(self.players)]
+            self._recall_views = [""] * self.players
+            self._remember(0, 0, None, ())
         for seat, act in actions:
             self._submit(seat, act)
 
@@ -422,7 +815,10 @@ class Match:
         return [(seat, to_json(a)) for seat, a in self._log]
 
     def fresh(self) -> Match:
-        """A new match with the same title, players, seed and options, at step 0."""
+        """A new match with the same title, players, seed and options, at step 0
+        (with explicit chance: a new such match, at its first chance node)."""
+        if self.explicit_chance:
+            return Match.explicit(self.title, self.players, self.config)
         return Match(
             self.title,
             self.players,
@@ -437,6 +833,7 @@ class Match:
         """A new match as this one stood after ``step`` actions (0: the start)."""
         if not 0 <= step <= len(self._log):
             raise ValueError(f"step must be between 0 and {len(self._log)}, got {step}")
+        self._seeded_only("at")
         other = self.fresh()
         for seat, act in self._log[:step]:
             other._submit(seat, act)
@@ -448,6 +845,7 @@ class Match:
         The same object is yielded each time, advanced by one action; copy what
         you need before advancing.
         """
+        self._seeded_only("steps")
         other = self.fresh()
         yield other
         for seat, act in self._log:
@@ -459,6 +857,7 @@ class Match:
 
         Digests come from a fresh replay, which also proves the title deterministic.
         """
+        self._seeded_only("to_log")
         entries = []
         replay = self.fresh()
         to_json = self.title.codec.to_json
@@ -590,6 +989,29 @@ class Match:
         (see :meth:`from_log`)."""
         log = MatchLog.load(path)
         return cls.from_log(log, upto=upto, verify=verify, registry=registry, source=str(path))
+
+
+class _Pending:
+    """A step stopped at a chance node: the seat and action (``None``: setup), the
+    outcomes chosen so far, how many the next draw has, and the state before it."""
+
+    __slots__ = ("action", "base", "draws", "n", "seat")
+
+    def __init__(self, seat: int, action: Any, draws: list[int], n: int, base: Any) -> None:
+        self.seat = seat
+        self.action = action
+        self.draws = draws
+        self.n = n
+        #: Never changed: each run of the step works on a copy of it.
+        self.base = base
+
+    def copy(self) -> _Pending:
+        return _Pending(self.seat, self.action, list(self.draws), self.n, self.base)
+
+
+def _canonical(value: Any) -> str:
+    """One canonical JSON text of ``value`` (sorted keys, no spaces)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _caused(error: E, cause: BaseException) -> E:

@@ -61,6 +61,10 @@ class ViewOutsideSchema(GameweaveError):
     schema allows there."""
 
 
+class NoViewSchema(GameweaveError):
+    """An observation was asked of a title that declares no ``view_schema``."""
+
+
 def _where(path: str) -> str:
     return f"view{path}" if path else "the view"
 
@@ -497,6 +501,7 @@ __all__ = [
     "ListOf",
     "MapOf",
     "Maybe",
+    "NoViewSchema",
     "NotEncoded",
     "Number",
     "ObservationSpec",

@@ -34,6 +34,7 @@ from typing import Final, TypeVar
 
 # Defined with the errors (an interpreted module) and re-exported: mypyc cannot compile a
 # class that inherits an exception into this compiled one (see setup.py).
+from .errors import NeedsChance as NeedsChance
 from .errors import UnseededMatch as UnseededMatch
 
 T = TypeVar("T")
@@ -87,9 +88,15 @@ class Rng:
     ``Rng(seed)`` uses :data:`DEFAULT_GENERATOR`; ``generator`` picks another one
     (replays pass the one their log records). Drawing never touches the global
     :mod:`random` state.
+
+    :meth:`randbelow` is the one draw primitive: ``randrange``, ``randint``,
+    ``choice``, ``shuffle`` and ``sample`` are built on it (generator 2's fast
+    paths inline it, draw for draw), so a subclass that overrides ``randbelow``
+    alone changes every one of them (see :class:`ScriptedRng`). ``random`` reads
+    whole words of the stream instead and cannot be scripted.
     """
 
-    __slots__ = ("_block", "_legacy", "_next_block", "_pos", "generator", "seed")
+    __slots__ = ("_block", "_inline", "_legacy", "_next_block", "_pos", "generator", "seed")
 
     def __init__(self, seed: int, generator: int | None = None) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
@@ -105,6 +112,20 @@ class Rng:
         self._block: tuple[int, ...] = ()
         self._pos = 16
         self._next_block = 0
+        # The inlined copies of randbelow serve generator 2 itself only: a subclass
+        # that draws otherwise gets every draw through its own randbelow.
+        self._inline = type(self) is Rng and self._legacy is None
+
+    def copy(self) -> Rng:
+        """An independent generator in the same place of the same stream: it draws
+        what this one would draw next (for :meth:`gameweave_core.Match.clone`)."""
+        other = Rng(self.seed, self.generator)
+        other._block = self._block
+        other._pos = self._pos
+        other._next_block = self._next_block
+        if self._legacy is not None and other._legacy is not None:
+            other._legacy.setstate(self._legacy.getstate())
+        return other
 
     def fork(self, label: str) -> Rng:
         """An independent generator (of the same kind) derived from this one's seed
@@ -202,7 +223,7 @@ class Rng:
         n = len(items)
         if not n:
             raise IndexError("cannot choose from an empty sequence")
-        if self._legacy is not None or n > _TWO_32:
+        if not self._inline or n > _TWO_32:
             return items[self.randbelow(n)]
         # randbelow, inlined: the random bots call this once per action.
         pos = self._pos
@@ -221,6 +242,11 @@ class Rng:
         ``i`` (from ``len - 1`` down to 1) with position ``randbelow(i + 1)``."""
         if self._legacy is not None:
             self._legacy.shuffle(items)
+            return
+        if not self._inline:
+            for i in range(len(items) - 1, 0, -1):
+                j = self.randbelow(i + 1)
+                items[i], items[j] = items[j], items[i]
             return
         # randbelow, inlined for bounds below 2**32: a House deck is shuffled in
         # every game, and the method call per card would cost more than the draw.
@@ -258,6 +284,45 @@ class Rng:
             j = i + self.randbelow(n - i)
             pool[i], pool[j] = pool[j], pool[i]
         return pool[:k]
+
+
+class ScriptedRng(Rng):
+    """A generator whose draws are given: the ``i``-th call of :meth:`randbelow`
+    returns ``draws[i]``; a call past the end raises :class:`NeedsChance` with
+    its bound, which is how a match with explicit chance stops at a chance node
+    (see :meth:`gameweave_core.Match.explicit`). ``bounds`` records the bound of
+    every draw made. :meth:`random` and :meth:`word` refuse: their outcomes are
+    not a finite choice."""
+
+    __slots__ = ("_draws", "_next", "bounds")
+
+    def __init__(self, draws: Sequence[int] = ()) -> None:
+        super().__init__(0)
+        self._draws = list(draws)
+        self._next = 0
+        self.bounds: list[int] = []
+
+    def randbelow(self, n: int) -> int:
+        if n < 1:
+            raise ValueError(f"randbelow needs a bound of at least 1, got {n}")
+        i = self._next
+        if i >= len(self._draws):
+            raise NeedsChance(n)
+        value = self._draws[i]
+        if not 0 <= value < n:
+            raise ValueError(f"scripted draw {i} is {value}, outside range({n})")
+        self._next = i + 1
+        self.bounds.append(n)
+        return value
+
+    def word(self) -> int:
+        raise TypeError(
+            "a raw word or rng.random() cannot be an explicit chance outcome: "
+            "draw with randbelow, randint, choice, shuffle or sample"
+        )
+
+    def fork(self, label: str) -> Rng:
+        raise TypeError("rng.fork() cannot be an explicit chance outcome")
 
 
 #: Set to ``1`` (the project's pytest plugin does, for a whole test run and the

@@ -20,6 +20,7 @@ Two ways to write one:
 from __future__ import annotations
 
 import abc
+import copy
 import importlib
 import inspect
 import json
@@ -304,6 +305,12 @@ class Title(abc.ABC, Generic[S]):
         :class:`~gameweave_core.GameFacts`). Default: ``None``, undeclared."""
         return None
 
+    def copy_state(self, state: S) -> S:
+        """An independent copy of ``state``: changing one never changes the other
+        (for :meth:`gameweave_core.Match.clone` and explicit chance). Default:
+        :func:`copy.deepcopy`; a title may write a faster one."""
+        return copy.deepcopy(state)
+
     def observation_spec(self, players: int, config: Mapping[str, Any]) -> ObservationSpec | None:
         """The observation derived from :meth:`view_schema` (``None`` without one).
         The core's, not a hook: encoded from a view with ``spec.encode(view)``."""
@@ -401,6 +408,7 @@ MODULE_FUNCTIONS: tuple[str, ...] = (
     "action_list",
     "utilities",
     "game_facts",
+    "copy_state",
 )
 
 #: The constants a :class:`ModuleTitle` takes from its modules, and what each becomes:

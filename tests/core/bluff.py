@@ -30,7 +30,24 @@ from typing import Any, ClassVar
 
 import attrs
 
-from gameweave_core import Event, ModuleTitle, Outcome, Rng, action, action_tag, chain
+from gameweave_core import (
+    Bag,
+    Event,
+    GameFacts,
+    IntRange,
+    ListOf,
+    Maybe,
+    ModuleTitle,
+    OneOf,
+    Outcome,
+    Record,
+    Rng,
+    Schema,
+    action,
+    action_tag,
+    chain,
+    values,
+)
 from gameweave_core.reactions import PASS, seats_from, who_to_ask
 
 ROLES = ("captain", "duke")
@@ -60,7 +77,7 @@ class Tax:
 class Steal:
     """Take up to two coins from ``target``, claiming a Captain."""
 
-    target: int
+    target: int = values(lambda players, config: range(1, players + 1))
 
 
 @action("coup")
@@ -68,7 +85,7 @@ class Steal:
 class Coup:
     """Pay seven coins: ``target`` loses a card."""
 
-    target: int
+    target: int = values(lambda players, config: range(1, players + 1))
 
 
 @action("challenge")
@@ -94,7 +111,7 @@ class Pass:
 class Lose:
     """Turn ``role``, one of your face-down cards, face up: it is lost."""
 
-    role: str
+    role: str = values(ROLES)
 
 
 ACTIONS = (Income, Tax, Steal, Coup, Challenge, Block, Pass, Lose)
@@ -322,6 +339,51 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         out["hand"] = list(state.hands[seat - 1])
     return out
+
+
+#: The most coins a seat can hold: 9 at the start of its turn (10 must coup), plus a tax.
+MOST_COINS = 12
+#: The deepest chain: a steal, its block, a challenge of the block's loser's card, ...
+DEEPEST = 6
+
+
+def view_schema(players: int, config: Mapping[str, Any]) -> Schema:
+    """The shape of :func:`view`."""
+    seat = IntRange(1, players)
+    seats = range(1, players + 1)
+    link = Record(
+        kind=OneOf(("income", "tax", "steal", "coup", "block", "lose")),
+        by=seat,
+        role=OneOf(("", *ROLES)),
+        target=IntRange(0, players),
+        asking=OneOf(("", "challenge", "block", "lose")),
+        asked=Maybe(ListOf(seat, max_len=players)),
+        answered=Maybe(Bag(seats)),
+        mine=Maybe(OneOf((PASS, "challenge", "block", *ROLES))),
+    )
+    return Record(
+        turn=seat,
+        turns_left=IntRange(0, TURNS),
+        coins=ListOf(IntRange(0, MOST_COINS), length=players),
+        cards=ListOf(IntRange(0, 2), length=players),
+        lost=ListOf(Bag(ROLES, max_count=2), length=players),
+        deck=IntRange(0, len(ROLES) * COPIES),
+        chain=ListOf(link, max_len=DEEPEST),
+        # Each turn's claim and a block of it may each be challenged once.
+        challenges=ListOf(ListOf(seat, length=2), max_len=2 * TURNS),
+        hand=Maybe(Bag(ROLES, max_count=2)),
+    )
+
+
+def game_facts(players: int, config: Mapping[str, Any]) -> GameFacts:
+    """The deck of ten is shuffled at the start and after each claim shown true (a
+    shuffle of ten draws from 10 first); challenges are answered at once."""
+    deck = len(ROLES) * COPIES
+    return GameFacts(
+        max_chance_outcomes=deck,
+        max_chance_nodes=(deck - 1) * (1 + 2 * TURNS),
+        simultaneous=True,
+    )
 
 
 def public_link(link: chain.Link, seat: int | None) -> dict[str, Any]:

@@ -19,7 +19,25 @@ from typing import Any
 
 import attrs
 
-from gameweave_core import Bot, BotFactory, Event, Observation, Outcome, Rng, Title, action
+from gameweave_core import (
+    Bag,
+    Bot,
+    BotFactory,
+    Event,
+    GameFacts,
+    IntRange,
+    ListOf,
+    MapOf,
+    Maybe,
+    Observation,
+    Outcome,
+    Record,
+    Rng,
+    Schema,
+    Title,
+    action,
+    values,
+)
 
 DICE = 3
 ROUNDS = 3
@@ -31,8 +49,8 @@ FACES = range(1, 7)
 class Bid:
     """At least ``count`` dice on the table show ``face``."""
 
-    count: int
-    face: int
+    count: int = values(lambda players, config: range(1, DICE * players + 1))
+    face: int = values(FACES)
 
 
 @action("reroll")
@@ -151,6 +169,37 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
+def view_schema(players: int) -> Schema:
+    seats = range(1, players + 1)
+    die = IntRange(1, 6, one_hot=True)
+    number = IntRange(1, max(DICE * players, 6))  # a count, a face or a seat
+    return Record(
+        round=IntRange(1, ROUNDS),
+        turn=IntRange(1, players),
+        wins=ListOf(IntRange(0, ROUNDS), length=players),
+        rerolled=Bag(seats),
+        bid=Maybe(ListOf(number, length=3)),
+        last=Maybe(
+            Record(
+                dice=MapOf([str(s) for s in seats], value=ListOf(die, length=DICE)),
+                bid=ListOf(number, length=2),
+                winner=IntRange(1, players),
+            )
+        ),
+        my_dice=Maybe(ListOf(die, length=DICE)),
+    )
+
+
+def game_facts(players: int) -> GameFacts:
+    # Dice are rolled at the start, after each challenge but the last, and at most
+    # once a round by each seat's re-roll.
+    return GameFacts(
+        max_chance_outcomes=6,
+        max_chance_nodes=DICE * players * 2 * ROUNDS,
+        simultaneous=False,
+    )
+
+
 def outcome(state: State) -> Outcome | None:
     if state.round <= ROUNDS:
         return None
@@ -225,3 +274,9 @@ class LiarsDice(Title[State]):
 
     def bots(self) -> Mapping[str, BotFactory]:
         return {"bold": bold}
+
+    def view_schema(self, players: int, config: Mapping[str, Any]) -> Schema:
+        return view_schema(players)
+
+    def game_facts(self, players: int, config: Mapping[str, Any]) -> GameFacts:
+        return game_facts(players)

@@ -24,7 +24,24 @@ from typing import Any
 
 import attrs
 
-from gameweave_core import Bot, BotFactory, Event, Observation, Outcome, Rng, Title, action
+from gameweave_core import (
+    Bag,
+    Bot,
+    BotFactory,
+    Event,
+    GameFacts,
+    IntRange,
+    ListOf,
+    Maybe,
+    Observation,
+    Outcome,
+    Record,
+    Rng,
+    Schema,
+    Title,
+    action,
+    values,
+)
 from gameweave_core.reactions import (
     PASS,
     ReactionWindow,
@@ -67,7 +84,7 @@ class Draw:
 class Show:
     """Show coin ``card`` from your hand to the table (it stays in your hand)."""
 
-    card: int
+    card: int = values(range(GUARDS.start))  # coins only
 
 
 @action("pick")
@@ -75,7 +92,7 @@ class Show:
 class Pick:
     """Try to take a card at random from seat ``target``'s hand."""
 
-    target: int
+    target: int = values(lambda players, config: range(1, players + 1))
 
 
 @action("guard")
@@ -282,6 +299,30 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
+def view_schema(players: int) -> Schema:
+    cards = Bag(range(CARDS))  # a set of card ids
+    seat = IntRange(1, players)
+    return Record(
+        turn=seat,
+        turns=IntRange(0, ROUNDS * players),
+        deck=IntRange(0, CARDS),
+        discard=cards,
+        hands=ListOf(Record(size=IntRange(0, CARDS), known=cards, shown=cards), length=players),
+        window=Maybe(Record(thief=seat, target=seat, answered=Bag(range(1, players + 1)))),
+        hand=Maybe(cards),
+    )
+
+
+def game_facts(players: int) -> GameFacts:
+    # The deck is shuffled at the start (16 cards: 15 draws, from 16 first); each
+    # pick that succeeds takes a card at random, one per turn at most.
+    return GameFacts(
+        max_chance_outcomes=CARDS,
+        max_chance_nodes=CARDS - 1 + ROUNDS * players,
+        simultaneous=True,
+    )
+
+
 def outcome(state: State) -> Outcome | None:
     if not is_over(state):
         return None
@@ -400,3 +441,9 @@ class Pickpocket(Title[State]):
 
     def bots(self) -> Mapping[str, BotFactory]:
         return {"greedy": greedy}
+
+    def view_schema(self, players: int, config: Mapping[str, Any]) -> Schema:
+        return view_schema(players)
+
+    def game_facts(self, players: int, config: Mapping[str, Any]) -> GameFacts:
+        return game_facts(players)

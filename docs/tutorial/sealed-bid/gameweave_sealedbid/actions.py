@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import attrs
 
-from gameweave_core import action
+from gameweave_core import action, values
+
+from .state import START_COINS
 
 
 @action("bid")
@@ -12,7 +14,8 @@ from gameweave_core import action
 class Bid:
     """Bid ``coins`` (0 or more, at most what you hold) on the lot up for sale."""
 
-    coins: int
+    # The values the field can take: what numbers the title's actions, 0 to 20.
+    coins: int = values(range(START_COINS + 1))
 
 
 #: Every kind of action, for the title's codec.

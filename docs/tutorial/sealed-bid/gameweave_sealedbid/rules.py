@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gameweave_core import ConfigError, Event, Outcome, Rng
+from gameweave_core import ConfigError, Event, GameFacts, Outcome, Rng
 
 from .actions import Bid
 from .state import LOTS, START_COINS, VALUES, State
@@ -129,4 +129,16 @@ def outcome(state: State) -> Outcome | None:
         reason="points" if len(winners) == 1 else "tie",
         summary=f"{side} wins with {best[0]} points and {best[1]} coins left",
         figures={"points": list(state.points), "coins": list(state.coins)},
+    )
+
+
+def game_facts(players: int, config: Mapping[str, Any]) -> GameFacts:
+    """What algorithms are told before a match: the shuffle of the nine lot values
+    draws from 9 first (8 draws in all; none with a stacked deck), every seat bids at
+    once, and the utilities are the default ones (1 to each winner, 0 to the others)."""
+    stacked = bool(config["lots"])
+    return GameFacts(
+        max_chance_outcomes=0 if stacked else len(VALUES),
+        max_chance_nodes=0 if stacked else len(VALUES) - 1,
+        simultaneous=True,
     )
