@@ -17,6 +17,7 @@ from gameweave_museumrush.actions import PATHS, Lure, Route, action_list, lures
 from gameweave_museumrush.views import OWL_KNOWN
 
 from gameweave_core import (
+    IllegalAction,
     Match,
     NotEnumerable,
     Rng,
@@ -200,3 +201,37 @@ def test_utilities_share_the_win_and_the_facts_hold(players: int) -> None:
             outcome.winners
         )
     assert ended == SEEDS
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=["full", "first"])
+@pytest.mark.parametrize("players", (2, 4))
+def test_a_match_played_by_numbers_is_the_match_played_by_actions(
+    players: int, config: Mapping[str, Any]
+) -> None:
+    """Through the match: the mask marks exactly the legal numbers, submitting a
+    number is submitting its action, and a number not legal now is refused and
+    changes nothing."""
+    for seed in range(2):
+        by_number = Match(TITLE, players, seed, config)
+        by_action = Match(TITLE, players, seed, config)
+        rng = Rng(seed)
+        while not by_action.is_over:
+            seat = rng.choice(by_action.awaiting)
+            legal = list(by_action.legal_actions(seat))
+            numbers = by_number.legal_indices(seat)
+            mask = by_number.legal_mask(seat)
+            assert len(mask) == by_number.action_space.size
+            assert [i for i, on in enumerate(mask) if on] == sorted(numbers)
+            pick = rng.randbelow(len(legal))
+            illegal = next(i for i, on in enumerate(mask) if not on)
+            before = by_number.digest()
+            with pytest.raises(IllegalAction):
+                by_number.submit_index(seat, illegal)
+            assert by_number.digest() == before
+            by_number.submit_index(seat, numbers[pick])
+            by_action.submit(seat, legal[pick])
+            assert by_number.digest() == by_action.digest()
+            assert by_number.observation(seat) == by_action.observation(seat)
+        outcome = by_action.outcome()
+        assert outcome is not None
+        assert by_number.utilities() == tuple(TITLE.utilities(outcome, players))
