@@ -355,12 +355,16 @@ class ListOf(Schema):
         return self.item.skipped(f"{path}[*]")
 
 
+def _keys(keys: Iterable[str]) -> tuple[str, ...]:
+    return tuple(keys)
+
+
 @attrs.frozen
 class MapOf(Schema):
     """A JSON object whose keys are among ``keys`` (in that order in the numbers),
     each holding a ``value``: per key a presence number and the value's numbers."""
 
-    keys: tuple[str, ...] = attrs.field(converter=tuple)
+    keys: tuple[str, ...] = attrs.field(converter=_keys)
     value: Schema = attrs.field(kw_only=True)
 
     @property

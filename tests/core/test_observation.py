@@ -1,0 +1,130 @@
+"""View schemas and the generic encoder (issue 35): every view value is encoded or
+refused with its place named, never dropped."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+import pytest
+
+from gameweave_core import (
+    Bag,
+    Bool,
+    IntRange,
+    ListOf,
+    MapOf,
+    Match,
+    Maybe,
+    NotEncoded,
+    NoViewSchema,
+    Number,
+    ObservationSpec,
+    OneOf,
+    Record,
+    ViewOutsideSchema,
+)
+from gameweave_core.observation import encode
+from gameweave_sealedbid import SealedBid
+
+from .test_space import Cards
+
+
+class Colour(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+def test_each_constructor_encodes_its_values() -> None:
+    assert encode(Bool(), True) == [1.0]
+    assert encode(Bool(), False) == [0.0]
+    assert encode(IntRange(0, 4), 3) == [0.75]
+    assert encode(IntRange(2, 4, one_hot=True), 3) == [0.0, 1.0, 0.0]
+    assert encode(IntRange(5, 5), 5) == [0.0]
+    assert encode(Number(-1.0, 1.0), 0.5) == [0.75]
+    assert encode(OneOf(("a", "b", "c")), "b") == [0.0, 1.0, 0.0]
+    assert encode(OneOf(Colour), "blue") == [0.0, 1.0]
+    assert encode(Bag(("x", "y"), max_count=2), ["y", "x", "y"]) == [0.5, 1.0]
+    assert encode(Maybe(IntRange(0, 2)), None) == [0.0, 0.0]
+    assert encode(Maybe(IntRange(0, 2)), 2) == [1.0, 1.0]
+    assert encode(ListOf(Bool(), max_len=3), [True, False]) == [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
+    assert encode(ListOf(Bool(), length=2), [False, True]) == [0.0, 1.0]
+    assert encode(MapOf(["1", "2"], value=Bool()), {"2": True}) == [0.0, 0.0, 1.0, 1.0]
+    assert encode(NotEncoded("free text for people"), "anything at all") == []
+
+
+def test_a_record_encodes_its_fields_in_order() -> None:
+    schema = Record(b=Bool(), n=IntRange(0, 2, one_hot=True), note=NotEncoded("a label"))
+    assert schema.width == 4
+    assert encode(schema, {"n": 1, "b": True, "note": "hi"}) == [1.0, 0.0, 1.0, 0.0]
+    # Fields that may be missing: Maybe and NotEncoded.
+    assert encode(Record(m=Maybe(Bool()), note=NotEncoded("x")), {}) == [0.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("schema", "view", "message"),
+    [
+        (Record(a=Bool()), {"a": True, "z": 1}, "the view has the key 'z', which the schema"),
+        (Record(a=Bool()), {}, "the view lacks the key 'a'"),
+        (Record(a=Bool()), {"a": 1}, "view['a'] is 1, not true or false"),
+        (Record(n=IntRange(0, 3)), {"n": 4}, "view['n'] is 4, not a whole number from 0 to 3"),
+        (Record(n=IntRange(0, 3)), {"n": True}, "view['n'] is True, not a whole number"),
+        (Record(n=IntRange(0, 3)), {"n": 1.0}, "view['n'] is 1.0, not a whole number"),
+        (Record(c=OneOf(("", "X"))), {"c": "Z"}, "view['c'] is 'Z', not one of '', 'X'"),
+        (Record(c=OneOf((0, 1))), {"c": False}, "view['c'] is False, not one of 0, 1"),
+        (ListOf(Bool(), max_len=1), [True, True], "has 2 items, more than the schema's 1"),
+        (ListOf(Bool(), length=2), [True], "has 1 items, not the schema's 2"),
+        (ListOf(IntRange(0, 1), length=2), [0, 5], "view[1] is 5"),
+        (MapOf(["1"], value=Bool()), {"2": True}, "has the key '2', which the schema does not"),
+        (Bag(("a",), max_count=1), ["a", "a"], "holds 'a' 2 times, more than the schema's 1"),
+        (Bag(("a",)), ["b"], "view[0] is 'b', not one of the bag's values"),
+        (Number(0, 1), "1", "is '1', not a number from 0 to 1"),
+        (Record(r=Record(x=Bool())), {"r": {"x": None, "y": 1}}, "view['r'] has the key 'y'"),
+    ],
+)
+def test_a_value_outside_the_schema_is_an_error_naming_its_place(
+    schema: Any, view: Any, message: str
+) -> None:
+    with pytest.raises(ViewOutsideSchema) as caught:
+        encode(schema, view)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_the_spec_says_what_each_number_holds() -> None:
+    schema = Record(
+        turn=IntRange(1, 2),
+        cells=ListOf(OneOf(("", "X", "O")), length=2),
+        name=NotEncoded("a name, for people"),
+        last=Maybe(Bool()),
+    )
+    spec = ObservationSpec.of(schema)
+    assert spec.size == spec.shape[0] == 1 + 6 + 2
+    assert spec.parts == (
+        ("view['turn']", 0, 1, "int 1..2 (scaled)"),
+        ("view['cells'][0]", 1, 3, "one-hot of 3 values"),
+        ("view['cells'][1]", 4, 3, "one-hot of 3 values"),
+        ("view['last']", 7, 1, "present"),
+        ("view['last']", 8, 1, "bool"),
+    )
+    assert spec.not_encoded == (("view['name']", "a name, for people"),)
+
+
+def test_a_match_encodes_each_seats_view() -> None:
+    match = Match(SealedBid(), 3, seed=11)
+    spec = match.observation_spec
+    assert spec is not None
+    match.submit(2, {"type": "bid", "coins": 5})
+    for seat in (1, 2, 3, None):
+        seen = match.observation(seat)
+        assert len(seen) == spec.size
+        assert seen == spec.encode(match.view(seat))
+    # Seat 2's own bid is in its view, so in its observation; not in seat 1's.
+    assert match.observation(2) != match.observation(1)
+
+
+def test_a_title_without_a_schema_has_no_observation() -> None:
+    match = Match(Cards(), 2, seed=1)
+    assert match.observation_spec is None
+    with pytest.raises(NoViewSchema, match="cards declares no view_schema"):
+        match.observation(1)
