@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from gameweave_core import Registry, Title, default_registry
+import pytest
+
+from gameweave_core import NotEnumerable, Registry, Title, default_registry
 
 from .highcard import HighCard
 
@@ -72,3 +76,14 @@ def player_counts(title: Title[Any]) -> list[int]:
 #: (title name, players) for every title and two player counts.
 CASES = [(e.title.name, n) for e in REGISTRY.entries() for n in player_counts(e.title)]
 CASE_IDS = [f"{name}-{n}p" for name, n in CASES]
+
+
+@contextmanager
+def numbered(name: str) -> Iterator[None]:
+    """Report as an expected failure, with the reason, a suite stopped because a legal
+    action of the title has no number (its declared domains miss it): the title is
+    not yet fully enumerable, which the core's kit reports to its author."""
+    try:
+        yield
+    except NotEnumerable as error:
+        pytest.xfail(f"{name} is not yet fully enumerable: a legal action has no number: {error}")

@@ -12,7 +12,7 @@ from open_spiel.python.algorithms.get_all_states import get_all_states
 from gameweave_rl import NotHostable
 from gameweave_rl.openspiel import load_game, register
 
-from .conftest import CASE_IDS, CASES, REGISTRY
+from .conftest import CASE_IDS, CASES, REGISTRY, numbered
 
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=CASE_IDS)
@@ -26,7 +26,8 @@ def test_random_sim_test(name: str, players: int) -> None:
     game = pyspiel.load_game(short_name, {"players": players})
     assert game.num_players() == players
     # random_sim_test draws its own actions from a fixed default seed.
-    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    with numbered(name):
+        pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
 def test_tictactoe_has_as_many_states_as_openspiels() -> None:

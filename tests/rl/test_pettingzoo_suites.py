@@ -10,7 +10,7 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, see
 from gameweave_rl import NotHostable
 from gameweave_rl.pettingzoo import env, parallel_env, raw_env
 
-from .conftest import CASE_IDS, CASES, REGISTRY
+from .conftest import CASE_IDS, CASES, REGISTRY, numbered
 
 
 def hosted_or_skip(name: str, players: int) -> None:
@@ -27,14 +27,16 @@ def test_api_test(name: str, players: int) -> None:
     hosted_or_skip(name, players)
     environment = env(REGISTRY.title(name), players)
     # api_test's first reset is seeded; its later ones continue that seed's sequence.
-    api_test(environment, num_cycles=200)
+    with numbered(name):
+        api_test(environment, num_cycles=200)
 
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=CASE_IDS)
 def test_seed_test(name: str, players: int) -> None:
     hosted_or_skip(name, players)
     title = REGISTRY.title(name)
-    seed_test(lambda: env(title, players), num_cycles=200)
+    with numbered(name):
+        seed_test(lambda: env(title, players), num_cycles=200)
 
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=CASE_IDS)
@@ -45,5 +47,6 @@ def test_parallel_suites(name: str, players: int) -> None:
         with pytest.raises(ValueError, match="one at a time"):
             parallel_env(title, players)
         pytest.skip(f"{name}: its seats act one at a time, so it has no parallel environment")
-    parallel_api_test(parallel_env(title, players), num_cycles=200)
-    parallel_seed_test(lambda: parallel_env(title, players), num_cycles=200)
+    with numbered(name):
+        parallel_api_test(parallel_env(title, players), num_cycles=200)
+        parallel_seed_test(lambda: parallel_env(title, players), num_cycles=200)

@@ -16,7 +16,7 @@ from gameweave_rl import NotHostable
 from gameweave_rl.openspiel import load_game
 from gameweave_rl.pettingzoo import env
 
-from .conftest import CASE_IDS, CASES, REGISTRY
+from .conftest import CASE_IDS, CASES, REGISTRY, numbered
 
 
 @pytest.fixture
@@ -34,9 +34,10 @@ def test_the_adapters_never_read_the_state(name: str, players: int, state_forbid
         environment = env(title, players)
     except NotHostable as error:
         pytest.skip(f"{name} is not yet enumerable: {error}")
-    api_test(environment, num_cycles=50)
-    game = load_game(title, players=players)
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    with numbered(name):
+        api_test(environment, num_cycles=50)
+        game = load_game(title, players=players)
+        pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
 def test_states_a_seat_cannot_tell_apart_give_it_the_same_observations() -> None:
