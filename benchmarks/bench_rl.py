@@ -6,7 +6,7 @@ from typing import Any
 
 import harness as H
 import peers
-from common import Goal, Section, Settings, say, spread
+from common import Goal, Section, Settings, profile_md, say, spread
 
 Side = tuple[H.Worker, str, str, dict[str, Any]]
 
@@ -23,6 +23,7 @@ def _pair(label: str, ours: Side, theirs: Side, s: Settings) -> tuple[H.Contende
 
 def _titles(s: Settings, ours: H.Worker, sec: Section) -> None:
     rows = []
+    profiles: list[tuple[str, dict[str, Any]]] = []
     for title in ours.info("rl_workloads:titles"):
         kw = {"title": title, "players": 2}
         goal = f"{title}: AEC env >= 0.5x Match loop"
@@ -41,7 +42,13 @@ def _titles(s: Settings, ours: H.Worker, sec: Section) -> None:
                 ("wrapped", "aec_loop", {"wrapped": True}),
             )
         ]
-        H.interleave(cs, s.rounds, progress=lambda m, t=title: say(f"rl {t} " + m))
+        try:
+            H.interleave(cs, s.rounds, progress=lambda m, t=title: say(f"rl {t} " + m))
+        except H.WorkerError as exc:  # e.g. a legal action without a number mid-game
+            reason = str(exc).split(": ", 2)[-1][:140]
+            rows.append([title, "-", "-", "-", "-", "-", f"stopped: {reason}"])
+            sec.goals.append(Goal("RL", goal, "stopped", None))
+            continue
         bare, aec, wrapped = cs
         ratio = aec.median_rate() / bare.median_rate()
         rows.append(
@@ -56,6 +63,10 @@ def _titles(s: Settings, ours: H.Worker, sec: Section) -> None:
             ]
         )
         sec.goals.append(Goal("RL", goal, f"{ratio:.2f}x", ratio >= 0.5))
+        if ratio < 0.5:  # the shortfall, profiled
+            profiles.append(
+                (title, ours.info("rl_workloads:profile_aec", {**kw, "seconds": s.seconds}))
+            )
         sec.raw[title] = {
             "ratio": ratio,
             "match": bare.rates,
@@ -70,6 +81,7 @@ def _titles(s: Settings, ours: H.Worker, sec: Section) -> None:
                 "AEC env actions/s",
                 "env / Match",
                 "range",
+                "wrapped env / Match",
                 "note",
             ],
             rows,
@@ -82,6 +94,10 @@ def _titles(s: Settings, ours: H.Worker, sec: Section) -> None:
         "`env`, the same with the three wrappers PettingZoo puts on its board games.",
         "",
     ]
+    for title, prof in profiles:
+        sec.raw[title]["profile"] = prof
+        sec.body += profile_md(prof, f"Where the AEC environment's time goes ({title})")
+        sec.body.append("")
 
 
 def _tictactoe(s: Settings, ours: H.Worker, sec: Section) -> None:

@@ -162,3 +162,63 @@ def hosted(title: str, players: int) -> int:
     from gameweave_rl import host
 
     return host(_title(title), players, {}).size
+
+
+def _area(filename: str) -> str:
+    path = filename.replace("\\", "/")
+    for marker, area in (
+        ("gameweave_core/observation.py", "the core's observation encoder"),
+        ("gameweave_core/space.py", "the core's action numbering"),
+        ("gameweave_core/", "the core (Match, views, ...)"),
+        ("gameweave_rl/", "the adapter"),
+        ("/pettingzoo/", "PettingZoo"),
+        ("/gymnasium/", "Gymnasium"),
+        ("/numpy/", "NumPy"),
+        ("benchmarks/", "the benchmark's loop"),
+    ):
+        if marker in path:
+            return area
+    if "site-packages" in path or path.startswith("~") or path.startswith("<"):
+        return "Python and built-ins"
+    return "the title's rules and views"
+
+
+def profile_aec(title: str, players: int, seconds: float = 1.0, top: int = 8) -> dict[str, Any]:
+    """cProfile of :func:`aec_loop` for about ``seconds`` of games: the share of time
+    per area (the observation encoder, the core, the title, PettingZoo, ...) and the
+    functions with the most time of their own."""
+    import cProfile
+    import pstats
+    import time
+
+    step = aec_loop(title, players)
+    profiler = cProfile.Profile()
+    deadline = time.perf_counter() + seconds
+    i = 0
+    profiler.enable()
+    while time.perf_counter() < deadline:
+        step(i)
+        i += 1
+    profiler.disable()
+    raw: dict[Any, Any] = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    total = sum(v[2] for v in raw.values()) or 1.0
+    areas: dict[str, float] = {}
+    rows = []
+    for (filename, line, name), (_cc, ncalls, tottime, cumtime, _callers) in raw.items():
+        area = _area(filename)
+        areas[area] = areas.get(area, 0.0) + tottime
+        short = (
+            filename.replace("\\", "/")
+            .split("site-packages/")[-1]
+            .removeprefix(str(HERE.parent) + "/")
+        )
+        rows.append((tottime, f"{short}:{line}({name})", ncalls, cumtime))
+    rows.sort(reverse=True)
+    return {
+        "games": i,
+        "areas": {k: v / total for k, v in sorted(areas.items(), key=lambda kv: -kv[1])},
+        "top": [
+            {"function": f, "share": t / total, "calls": n, "cumulative_share": c / total}
+            for t, f, n, c in rows[:top]
+        ],
+    }

@@ -21,6 +21,7 @@ from gameweave_core import (
     NotEnumerable,
     ObservationSpec,
     Registry,
+    Rng,
     Title,
     action_space,
     default_registry,
@@ -126,6 +127,11 @@ class Host:
         """Give the pending draw its ``outcome``."""
         match.apply_chance(outcome)
 
+    def resampled(self, match: Match, seat: int, seed: int) -> Match:
+        """A copy of ``match`` in a state ``seat`` cannot tell from its own, drawn by
+        the title's resample hook from ``Rng(seed)``."""
+        return match.resampled(seat, Rng(seed))
+
     # -- what a seat is given --------------------------------------------------------
 
     @staticmethod
@@ -139,7 +145,9 @@ class Host:
         if self.in_setup(match):
             return np.zeros(self.obs_size, np.float32)
         # The host's spec, not the match's: each new match would derive it again.
-        return np.asarray(self.spec.encode(match.view(seat)), dtype=np.float32)
+        # fromiter: a list of Python floats converts faster than with asarray.
+        found = self.spec.encode(match.view(seat))
+        return np.fromiter(found, dtype=np.float32, count=self.obs_size)
 
     def mask(self, match: Match, seat: int) -> NDArray[np.int8]:
         """1 at the number of each action ``seat`` may take now, else 0."""

@@ -164,7 +164,9 @@ class _MatchRef:
     ) -> None:
         self.shared = shared
         self._match = match
-        self.applied: list[int] = applied if applied is not None else []
+        #: The numbers applied since the start; None for a resampled match (no
+        #: history of actions leads to it).
+        self.applied: list[int] | None = [] if applied is None and match is None else applied
         self.recall = recall
 
     @property
@@ -175,8 +177,9 @@ class _MatchRef:
         return match
 
     def recalling(self) -> Any:
-        """The match, keeping its seats' information states from now on."""
-        if not self.recall:
+        """The match, keeping its seats' information states from now on (a resampled
+        match gives them by replaying itself)."""
+        if not self.recall and self.applied is not None:
             host = self.shared.host
             match = host.new_explicit(recall=True)
             for number in self.applied:
@@ -184,11 +187,17 @@ class _MatchRef:
             self._match, self.recall = match, True
         return self.match
 
+    def record(self, number: int) -> None:
+        if self.applied is not None:
+            self.applied.append(number)
+
     def __deepcopy__(self, memo: Any) -> _MatchRef:
-        host = self.shared.host
-        return _MatchRef(self.shared, host.clone(self.match), list(self.applied), self.recall)
+        applied = None if self.applied is None else list(self.applied)
+        return _MatchRef(self.shared, self.shared.host.clone(self.match), applied, self.recall)
 
     def __reduce__(self) -> tuple[Any, ...]:
+        if self.applied is None:
+            raise TypeError("a resampled state is reached by no history, so it cannot be pickled")
         return (_replayed, (self.shared, tuple(self.applied)))
 
 
@@ -197,7 +206,7 @@ def _replayed(shared: _Shared, applied: tuple[int, ...]) -> _MatchRef:
     host, match = shared.host, ref.match
     for number in applied:
         host.apply(match, number)
-        ref.applied.append(number)
+        ref.record(number)
     return ref
 
 
@@ -236,7 +245,7 @@ class GameweaveState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         ref = self._ref
         self._shared.host.apply(ref.match, action)
-        ref.applied.append(action)
+        ref.record(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
@@ -247,6 +256,21 @@ class GameweaveState(pyspiel.State):  # type: ignore[misc]
         if not self.is_terminal():
             return [0.0] * self._shared.host.players
         return list(self._shared.host.utilities(self._ref.match))
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> GameweaveState:
+        """A state ``player_id`` cannot tell from this one, drawn by the title's
+        resample hook with a generator seeded from ``probability_sampler`` (what
+        OpenSpiel's IS-MCTS searches). Such a state is not reached by a history of
+        actions, so it is not serialized."""
+        host = self._shared.host
+        if not host.title.can_resample:
+            raise NotImplementedError(f"{host.title.name} has no resample hook")
+        seed = int(probability_sampler() * 2**31)
+        drawn = GameweaveState(self.get_game())
+        drawn._ref = _MatchRef(
+            self._shared, host.resampled(self._ref.match, player_id + 1, seed), None, False
+        )
+        return drawn
 
     def __str__(self) -> str:
         # OpenSpiel's state string identifies the state (its algorithms use it as a

@@ -6,6 +6,7 @@ Run it with the ``rl`` extra installed: ``python openspiel_eval.py museumheist 1
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -15,9 +16,9 @@ from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 from gameweave_rl.openspiel import load_game
 
 
-def evaluate(title: str, games: int, seed: int = 7) -> list[float]:
+def evaluate(title: Any, games: int, seed: int = 7) -> list[float]:
     """Seat 1 searches with IS-MCTS, seat 2 plays at random: seat 1's mean return
-    and seat 2's over ``games`` games."""
+    and seat 2's over ``games`` games of ``title`` (a name or a Title object)."""
     game = load_game(title, players=2)
     rng = np.random.RandomState(seed)
     rollouts = mcts.RandomRolloutEvaluator(n_rollouts=2, random_state=rng)
