@@ -59,6 +59,7 @@ lint: $(STAMP)
 ROOT_TESTS_PATH := adapters:$(subst $(eval) ,:,$(TITLE_DIRS)):docs/tutorial/sealed-bid:docs/tutorial:docs/_ext:docs/reference/examples:tests/http:benchmarks/tictactoe:benchmarks
 typecheck: $(STAMP)
 	$(BIN)/mypy gameweave_core adapters/gameweave_cli adapters/gameweave_http adapters/gameweave_dask \
+	  adapters/gameweave_rl \
 	  $(patsubst %/__init__.py,%,$(wildcard $(addsuffix /gameweave_*/__init__.py,$(TITLE_DIRS))))
 	MYPYPATH=$(ROOT_TESTS_PATH) $(BIN)/mypy --explicit-package-bases tests
 	set -e; for d in $(TITLE_DIRS); do echo "== mypy $$d/tests"; \

@@ -14,8 +14,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 VENV = HERE / ".venv-peers"
 PYTHON = VENV / "bin" / "python"
-#: Pinned so that figures from different days compare like with like.
-REQUIREMENTS = ("open-spiel==2.0.2", "rlcard==1.2.0", "py-spy==0.4.3")
+#: Pinned so that figures from different days compare like with like. PettingZoo's
+#: tictactoe_v3 (the RL benchmark's peer) imports pygame for its rendering.
+REQUIREMENTS = (
+    "open-spiel==2.0.2",
+    "rlcard==1.2.0",
+    "py-spy==0.4.3",
+    "pettingzoo==1.27.0",
+    "pygame==2.6.1",
+)
 STAMP = VENV / ".installed"
 
 

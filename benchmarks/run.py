@@ -46,6 +46,7 @@ BENCHES: dict[str, tuple[str, str]] = {
     "search": ("search", "6. Search bot"),
     "versus": ("versus", "7. Versus boardgame.io"),
     "soak": ("soak", "8. Soak"),
+    "rl": ("bench_rl", "9. Reinforcement learning"),
 }
 
 

@@ -4,13 +4,50 @@ JSON forms, e.g. ``{"type": "draft", "role": "ghost"}``, ``{"type": "chips",
 "amount": 50}``, ``{"type": "deal_me_in"}``, ``{"type": "hit"}``,
 ``{"type": "ability", "card": "false_cut", "box": 2, "index": 1}``,
 ``{"type": "mark", "box": 2}``, ``{"type": "next_round"}``.
+
+Every field declares the values it can take (``values``) for game-playing
+algorithms: boxes are numbered 1 up to the player count and the Extra Box one past
+it; a card is indexed in a hand (at most 11 cards stay under 22) or among the face-up
+deck cards. Which fields an ability card uses depends on the card, so the title
+numbers its actions from the list in ``algorithms.py`` rather than from the product.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import attrs
 
-from gameweave_core import action
+from gameweave_core import action, values
+
+from .roles import ABILITIES, ROLES
+
+#: The most cards a hand holds without going over 21: four aces, four twos, three threes.
+MOST_CARDS = 11
+#: How many cards the deck holds (the most that can be face up at once).
+DECK_CARDS = 52
+
+
+def box_ids(players: int, config: Mapping[str, Any]) -> range:
+    """Every box: the seats' own (their seat numbers) and the Extra Box after them."""
+    return range(1, players + 2)
+
+
+def _extra_box(players: int, config: Mapping[str, Any]) -> tuple[int]:
+    return (players + 1,)
+
+
+def _chip_steps(players: int, config: Mapping[str, Any]) -> tuple[int, ...]:
+    from .rules import CHIP_STEPS  # the rules import this module
+
+    return CHIP_STEPS
+
+
+def _backing_steps(players: int, config: Mapping[str, Any]) -> tuple[int, ...]:
+    from .abilities import BACKING_STEPS  # the abilities import this module
+
+    return BACKING_STEPS
 
 
 @action("draft")
@@ -18,7 +55,7 @@ from gameweave_core import action
 class Draft:
     """Take a role (seat 1 drafts first, then round the table)."""
 
-    role: str
+    role: str = values(tuple(ROLES))
 
 
 @action("chips")
@@ -26,8 +63,9 @@ class Draft:
 class Chips:
     """Push ``amount`` (10, 50 or 100) from the Take onto your box (or your Extra Box)."""
 
-    amount: int
-    box: int | None = None
+    amount: int = values(_chip_steps)
+    #: ``None``: your own box; else the Extra Box.
+    box: int | None = values(_extra_box, none=True, default=None)
 
 
 @action("deal_me_in")
@@ -41,7 +79,7 @@ class DealMeIn:
 class Mark:
     """The caller declares ``box`` the Mark."""
 
-    box: int
+    box: int = values(box_ids)
 
 
 @action("no_mark")
@@ -93,11 +131,13 @@ class Ability:
     or among the face-up deck cards for The Load), ``mine`` your own card for Palm,
     ``amount`` the chips for Back the Play."""
 
-    card: str
-    box: int | None = None
-    index: int | None = None
-    mine: int | None = None
-    amount: int | None = None
+    card: str = values(tuple(ABILITIES))
+    box: int | None = values(box_ids, none=True, default=None)
+    index: int | None = values(range(DECK_CARDS), none=True, default=None)
+    mine: int | None = values(range(MOST_CARDS), none=True, default=None)
+    #: Back the Play's steps; going all-in with a Take that is none of them is the
+    #: one amount these values do not hold (see docs/titles/house/index.md).
+    amount: int | None = values(_backing_steps, none=True, default=None)
 
 
 @action("next_round")

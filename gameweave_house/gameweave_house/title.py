@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from gameweave_core import ModuleTitle
 
-from . import actions, bots, resample, rules, rules_text, terminal, views
+from . import actions, algorithms, bots, resample, rules, rules_text, terminal, views
 from .state import State, for_digest
 
 
@@ -27,6 +27,7 @@ class HouseJob(
     bots=bots,
     terminal=terminal,
     rules_text=rules_text,
+    algorithms=algorithms,
 ):
     """The House Job: two to four seats share one Take against an automated dealer."""
 

@@ -2,17 +2,51 @@
 
 Squares are written as coordinates, ``"K7"``. Setup is played as actions too
 (``post`` by Security, ``enter`` by the Thief), so a log replays a whole night.
+
+Every field declares the values it can take (``values``), so the core numbers
+the actions for game-playing algorithms: squares are the floor plan's floor
+squares in reading order, guards 1-3, Security seats 2 up to the player count.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
 import attrs
 
-from gameweave_core import action
+from gameweave_core import action, values
+
+from .floorplan import coord, quayside_palace
 
 #: What a walk may do on arrival.
 THEN_CUT = "cut"
 THEN_ESCAPE = "escape"
+#: The guards' numbers.
+GUARD_NUMBERS = range(1, 4)
+
+
+@cache
+def floor_squares() -> tuple[str, ...]:
+    """Every square a Thief or a guard can stand on, in reading order."""
+    return tuple(coord(sq) for sq in quayside_palace().floor)
+
+
+def _floor(players: int, config: Mapping[str, Any]) -> tuple[str, ...]:
+    return floor_squares()
+
+
+def _posts(players: int, config: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(coord(sq) for sq in quayside_palace().posts)
+
+
+def _exits(players: int, config: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(coord(e.square) for e in quayside_palace().exits)
+
+
+def _security_seats(players: int, config: Mapping[str, Any]) -> range:
+    return range(2, players + 1)
 
 
 @action("post")
@@ -20,9 +54,9 @@ THEN_ESCAPE = "escape"
 class Post:
     """Setup: put guard ``guard`` (1-3) on the free guard post ``at``, run by ``seat``."""
 
-    guard: int
-    at: str
-    seat: int
+    guard: int = values(GUARD_NUMBERS)
+    at: str = values(_posts)
+    seat: int = values(_security_seats)
 
 
 @action("enter")
@@ -30,7 +64,7 @@ class Post:
 class Enter:
     """Setup: the Thief forces the exit ``exit`` open and starts there."""
 
-    exit: str
+    exit: str = values(_exits)
 
 
 @action("walk")
@@ -38,8 +72,8 @@ class Enter:
 class Walk:
     """Walk to ``to``; ``then`` may be ``"cut"`` or ``"escape"`` on arrival."""
 
-    to: str
-    then: str | None = None
+    to: str = values(_floor)
+    then: str | None = values((THEN_CUT, THEN_ESCAPE), none=True, default=None)
 
 
 @action("hold")
@@ -77,8 +111,8 @@ class Escape:
 class MoveGuard:
     """Move guard ``guard`` (1-3) to ``to``, within 3 steps (staying is a move)."""
 
-    guard: int
-    to: str
+    guard: int = values(GUARD_NUMBERS)
+    to: str = values(_floor)
 
 
 ACTIONS = (Post, Enter, Walk, Hold, Lift, Pick, Cut, Escape, MoveGuard)

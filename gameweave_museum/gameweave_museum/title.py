@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from gameweave_core import ModuleTitle
 
-from . import actions, bots, resample, rules, rules_text, terminal, views
+from . import actions, algorithms, bots, resample, rules, rules_text, terminal, views
 from . import state as state_module
 from .state import DAWN, State
 
@@ -24,6 +24,7 @@ class MuseumJob(
     bots=bots,
     terminal=terminal,
     rules_text=rules_text,
+    algorithms=algorithms,
 ):
     """The Museum Job: one Thief against the night watch of the Quayside Palace."""
 

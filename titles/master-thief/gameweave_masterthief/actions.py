@@ -2,13 +2,36 @@
 
 Thief Cards are named by their title (copies of a card are alike), Museum items by
 their name (each is unique), seats by number.
+
+Every field declares its values (:func:`gameweave_core.values`), so the actions
+are numbered (an action space for game-playing algorithms): a seat is any seat of
+the table, an item any Museum Card a thief can hold (never a Security card), a card
+any Thief Card title. See :data:`ACTIONS` for the order of the kinds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import attrs
 
-from gameweave_core import action
+from gameweave_core import action, values
+
+from .cards import ALARM, MUSEUM_CARDS, THIEF_CARDS, UTILITY
+
+#: Museum Cards a thief can carry, stash, drop or surrender: every Item and Charmed
+#: Item (a Security card is never held: it is averted or struck at once).
+ITEM_NAMES: tuple[str, ...] = tuple(c.name for c in MUSEUM_CARDS if c.kind != ALARM)
+#: Every Thief Card title (what a hand may hold and discard).
+CARD_NAMES: tuple[str, ...] = tuple(c.name for c in THIEF_CARDS)
+#: The Utility titles (what :class:`PlayUtility` puts into play).
+UTILITY_NAMES: tuple[str, ...] = tuple(c.name for c in THIEF_CARDS if c.kind == UTILITY)
+
+
+def seats(players: int, config: Mapping[str, Any]) -> range:
+    """Every seat of the table (one's own seat is never a legal target: the mask says so)."""
+    return range(1, players + 1)
 
 
 @action("steal")
@@ -22,8 +45,8 @@ class Steal:
 class Swipe:
     """Play Swipe: take ``item`` Carried by ``target``."""
 
-    target: int
-    item: str
+    target: int = values(seats)
+    item: str = values(ITEM_NAMES)
 
 
 @action("stash")
@@ -31,7 +54,7 @@ class Swipe:
 class Stash:
     """Play Stash: turn your Carried ``item`` face down."""
 
-    item: str
+    item: str = values(ITEM_NAMES)
 
 
 @action("raid")
@@ -39,7 +62,7 @@ class Stash:
 class Raid:
     """Play Raid: take 1 Stashed item, at random, from ``target``."""
 
-    target: int
+    target: int = values(seats)
 
 
 @action("trip")
@@ -47,8 +70,8 @@ class Raid:
 class Trip:
     """Play Trip: ``target`` drops its Carried ``item`` into the Museum."""
 
-    target: int
-    item: str
+    target: int = values(seats)
+    item: str = values(ITEM_NAMES)
 
 
 @action("snoop")
@@ -56,7 +79,7 @@ class Trip:
 class Snoop:
     """Play Snoop: look at ``target``'s Calling Card."""
 
-    target: int
+    target: int = values(seats)
 
 
 @action("lift")
@@ -70,7 +93,7 @@ class Lift:
 class PlayUtility:
     """Play the Utility ``card`` face up in front of you."""
 
-    card: str
+    card: str = values(UTILITY_NAMES)
 
 
 @action("grip")
@@ -96,7 +119,7 @@ class Pass:
 class Surrender:
     """Give up your Carried ``item`` to avert the Security on the table."""
 
-    item: str
+    item: str = values(ITEM_NAMES)
 
 
 @action("vote")
@@ -104,7 +127,7 @@ class Surrender:
 class Vote:
     """The Jury of Thieves: vote to abandon the Heist and start over, or not."""
 
-    abandon: bool
+    abandon: bool = values((False, True))
 
 
 @action("end")
@@ -118,7 +141,7 @@ class EndTurn:
 class Discard:
     """Discard ``card`` from your hand (down to the hand limit)."""
 
-    card: str
+    card: str = values(CARD_NAMES)
 
 
 @action("drop")
@@ -126,7 +149,7 @@ class Discard:
 class Drop:
     """Drop your Carried ``item`` into the Museum (down to the carrying limit)."""
 
-    item: str
+    item: str = values(ITEM_NAMES)
 
 
 @action("stay")

@@ -1,7 +1,9 @@
 """Master Thief as a Gameweave title: its metadata, and the modules that hold the
 rules (``rules``), the views (``views``), the sampler (``resample``), the bots
 (``bots``) and the terminal (``terminal``). Every method is the function of the same
-name in one of them, bound as it is."""
+name in one of them, bound as it is; what game-playing algorithms need is in
+``actions`` (the values of each action's fields), ``views`` (the views' shape) and
+``algorithms`` (utilities and facts)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from typing import Any, ClassVar
 
 from gameweave_core import ModuleTitle
 
-from . import actions, bots, resample, rules, rules_text, terminal, views
+from . import actions, algorithms, bots, resample, rules, rules_text, terminal, views
 from .state import State
 
 
@@ -23,6 +25,7 @@ class MasterThief(
     bots=bots,
     terminal=terminal,
     rules_text=rules_text,
+    algorithms=algorithms,
 ):
     """Master Thief: steal, swipe, stash, and escape before Security or time runs out."""
 

@@ -10,12 +10,47 @@ it has Snooped, its own answer or vote while others still decide.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
+from gameweave_core import Bag, Bool, IntRange, ListOf, MapOf, Maybe, OneOf, Record, Schema
+from gameweave_core.reactions import PASS
+
 from . import charms
-from .cards import MUSEUM
+from .actions import CARD_NAMES, ITEM_NAMES, UTILITY_NAMES
+from .cards import (
+    ACTION,
+    ALARM,
+    CALLING_BONUS,
+    CALLING_CARDS,
+    MUSEUM,
+    MUSEUM_CARDS,
+    THIEF_CARDS,
+    UTILITY,
+    thief_deck,
+)
 from .rules import awaiting, knows_calling
-from .state import OVER, State
+from .state import (
+    AVERT,
+    CARRY_LIMIT,
+    CAUGHT,
+    CLEANUP,
+    ESCAPED,
+    HAND_LIMIT,
+    HEIST,
+    IN,
+    JURY,
+    LEAVE,
+    MAX_RESTARTS,
+    OVER,
+    OVERFLOW,
+    PLAY,
+    REACT,
+    STEAL,
+    STRIKES_TO_END,
+    TIEBREAK,
+    State,
+)
 
 
 def item(name: str) -> dict[str, Any]:
@@ -117,3 +152,120 @@ def seat_label(state: State, seat: int) -> str:
 def has_secrets(state: State, seat: int) -> bool:
     """Every thief has a hand and a Calling Card to hide."""
     return True
+
+
+# -- the views' shape, for the core's observation encoder -----------------------------
+
+#: Every phase, as the view names it.
+PHASES = (HEIST, AVERT, JURY, STEAL, PLAY, REACT, OVERFLOW, CLEANUP, LEAVE, TIEBREAK, OVER)
+#: What opens a reaction window (``window.trigger``).
+TRIGGERS = ("security", "swipe", "raid", "trip", "escape")
+#: How a game ends (``ended``).
+ENDINGS = ("strikes", "time", "escapes")
+#: A bound on the turns of a match: each turn takes an action, and a match ends
+#: within ``MasterThief.max_actions`` (6000) actions (the kit checks both).
+MAX_TURNS = 6000
+#: The most a thief can hold in hand: the hand limit (5 with Amber) at the end of
+#: its last turn, then 4 from the turn's steal (3 and Sabre-Tooth Fang's 1) and 3
+#: more from each of two Lifts (Mask of Many Faces), a Lift itself spent. Cards come
+#: into a hand on no other seat's turn. The schema leaves room above that.
+MAX_HAND = 20
+#: The most copies of one Thief Card title (a hand holds no more of one).
+MAX_COPIES = max(c.copies for c in THIEF_CARDS)
+#: Thief Cards played in a turn: Actions and Utilities, each title twice at most.
+PLAYABLE = tuple(c.name for c in THIEF_CARDS if c.kind in (ACTION, UTILITY))
+#: The most Black Market Credits a thief can score: every item kept, each of its
+#: Calling Card's two categories paying the bonus on its 5 items.
+MAX_SCORE = sum(c.bmc for c in MUSEUM_CARDS) + CALLING_BONUS * 2 * 5
+
+
+def jury_sentences(players: int) -> tuple[str, ...]:
+    """Every way the view's ``jury`` line can read: the Heist abandoned on three
+    Strikes, or the Jury's verdict with its tally (every thief votes: all are still
+    in the Museum in the Heist). Its wording is the rules'; the tests play it."""
+    abandon = [y for y in range(players + 1) if 2 * y > players]
+    go_on = [y for y in range(players + 1) if 2 * y <= players]
+    return (
+        "Three Strikes in the Heist: the heist is abandoned and started over",
+        *(f"The Jury abandons the Heist ({y} of {players} vote to abandon)" for y in abandon),
+        *(f"The Jury goes on with the Heist ({y} of {players} vote to abandon)" for y in go_on),
+    )
+
+
+def view_schema(players: int, config: Mapping[str, Any]) -> Schema:
+    """The shape of every view of a ``players``-seat match, for the core's encoder.
+
+    Lists the rules keep sorted (a hand, the Stashed items, who has answered) are
+    bags: counts per value, nothing lost. The Carried items, the Utilities in play
+    and the cards played this turn come in the order they came, which no rule
+    reads: they are bags too (items are unique, so a bag is the set). Lists whose
+    order matters (Strikes, who is asked in turn) keep their order.
+    """
+    seat = IntRange(1, players, one_hot=True)
+    seat_set = Bag(range(1, players + 1), max_count=1)
+    # An item as the view shows it: its name and card data (a whole card is one value).
+    items = Bag([item(name) for name in ITEM_NAMES], max_count=1)
+    securities = [c.name for c in MUSEUM_CARDS if c.kind == ALARM]
+    callings = OneOf([c.name for c in CALLING_CARDS])
+    per_seat = Record(
+        seat=seat,
+        status=OneOf((IN, ESCAPED, CAUGHT)),
+        hand=IntRange(0, MAX_HAND),
+        carried=items,
+        stashed=items,
+        utilities=Bag(UTILITY_NAMES, max_count=2),
+        snooped=seat_set,
+        carry_limit=IntRange(CARRY_LIMIT, CARRY_LIMIT + 2),
+        hand_limit=IntRange(HAND_LIMIT, HAND_LIMIT + 1),
+        calling=Maybe(callings),
+        caught_with=Maybe(items),
+    )
+    window = Record(
+        trigger=OneOf(TRIGGERS),
+        actor=seat,
+        asked=ListOf(seat, max_len=players),
+        answered=seat_set,
+        target=Maybe(seat),
+        item=Maybe(OneOf(ITEM_NAMES)),
+        security=Maybe(OneOf(securities)),
+        # A seat's own answer: a pass, a Reaction, or the item it surrendered.
+        mine=Maybe(OneOf((PASS, "Grip", "Latch", *ITEM_NAMES))),
+    )
+    return Record(
+        players=IntRange(2, 6),
+        phase=OneOf(PHASES),
+        turn=seat,
+        turns=IntRange(0, MAX_TURNS),
+        awaiting=seat_set,
+        museum=IntRange(0, len(MUSEUM_CARDS)),
+        deck=IntRange(0, len(thief_deck())),
+        discard=MapOf(CARD_NAMES, value=IntRange(1, MAX_COPIES)),  # type: ignore[arg-type]
+        strikes=ListOf(OneOf(securities), max_len=STRIKES_TO_END + 1),
+        strikes_to_end=IntRange(STRIKES_TO_END, STRIKES_TO_END + 1),
+        played=Bag(PLAYABLE, max_count=2),
+        seats=ListOf(per_seat, length=players),
+        restarts=IntRange(0, MAX_RESTARTS),
+        last_turn=Maybe(Bool()),
+        final_turn=Maybe(Bool()),
+        alarmed=Maybe(Bool()),
+        jury=Maybe(OneOf(jury_sentences(players))),
+        heist_in=Maybe(seat_set),
+        security=Maybe(Record(card=OneOf([item(name) for name in securities]), pulled_by=seat)),
+        window=Maybe(window),
+        voted=Maybe(seat_set),
+        my_vote=Maybe(Bool()),
+        tied=Maybe(seat_set),
+        tie_in=Maybe(seat_set),
+        tie_steals=Maybe(
+            MapOf(
+                [str(s) for s in range(1, players + 1)],  # type: ignore[misc]
+                value=OneOf(list(MUSEUM)),
+            )
+        ),
+        scores=Maybe(ListOf(IntRange(0, MAX_SCORE), length=players)),
+        ended=Maybe(OneOf(ENDINGS)),
+        winners=Maybe(seat_set),
+        you=Maybe(seat),
+        hand=Maybe(Bag(CARD_NAMES, max_count=MAX_COPIES)),
+        calling=Maybe(callings),
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from gameweave_core import ModuleTitle
 
-from . import actions, bots, resample, rules, rules_text, terminal, views
+from . import actions, algorithms, bots, resample, rules, rules_text, terminal, views
 from .state import State
 
 # A round ends within 1 placement + 4 choices + 686 moves (each move lowers the sum of
@@ -25,6 +25,7 @@ class MuseumHeist(
     bots=bots,
     terminal=terminal,
     rules_text=rules_text,
+    algorithms=algorithms,
 ):
     """Museum Heist: secret identities on a shared board."""
 

@@ -1,0 +1,270 @@
+"""A title hosted for the peers' APIs: its numbered actions, encoded views, utilities
+and facts, reached only through the core's public API (as the CLI and server do).
+
+Both adapters (:mod:`.pettingzoo`, :mod:`.openspiel`) build on :class:`Host`; it is
+the one place that knows the core's names, so that the adapters stay thin.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gameweave_core import (
+    ActionSpace,
+    GameweaveError,
+    Match,
+    NotEnumerable,
+    ObservationSpec,
+    Registry,
+    Rng,
+    Title,
+    action_space,
+    default_registry,
+    game_info,
+)
+
+
+class NotHostable(GameweaveError):
+    """A title the adapters cannot host, with the one-line reason: its actions are not
+    numbered, its views have no declared schema, or it states no facts (chance,
+    simultaneous choices, utilities)."""
+
+
+def resolve(title: str | Title[Any], registry: Registry | None = None) -> Title[Any]:
+    """The title named ``title`` in ``registry`` (default: the installed titles), or
+    ``title`` itself when it is a title object."""
+    if isinstance(title, Title):
+        return title
+    if not isinstance(title, str):
+        raise TypeError(f"a title is an installed title's name or a Title, not {title!r}")
+    return (registry or default_registry()).title(title)
+
+
+class Host:
+    """One title for one player count and options, ready for an adapter.
+
+    Everything a seat is given comes from :meth:`observe` (its view, encoded),
+    :meth:`mask` (its legal actions) and :meth:`info_string` (its own actions and
+    what it was shown): never from the match's state.
+    """
+
+    def __init__(self, title: Title[Any], players: int, config: Mapping[str, Any]) -> None:
+        self.title = title
+        self.players = players
+        full = title.check_config(players, dict(config))
+        self.config: dict[str, Any] = full
+        try:
+            self.space: ActionSpace = action_space(title, players, full)
+        except NotEnumerable as error:
+            raise NotHostable(str(error)) from None
+        spec = title.observation_spec(players, full)
+        if spec is None:
+            raise NotHostable(
+                f"{title.name} declares no view schema (view_schema), so its views "
+                "cannot be encoded as observations"
+            )
+        self.spec: ObservationSpec = spec
+        info = game_info(title, players, full)
+        if not info.declared:
+            raise NotHostable(
+                f"{title.name} states no game facts (game_facts): whether it uses "
+                "chance, lets seats choose at once, and its utilities' kind and bounds"
+            )
+        self.info = info
+        self.size = self.space.size
+        self.obs_size = spec.size
+        self.obs_low = np.zeros(spec.size, np.float32)
+        self.obs_high = np.ones(spec.size, np.float32)
+        self.simultaneous = bool(info.simultaneous)
+        self.uses_chance = bool(info.uses_chance)
+        self.max_chance_outcomes = int(info.max_chance_outcomes or 0)
+        self.min_utility = float(info.min_utility)
+        self.max_utility = float(info.max_utility)
+        self.sum_kind = {
+            "zero_sum": "zero",
+            "constant_sum": "constant",
+            "general_sum": "general",
+            "identical": "identical",
+        }[info.utility]
+        self.utility_sum: float | None = 0.0 if info.utility == "zero_sum" else info.utility_sum
+        self.max_game_length = int(info.max_length)
+        # A title whose every view is the whole game (tic-tac-toe) is a game of
+        # perfect information; any other has secrets for some seat at some point.
+        self.hidden_information = True
+        # Each action's number, looked up once: actions are frozen attrs classes.
+        self._numbers: dict[Any, int] = {}
+
+    # -- matches ---------------------------------------------------------------------
+
+    def new_match(self, seed: int) -> Match:
+        """A match of this title, its chance drawn from ``seed``."""
+        return Match(self.title, self.players, seed, self.config)
+
+    def new_explicit(self, recall: bool = False) -> Match:
+        """A match whose every random draw waits as a chance node (see
+        :meth:`chance_outcomes`): the match OpenSpiel plays; with ``recall``, it keeps
+        its seats' information states step by step."""
+        return Match.explicit(self.title, self.players, self.config, recall=recall)
+
+    def clone(self, match: Match) -> Match:
+        """An independent copy of ``match`` at the same point."""
+        return match.clone()
+
+    def chance_pending(self, match: Match) -> bool:
+        """Whether ``match`` waits for a chance outcome."""
+        return match.is_chance_node
+
+    def chance_outcomes(self, match: Match) -> list[tuple[int, float]]:
+        """The outcomes of the pending draw and their probabilities."""
+        return match.chance_outcomes()
+
+    def resolve_chance(self, match: Match, outcome: int) -> None:
+        """Give the pending draw its ``outcome``."""
+        match.apply_chance(outcome)
+
+    def resampled(self, match: Match, seat: int, seed: int) -> Match:
+        """A copy of ``match`` in a state ``seat`` cannot tell from its own, drawn by
+        the title's resample hook from ``Rng(seed)``."""
+        return match.resampled(seat, Rng(seed))
+
+    # -- what a seat is given --------------------------------------------------------
+
+    @staticmethod
+    def in_setup(match: Match) -> bool:
+        """Whether ``match`` is at a chance node of its setup: nobody has seen anything
+        yet (a seat's observation is then all zeros, its strings empty)."""
+        return match.step == 0 and match.is_chance_node
+
+    def observe(self, match: Match, seat: int) -> NDArray[np.float32]:
+        """``seat``'s view, encoded: the observation."""
+        if self.in_setup(match):
+            return np.zeros(self.obs_size, np.float32)
+        return self.encode(match.view(seat))
+
+    def encode(self, view: Any) -> NDArray[np.float32]:
+        """``view`` encoded by the title's view schema, as ``spec.encode`` does, but
+        written straight into a NumPy array: the schema writes only the numbers that
+        are not 0, and converting a list of tens of thousands of floats cost more
+        than encoding it (the host's spec, not the match's: each new match would
+        derive it again)."""
+        out = np.zeros(self.obs_size, np.float32)
+        self.spec.schema.write(view, cast(list[float], out), 0, "")
+        return out
+
+    def mask(self, match: Match, seat: int) -> NDArray[np.int8]:
+        """1 at the number of each action ``seat`` may take now, else 0."""
+        out = np.zeros(self.size, np.int8)
+        number = self.number
+        for act in match.legal_actions(seat):
+            out[number(act)] = 1
+        return out
+
+    def number(self, act: Any) -> int:
+        """The number of the action ``act``."""
+        try:
+            return self._numbers[act]
+        except KeyError:
+            found = self._numbers[act] = self.space.index(act)
+            return found
+
+    def legal_indices(self, match: Match, seat: int) -> list[int]:
+        """The numbers of ``seat``'s legal actions, in increasing order."""
+        number = self.number
+        return sorted(number(act) for act in match.legal_actions(seat))
+
+    def view_string(self, match: Match, seat: int) -> str:
+        """``seat``'s view, in canonical JSON: the observation string."""
+        if self.in_setup(match):
+            return ""
+        return json.dumps(match.view(seat), sort_keys=True, separators=(",", ":"))
+
+    def state_string(self, match: Match) -> str:
+        """A string identifying the match's state, for OpenSpiel's tables (never shown
+        to a seat): the spectator's view and the state's digest; in the setup's
+        draws, the outcomes drawn so far."""
+        if self.in_setup(match):
+            return f"setup, chance outcomes so far: {match.chance_draws}"
+        view = json.dumps(match.view(None), sort_keys=True, separators=(",", ":"))
+        return f"{view}\n{match.digest()}"
+
+    @property
+    def info_size(self) -> int:
+        """The size of the information-state tensor: the observation, then per action
+        number how often the seat took it."""
+        return self.obs_size + self.size
+
+    def info_tensor(self, match: Match, seat: int) -> NDArray[np.float32]:
+        """``seat``'s information-state tensor (see :attr:`info_size`)."""
+        out = np.zeros(self.info_size, np.float32)
+        if self.in_setup(match):
+            return out
+        out[: self.obs_size] = self.encode(match.view(seat))
+        # The seat's own actions: what it did is part of what it knows.
+        from_json, index, base = self.title.codec.from_json, self.space.index, self.obs_size
+        scale = 1.0 / max(1, self.max_game_length)
+        for who, data in match.actions():
+            if who == seat:
+                out[base + index(from_json(data))] += scale
+        return out
+
+    def info_string(self, match: Match, seat: int) -> str:
+        """``seat``'s information state: its own actions and everything it was shown,
+        in the core's canonical form (perfect recall)."""
+        if self.in_setup(match):
+            return ""
+        return match.information_state(seat)
+
+    # -- acting ----------------------------------------------------------------------
+
+    def submit(self, match: Match, seat: int, number: Any) -> None:
+        """``seat`` takes the action numbered ``number``; one the seat may not take
+        now is refused in one line (:class:`ValueError`) and changes nothing."""
+        if isinstance(number, np.integer):
+            number = int(number)
+        try:
+            match.submit(seat, self.space.action(number))
+        except GameweaveError as error:
+            raise ValueError(str(error)) from None
+
+    def is_legal(self, match: Match, seat: int, number: Any) -> bool:
+        """Whether ``seat`` may take the action numbered ``number`` now."""
+        if isinstance(number, np.integer):
+            number = int(number)
+        if type(number) is not int or not 0 <= number < self.size:
+            return False
+        return self.space.action(number) in match.legal_actions(seat)
+
+    def apply(self, match: Match, number: int) -> None:
+        """Apply OpenSpiel's action ``number``: the pending draw's outcome at a chance
+        node, else the action of that number for the first awaited seat."""
+        if self.chance_pending(match):
+            self.resolve_chance(match, number)
+        else:
+            self.submit(match, match.awaiting[0], number)
+
+    def describe(self, number: int) -> str:
+        """The action numbered ``number``, in words."""
+        return self.title.describe_action(self.space.action(number))
+
+    def utilities(self, match: Match) -> Sequence[float]:
+        """Each seat's utility at the end (seat 1 first)."""
+        found = match.utilities()
+        if found is None:
+            raise ValueError("the match is not over: it has no utilities yet")
+        return [float(u) for u in found]
+
+
+def host(
+    title: str | Title[Any],
+    players: int | None,
+    options: Mapping[str, Any],
+    registry: Registry | None = None,
+) -> Host:
+    """Host ``title`` for ``players`` seats (default: its fewest) and ``options``."""
+    found = resolve(title, registry)
+    return Host(found, found.min_players if players is None else players, options)

@@ -1,0 +1,167 @@
+"""The House Job as algorithms see it: numbered actions and encoded views.
+
+Random and bot games at every player count: every legal action of every state
+round-trips through its number, and every view (each seat's and the spectator's)
+encodes to the spec's length. The one play without a number (Back the Play going
+all-in with a Take that is none of its steps) is pinned down below, so that the
+day it gets one this file says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gameweave_core import Match, Rng, ViewOutsideSchema, derive_seed
+from gameweave_core.space import NotEnumerable
+from gameweave_house import HouseJob
+from gameweave_house.abilities import BACKING_STEPS, CARDS
+from gameweave_house.actions import ACTIONS, Ability, Chips, Draft, Mark
+from gameweave_house.algorithms import REASONS, action_list, most_take
+from gameweave_house.bots import BOTS
+from gameweave_house.rules import CHIP_STEPS
+
+TITLE = HouseJob()
+PLAYERS = (2, 3, 4)
+
+
+def all_in(act: Any) -> bool:
+    """Back the Play for the whole Take, when the Take is none of the steps."""
+    return (
+        isinstance(act, Ability) and act.card == "back_the_play" and act.amount not in BACKING_STEPS
+    )
+
+
+def check_every_step(match: Match, choose: Any) -> tuple[int, int]:
+    """Play ``match`` out with ``choose(match, seat)``, checking numbers and views at
+    every step; returns (legal actions checked, all-in plays met)."""
+    space = match.action_space
+    spec = match.observation_spec
+    assert spec is not None
+    checked = gaps = 0
+    while True:
+        for seat in (None, *range(1, match.players + 1)):
+            assert len(match.observation(seat)) == spec.size
+        if not match.awaiting:
+            return checked, gaps
+        seat = match.awaiting[0]
+        legal = list(match.legal_actions(seat))
+        numbered = [a for a in legal if not all_in(a)]
+        gaps += len(legal) - len(numbered)
+        numbers = [space.index(a) for a in numbered]
+        assert len(set(numbers)) == len(numbered), "two legal actions share a number"
+        assert [space.action(n) for n in numbers] == numbered
+        checked += len(numbered)
+        match.submit(seat, choose(match, seat))
+
+
+def random_choice(rng: Rng) -> Any:
+    return lambda m, s: rng.choice(list(m.legal_actions(s)))
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_random_games_number_every_legal_action_and_encode_every_view(players: int) -> None:
+    checked = 0
+    for seed in range(4):
+        match = Match(TITLE, players, 300 * players + seed)
+        checked += check_every_step(match, random_choice(Rng(derive_seed(seed, "choices"))))[0]
+        assert match.utilities() in ((0.0,) * players, (1.0,) * players)
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_bot_games_number_every_legal_action_and_encode_every_view(players: int) -> None:
+    # The basic bots bet, mark and play their cards as a crew would, which random
+    # play rarely does for long.
+    match = Match(TITLE, players, 60 + players)
+    bots = {s: BOTS[TITLE.default_bot](s, players) for s in range(1, players + 1)}
+    rng = Rng(derive_seed(players, "bots"))
+    checked, _ = check_every_step(match, lambda m, s: bots[s].act(m.observe(s), rng))
+    assert checked > 100
+
+
+def test_the_space_sizes_and_numbers_are_fixed() -> None:
+    sizes = [Match(TITLE, p, 1).action_space.size for p in PLAYERS]
+    assert sizes == [381, 522, 663]
+    space = Match(TITLE, 2, 1).action_space
+    assert space.action(0) == Draft("lookout")
+    assert space.index(Chips(10)) == 5
+    assert space.index(Chips(10, 3)) == 6  # the Extra Box of two seats is box 3
+    assert space.index(Mark(1)) == 12
+
+
+def test_every_kind_and_every_ability_card_has_numbers() -> None:
+    listed = action_list(3, TITLE.check_config(3, {}))
+    assert {type(a) for a in listed} == set(ACTIONS)
+    assert {a.card for a in listed if isinstance(a, Ability)} == set(CARDS)
+    # The list is the product of the declared values for every kind but Ability.
+    assert [a.amount for a in listed if isinstance(a, Chips) and a.box is None] == list(CHIP_STEPS)
+
+
+def test_an_all_in_with_an_odd_take_is_the_one_play_without_a_number() -> None:
+    space = Match(TITLE, 2, 1).action_space
+    assert space.index(Ability("back_the_play", box=1, amount=1000)) >= 0
+    with pytest.raises(NotEnumerable, match="back_the_play"):
+        space.index(Ability("back_the_play", box=1, amount=730))
+    # And it happens in play: the Bagman's all-in while the Take is between steps.
+    gaps = 0
+    for seed in range(6):
+        match = Match(TITLE, 4, 900 + seed)
+        gaps += check_every_step(match, random_choice(Rng(seed)))[1]
+    assert gaps > 0
+
+
+def betting_match() -> Match:
+    match = Match(TITLE, 3, 8)
+    rng = Rng(8)
+    while match.view(None)["phase"] != "play":
+        seat = match.awaiting[0]
+        match.submit(seat, rng.choice(list(match.legal_actions(seat))))
+    return match
+
+
+def test_the_schema_refuses_what_it_does_not_cover() -> None:
+    match = betting_match()
+    spec = match.observation_spec
+    assert spec is not None
+    view = match.view(1)
+    view["dealer"]["cards"] = ["1X"]
+    with pytest.raises(ViewOutsideSchema, match=r"\['dealer'\]\['cards'\]\[0\]"):
+        spec.encode(view)
+    view = match.view(1)
+    view["take"] = most_take(3, 1000) + 1
+    with pytest.raises(ViewOutsideSchema, match=r"\['take'\]"):
+        spec.encode(view)
+    view = match.view(1)
+    view["crew"][0]["cards"][0]["reason"] = "because"
+    with pytest.raises(ViewOutsideSchema, match="reason"):
+        spec.encode(view)
+    assert "" in REASONS and "spent" in REASONS
+
+
+def test_the_opening_take_is_part_of_the_schema() -> None:
+    # A schema is for one player count and options: the opening Take is checked.
+    match = Match(TITLE, 2, 3, config={"take": 500})
+    spec = match.observation_spec
+    assert spec is not None
+    assert len(match.observation(1)) == spec.size
+    other = TITLE.observation_spec(2, TITLE.check_config(2, {}))
+    assert other is not None
+    with pytest.raises(ViewOutsideSchema, match="opening"):
+        other.encode(match.view(1))
+
+
+def test_only_words_go_unencoded() -> None:
+    spec = Match(TITLE, 2, 1).observation_spec
+    assert spec is not None
+    names = {path.rsplit("[", 1)[-1] for path, _ in spec.not_encoded}
+    assert names == {"'name']", "'text']", "'when']", "'role_name']", "'summary']"}
+
+
+def test_the_facts_hold_in_explicit_chance_games() -> None:
+    facts = TITLE.game_facts(2, {})
+    assert facts is not None and facts.utility == "identical" and not facts.simultaneous
+    match = Match.explicit(TITLE, 2)
+    assert match.is_chance_node
+    assert len(match.chance_outcomes()) == facts.max_chance_outcomes == 52
