@@ -1,6 +1,7 @@
 """What Museum Heist declares for game-playing algorithms: the shape of its views
 (``view_schema``), from which the core encodes every view into numbers, and its
-facts (``game_facts``): chance, dynamics and the kind of utilities.
+facts (``game_facts``): chance, dynamics and the kind of utilities; and a fast
+``copy_state`` for the clones search algorithms make.
 
 The schema follows ``views.py`` key by key; the fixed board and the phase's words
 are not encoded. List lengths are the most the rules allow, worked out below.
@@ -27,7 +28,17 @@ from gameweave_core import (
 
 from .actions import COORDS
 from .board import CHARACTERS, DISTANCE2, PASSAGES, SQUARES
-from .state import ARTWORK_TOKENS, CHOOSE, OVER, PLACE, PLAY, SWAPS_EACH, tokens_to_win
+from .state import (
+    ARTWORK_TOKENS,
+    CHOOSE,
+    OVER,
+    PLACE,
+    PLAY,
+    SWAPS_EACH,
+    RoundEnd,
+    State,
+    tokens_to_win,
+)
 
 #: Rounds in a game: one Artwork token each, and the box holds nine.
 MAX_ROUNDS = ARTWORK_TOKENS
@@ -123,4 +134,44 @@ def game_facts(players: int, config: Mapping[str, Any]) -> GameFacts:
         min_utility=0.0,
         max_utility=1.0,
         max_chance_nodes=len(CHARACTERS) + 1,
+    )
+
+
+def copy_state(state: State) -> State:
+    """An independent copy of ``state`` for clones and explicit chance: its lists,
+    dicts and records copied, far cheaper than ``copy.deepcopy`` (the moves and
+    challenges are tuples, shared as they are; tests/test_algorithms.py checks
+    that nothing mutable is shared)."""
+    last = state.last
+    return State(
+        players=state.players,
+        pieces=list(state.pieces),
+        artwork=state.artwork,
+        phase=state.phase,
+        round=state.round,
+        turn=state.turn,
+        starter=state.starter,
+        chosen=list(state.chosen),
+        tokens=list(state.tokens),
+        swaps=list(state.swaps),
+        out=list(state.out),
+        public=list(state.public),
+        shown=[list(s) for s in state.shown],
+        ruled_out=[list(r) for r in state.ruled_out],
+        rested=list(state.rested),
+        moves=list(state.moves),
+        challenges=list(state.challenges),
+        supply=state.supply,
+        last=None
+        if last is None
+        else RoundEnd(
+            last.round,
+            last.winner,
+            last.how,
+            dict(last.revealed),
+            [dict(s) for s in last.shown],
+            list(last.challenges),
+            {s: list(r) for s, r in last.ruled_out.items()},
+        ),
+        winner=state.winner,
     )
