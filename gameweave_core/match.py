@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 #: one-line refusal. An ``int`` annotation would let the compiled build (see
 #: ``setup.py``) reject junk with a bare TypeError first, and let True pass as 1.
 SeatArg = Any
+#: A chance outcome, taken as any object for the same reason (the compiled build
+#: would turn True into 1 before the check could refuse it).
+OutcomeArg = Any
 
 E = TypeVar("E", bound=BaseException)
 
@@ -210,7 +213,7 @@ class Match:
         n = pending.n
         return [(i, 1.0 / n) for i in range(n)]
 
-    def apply_chance(self, outcome: int) -> None:
+    def apply_chance(self, outcome: OutcomeArg) -> None:
         """Choose ``outcome`` at a chance node: the interrupted step runs again with
         it, to its end or to its next draw. Raises :class:`IllegalAction` (and
         changes nothing) when the match is not at a chance node or ``outcome`` is

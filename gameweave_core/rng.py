@@ -96,7 +96,7 @@ class Rng:
     whole words of the stream instead and cannot be scripted.
     """
 
-    __slots__ = ("_block", "_inline", "_legacy", "_next_block", "_pos", "generator", "seed")
+    __slots__ = ("_block", "_fast", "_legacy", "_next_block", "_pos", "generator", "seed")
 
     def __init__(self, seed: int, generator: int | None = None) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
@@ -114,7 +114,7 @@ class Rng:
         self._next_block = 0
         # The inlined copies of randbelow serve generator 2 itself only: a subclass
         # that draws otherwise gets every draw through its own randbelow.
-        self._inline = type(self) is Rng and self._legacy is None
+        self._fast = type(self) is Rng and self._legacy is None
 
     def copy(self) -> Rng:
         """An independent generator in the same place of the same stream: it draws
@@ -223,7 +223,7 @@ class Rng:
         n = len(items)
         if not n:
             raise IndexError("cannot choose from an empty sequence")
-        if not self._inline or n > _TWO_32:
+        if not self._fast or n > _TWO_32:
             return items[self.randbelow(n)]
         # randbelow, inlined: the random bots call this once per action.
         pos = self._pos
@@ -243,7 +243,7 @@ class Rng:
         if self._legacy is not None:
             self._legacy.shuffle(items)
             return
-        if not self._inline:
+        if not self._fast:
             for i in range(len(items) - 1, 0, -1):
                 j = self.randbelow(i + 1)
                 items[i], items[j] = items[j], items[i]

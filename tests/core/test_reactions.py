@@ -11,7 +11,23 @@ from typing import Any
 import attrs
 import pytest
 
-from gameweave_core import Event, Match, Outcome, Rng, Title, action
+from gameweave_core import (
+    Bag,
+    Bool,
+    Event,
+    GameFacts,
+    IntRange,
+    ListOf,
+    Match,
+    Maybe,
+    OneOf,
+    Outcome,
+    Record,
+    Rng,
+    Schema,
+    Title,
+    action,
+)
 from gameweave_core.reactions import (
     PASS,
     ReactionWindow,
@@ -139,7 +155,8 @@ class Snatch(Title[SnatchState]):
     max_actions = 200
 
     def setup(self, players: int, config: Mapping[str, Any], rng: Rng) -> SnatchState:
-        blocks = [rng.random() < 0.5 for _ in range(players)]
+        # Even odds, drawn as whole numbers: a float draw could not be a chance node.
+        blocks = [rng.randbelow(2) == 1 for _ in range(players)]
         return SnatchState(players, blocks, [False] * players, [0] * players)
 
     def awaiting(self, state: SnatchState) -> Sequence[int]:
@@ -214,6 +231,21 @@ class Snatch(Title[SnatchState]):
             if state.window is not None and seat in state.window.answers:
                 out["my_answer"] = state.window.answers[seat]
         return out
+
+    def view_schema(self, players: int, config: Mapping[str, Any]) -> Schema:
+        return Record(
+            pot=IntRange(0, POT),
+            coins=ListOf(IntRange(0, POT), length=players),
+            spent=ListOf(Bool(), length=players),
+            turn=IntRange(1, players),
+            answered=Maybe(Bag(range(1, players + 1))),
+            my_block=Maybe(Bool()),
+            my_answer=Maybe(OneOf((PASS, "block"))),
+        )
+
+    def game_facts(self, players: int, config: Mapping[str, Any]) -> GameFacts:
+        # A coin toss per seat for its Block; the window asks the others at once.
+        return GameFacts(max_chance_outcomes=2, max_chance_nodes=players, simultaneous=True)
 
     def outcome(self, state: SnatchState) -> Outcome | None:
         if self.awaiting(state):
