@@ -11,7 +11,6 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import attrs
 import pytest
 from gameweave_museumrush import MuseumRush
 from gameweave_museumrush.actions import PATHS, Lure, Route, action_list, lures
@@ -236,44 +235,3 @@ def test_a_match_played_by_numbers_is_the_match_played_by_actions(
         outcome = by_action.outcome()
         assert outcome is not None
         assert by_number.utilities() == tuple(TITLE.utilities(outcome, players))
-
-
-def _mutable_parts(value: Any, found: list[Any]) -> list[Any]:
-    """Every list, dict and attrs instance inside ``value``."""
-    if isinstance(value, list | tuple):
-        if isinstance(value, list):
-            found.append(value)
-        for v in value:
-            _mutable_parts(v, found)
-    elif isinstance(value, dict):
-        found.append(value)
-        for v in value.values():
-            _mutable_parts(v, found)
-    elif attrs.has(type(value)):
-        found.append(value)
-        for field in attrs.fields(type(value)):
-            _mutable_parts(getattr(value, field.name), found)
-    return found
-
-
-def test_a_copied_state_equals_the_state_and_shares_nothing_that_changes() -> None:
-    """The title's copy_state (for clones and explicit chance) against every state
-    of random play: equal, and no list, dict or attrs object in common."""
-    assert TITLE.module_bindings["copy_state"] == "gameweave_museumrush.algorithms.copy_state"
-    checked = 0
-    for match in played(3, {}, seeds=3):
-        state = match.state
-        copied = TITLE.copy_state(state)
-        assert copied == state
-        originals = {id(part) for part in _mutable_parts(state, [])}
-        assert not originals & {id(part) for part in _mutable_parts(copied, [])}
-        checked += 1
-    assert checked > 50
-    # A clone goes its own way: the original does not move with it.
-    match = Match(TITLE, 3, 7)
-    twin = match.clone()
-    before = match.digest()
-    while not twin.is_over:
-        seat = twin.awaiting[0]
-        twin.submit(seat, twin.legal_actions(seat)[-1])
-    assert match.digest() == before and match.step == 0
