@@ -394,8 +394,9 @@ class Match:
         JSON line per fact, in order: ``["did", step, action]`` for its own
         actions, ``["saw", step, text]`` for each event it was shown, and
         ``["view", step, view]`` whenever its view changed (step 0: the first
-        view). Two matches give a seat the same text exactly when the seat cannot
-        tell them apart by anything it was sent.
+        view). Two matches give a seat the same text exactly when its views, its
+        own actions and the events it read were the same all along (and, by the
+        kit's contract, its views decide everything else it is sent).
 
         Kept step by step by a match made with ``recall=True``; otherwise built by
         replaying this match once."""
