@@ -1796,6 +1796,12 @@ def check_game_info(match: Match) -> None:
         if info.num_actions is not None:
             for seat in awaiting:
                 assert len(m.legal_actions(seat)) <= info.num_actions
+        if info.perfect_information:
+            for seat in range(1, m.players + 1):
+                assert not m.has_secrets(seat), (
+                    f"{name}: declared perfect information, but seat {seat} has secrets "
+                    f"at step {m.step}"
+                )
     check_utilities(match, info)
 
 
