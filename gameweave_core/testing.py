@@ -60,6 +60,7 @@ from .rng import MAX_SEED, Rng, derive_seed
 from .runner import BotSeat, run_bots
 from .space import NotEnumerable, Relative, enumerable
 from .title import Title
+from .worlds import InconsistentWorld, resampled_world
 
 #: Every seed a match may have, as a hypothesis strategy: ``@given(seed=seeds)``.
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
@@ -1903,6 +1904,38 @@ def _kit(examples: int, shrink: bool = True) -> settings:
     )
 
 
+#: Steps of a match at which :func:`check_worlds` draws worlds, at most (each world is
+#: two replays of the match so far).
+WORLD_STEPS = 6
+
+
+def check_worlds(match: Match, steps: int = WORLD_STEPS) -> None:
+    """Replay ``match`` and, at up to ``steps`` steps spread over it, draw a world
+    with the title's ``resample_world`` for every seat and the spectator and check
+    it (:func:`gameweave_core.worlds.resampled_world`): the replay must refuse none
+    of the actions taken and tell the seat exactly what it was told. Fails naming
+    the title, the seat, the step the world was drawn at and what is inconsistent."""
+    title = match.title
+    draw = title.resample_world  # type: ignore[attr-defined]
+    total = match.step
+    chosen = sorted({round(i * total / steps) for i in range(1, steps + 1)} - {0})
+    seats: list[int | None] = [*range(1, match.players + 1), None]
+    for step in chosen:
+        at = match.at(step)
+        for seat in seats:
+            who = "the spectator" if seat is None else f"seat {seat}"
+            rng = Rng(derive_seed(match.seed or 0, f"world {step} {seat}"))
+            _doing(f"{title.name}: a world for {who} at step {step}")
+            world = draw(at._state, seat, rng)
+            try:
+                resampled_world(at, seat, world)
+            except InconsistentWorld as exc:
+                raise AssertionError(
+                    f"{title.name}: the world resample_world drew for {who} at step {step} "
+                    f"could not have happened: {exc}"
+                ) from None
+
+
 class TitleConformance:
     """Subclass in a test module and set ``title``; pytest runs the whole kit."""
 
@@ -2101,6 +2134,24 @@ class TitleConformance:
                     check_indistinguishable(title, twin)
 
             written()
+
+    def test_resampled_worlds_are_consistent(self) -> None:
+        """Every world the title's ``resample_world`` draws reproduces, replayed,
+        everything the seat received (see :mod:`gameweave_core.worlds`). A title whose
+        resample gives only a state is named in one line: whether its draws could
+        have happened is not checked."""
+        if getattr(self.title, "resample_world", None) is None:
+            pytest.skip(
+                f"not checked: {self.title.name}'s resample gives a state only, so whether "
+                "a history could lead to its draws is not checked (offer resample_world)"
+            )
+
+        @_kit(max(2, self.examples // 4), shrink=False)
+        @given(players=self._players(), seed=seeds)
+        def run(players: int, seed: int) -> None:
+            check_worlds(random_match(self.title, players, seed, self.config))
+
+        run()
 
     def test_actions_enumerate(self) -> None:
         """Every legal action of every state visited has a number, and back."""
