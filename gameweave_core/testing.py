@@ -58,8 +58,9 @@ from .observation import ViewOutsideSchema
 from .registry import Registry, default_registry
 from .rng import MAX_SEED, Rng, derive_seed
 from .runner import BotSeat, run_bots
-from .space import NotEnumerable, enumerable
+from .space import NotEnumerable, Relative, enumerable
 from .title import Title
+from .worlds import InconsistentWorld, resampled_world
 
 #: Every seed a match may have, as a hypothesis strategy: ``@given(seed=seeds)``.
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
@@ -1629,7 +1630,10 @@ def check_action_space(match: Match) -> int:
     )
     codec = title.codec
     stride = max(1, space.size // SPACE_SAMPLE)
+    listed = space.actions() if space.relative else None
     for number in range(0, space.size, stride):
+        if listed is not None and isinstance(listed[number], Relative):
+            continue  # stands for an action made from a view: checked in play below
         act = space.action(number)
         assert again.action(number) == act, (
             f"{name}: action number {number} is {act!r}, then {again.action(number)!r} "
@@ -1644,16 +1648,17 @@ def check_action_space(match: Match) -> int:
         for seat in m.awaiting:
             legal = list(m.legal_actions(seat))
             where = f"{name} at step {m.step}, seat {seat}"
+            view = m.view(seat) if space.relative else None
             numbers = []
             for act in legal:
                 try:
-                    number = space.index(act)
+                    number = space.index(act, view)
                 except NotEnumerable as exc:
                     raise AssertionError(
                         f"{where}: a legal action has no number: {exc}; the field's declared "
                         "values miss it"
                     ) from None
-                back = space.action(number)
+                back = space.action(number, view)
                 assert back == act, (
                     f"{where}: {codec.to_json(act)} is number {number}, whose action is "
                     f"{codec.to_json(back)}"
@@ -1692,10 +1697,15 @@ def check_observations(match: Match) -> int:
                 f"{title.name}: an observation of {len(seen)} numbers, the spec says {spec.size}"
             )
             assert all(-1e300 < x < 1e300 for x in seen), f"{title.name}: a number is not finite"
-            again = spec.encode(json.loads(json.dumps(m.view(seat))))
+            view = json.loads(json.dumps(m.view(seat)))
+            again = spec.encode(view)
             assert again == seen, (
                 f"{title.name} at step {m.step}, {_who(seat)}: the observation is not the "
                 "encoding of the view alone"
+            )
+            assert spec.reference(view) == seen, (
+                f"{title.name} at step {m.step}, {_who(seat)}: the compiled encoder and "
+                "the schema's reference encoding disagree (a bug in the core)"
             )
             checked += 1
     return checked
@@ -1871,6 +1881,12 @@ def check_game_info(match: Match) -> None:
         if info.num_actions is not None:
             for seat in awaiting:
                 assert len(m.legal_actions(seat)) <= info.num_actions
+        if info.perfect_information:
+            for seat in range(1, m.players + 1):
+                assert not m.has_secrets(seat), (
+                    f"{name}: declared perfect information, but seat {seat} has secrets "
+                    f"at step {m.step}"
+                )
     check_utilities(match, info)
 
 
@@ -1886,6 +1902,38 @@ def _kit(examples: int, shrink: bool = True) -> settings:
         derandomize=True,
         phases=phases,
     )
+
+
+#: Steps of a match at which :func:`check_worlds` draws worlds, at most (each world is
+#: two replays of the match so far).
+WORLD_STEPS = 6
+
+
+def check_worlds(match: Match, steps: int = WORLD_STEPS) -> None:
+    """Replay ``match`` and, at up to ``steps`` steps spread over it, draw a world
+    with the title's ``resample_world`` for every seat and the spectator and check
+    it (:func:`gameweave_core.worlds.resampled_world`): the replay must refuse none
+    of the actions taken and tell the seat exactly what it was told. Fails naming
+    the title, the seat, the step the world was drawn at and what is inconsistent."""
+    title = match.title
+    draw = title.resample_world  # type: ignore[attr-defined]
+    total = match.step
+    chosen = sorted({round(i * total / steps) for i in range(1, steps + 1)} - {0})
+    seats: list[int | None] = [*range(1, match.players + 1), None]
+    for step in chosen:
+        at = match.at(step)
+        for seat in seats:
+            who = "the spectator" if seat is None else f"seat {seat}"
+            rng = Rng(derive_seed(match.seed or 0, f"world {step} {seat}"))
+            _doing(f"{title.name}: a world for {who} at step {step}")
+            world = draw(at._state, seat, rng)
+            try:
+                resampled_world(at, seat, world)
+            except InconsistentWorld as exc:
+                raise AssertionError(
+                    f"{title.name}: the world resample_world drew for {who} at step {step} "
+                    f"could not have happened: {exc}"
+                ) from None
 
 
 class TitleConformance:
@@ -2086,6 +2134,24 @@ class TitleConformance:
                     check_indistinguishable(title, twin)
 
             written()
+
+    def test_resampled_worlds_are_consistent(self) -> None:
+        """Every world the title's ``resample_world`` draws reproduces, replayed,
+        everything the seat received (see :mod:`gameweave_core.worlds`). A title whose
+        resample gives only a state is named in one line: whether its draws could
+        have happened is not checked."""
+        if getattr(self.title, "resample_world", None) is None:
+            pytest.skip(
+                f"not checked: {self.title.name}'s resample gives a state only, so whether "
+                "a history could lead to its draws is not checked (offer resample_world)"
+            )
+
+        @_kit(max(2, self.examples // 4), shrink=False)
+        @given(players=self._players(), seed=seeds)
+        def run(players: int, seed: int) -> None:
+            check_worlds(random_match(self.title, players, seed, self.config))
+
+        run()
 
     def test_actions_enumerate(self) -> None:
         """Every legal action of every state visited has a number, and back."""

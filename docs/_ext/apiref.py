@@ -41,6 +41,7 @@ MODULES = (
     "gameweave_core.space",
     "gameweave_core.observation",
     "gameweave_core.facts",
+    "gameweave_core.worlds",
     "gameweave_core.rng",
     "gameweave_core.bots",
     "gameweave_core.runner",

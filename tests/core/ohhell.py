@@ -25,7 +25,18 @@ from typing import Any
 
 import attrs
 
-from gameweave_core import Bot, BotFactory, Event, Observation, Outcome, Rng, Title, action
+from gameweave_core import (
+    Bot,
+    BotFactory,
+    Event,
+    Observation,
+    Outcome,
+    Rng,
+    Title,
+    action,
+    values,
+)
+from gameweave_core.worlds import World, shuffle_outcomes
 
 SUITS = "SHDC"
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -49,7 +60,7 @@ def rank(card: str) -> int:
 class Bid:
     """Bid to take ``tricks`` tricks this round."""
 
-    tricks: int
+    tricks: int = values(range(max(HANDS) + 1))
 
 
 @action("play")
@@ -57,7 +68,7 @@ class Bid:
 class Play:
     """Play ``card`` from your hand to the trick."""
 
-    card: str
+    card: str = values(CARDS)
 
 
 ACTIONS = (Bid, Play)
@@ -77,6 +88,10 @@ class State:
     tricks: list[list[tuple[int, str]]] = attrs.field(factory=list)  # this round's, done
     #: The last trick taken, kept on the table across a new deal.
     last_trick: list[tuple[int, str]] = attrs.field(factory=list)
+    #: Every card played in the rounds before this one, (seat, card), and each of
+    #: their trumps: all public, and all a world needs to deal those rounds again.
+    past_plays: list[list[tuple[int, str]]] = attrs.field(factory=list)
+    past_trumps: list[str] = attrs.field(factory=list)
     turn: int = 1
     scores: list[int] = attrs.field(factory=list)
     over: bool = False
@@ -200,6 +215,8 @@ def trick_winner(trick: Sequence[tuple[int, str]], trumps: str) -> int:
 
 
 def end_round(state: State, rng: Rng) -> list[Event]:
+    state.past_plays.append([p for t in state.tricks for p in t])
+    state.past_trumps.append(state.trump)
     made = []
     for s in range(1, state.players + 1):
         if state.won[s - 1] == state.bids[s - 1]:
@@ -288,6 +305,42 @@ def resample(state: State, seat: int | None, rng: Rng) -> State:
         (c for c in unseen if not any(c in h for h in dealt.values())), key=CARDS.index
     )
     return drawn
+
+
+def resample_world(state: State, seat: int | None, rng: Rng) -> World:
+    """The world of :func:`resample`, given as its history for the core to check:
+    the chance outcomes of every deal so far. The rounds before this one are dealt as
+    they were played out (every card of every hand was played, in the open); this
+    round's hands are the seat's own, what each seat has played, and the rest of the
+    unseen cards placed as :func:`resample` places them."""
+    chance: list[int] = []
+    for plays, trump in zip(state.past_plays, state.past_trumps, strict=True):
+        hands = {s: [c for p, c in plays if p == s] for s in range(1, state.players + 1)}
+        chance += deal_outcomes(state.players, hands, trump)
+    if state.over:
+        return World(tuple(chance))
+    now = [p for t in [*state.tricks, state.trick] for p in t]
+    played = {s: [c for p, c in now if p == s] for s in range(1, state.players + 1)}
+    mine = list(state.hands[seat - 1]) if seat is not None else []
+    seen = set(mine) | {c for _, c in now} | {state.trump}
+    unseen = [c for c in CARDS if c not in seen]
+    rng.shuffle(unseen)
+    others = [s for s in range(1, state.players + 1) if s != seat]
+    places = [(s, len(state.hands[s - 1])) for s in others]
+    dealt = place(unseen, places, voids(state))
+    assert dealt is not None, "the real world always fits"
+    hands = {s: played[s] + dealt.get(s, []) for s in range(1, state.players + 1)}
+    if seat is not None:
+        hands[seat] = played[seat] + mine
+    return World(tuple(chance + deal_outcomes(state.players, hands, state.trump)))
+
+
+def deal_outcomes(players: int, hands: Mapping[int, list[str]], trump: str) -> list[int]:
+    """The shuffle's outcomes that deal ``hands`` and turn up ``trump`` (the undealt
+    cards in their canonical order: nobody ever sees it)."""
+    arranged = [c for s in range(1, players + 1) for c in hands[s]]
+    rest = [c for c in CARDS if c not in arranged and c != trump]
+    return shuffle_outcomes(list(CARDS), [*arranged, trump, *rest])
 
 
 def place(
@@ -380,6 +433,9 @@ class OhHell(Title[State]):
 
     def resample(self, state: State, seat: int | None, rng: Rng) -> State:
         return resample(state, seat, rng)
+
+    def resample_world(self, state: State, seat: int | None, rng: Rng) -> World:
+        return resample_world(state, seat, rng)
 
     def bots(self) -> Mapping[str, BotFactory]:
         return {"cautious": cautious}

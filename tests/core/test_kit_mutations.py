@@ -44,6 +44,7 @@ import pytest
 from gameweave_core import Event, Rng, Title
 from gameweave_core.bots import Bot, BotFactory, Observation
 from gameweave_core.testing import TitleConformance, check_resampled_twins
+from gameweave_core.worlds import World
 from gameweave_sealedbid import SealedBid
 from gameweave_sealedbid.actions import Bid
 from gameweave_sealedbid.bots import ThriftyBot
@@ -563,8 +564,48 @@ class NamesWhoHoldsTheSuit(OhHell):
         return reason
 
 
+class IgnoresShownVoids(OhHell):
+    """A world that deals a seat a suit it has shown it lacks (it did not follow)."""
+
+    def resample_world(self, state: HellState, seat: int | None, rng: Rng) -> World:
+        def no_voids(state: HellState) -> dict[int, set[str]]:
+            return {s: set() for s in range(1, state.players + 1)}
+
+        real = ohhell.voids
+        ohhell.voids = no_voids
+        try:
+            return ohhell.resample_world(state, seat, rng)
+        finally:
+            ohhell.voids = real
+
+
+class DealsPlayedCardsBack(OhHell):
+    """A world that deals the cards played this round back at random, forgetting who
+    played them: a card the table saw one seat play turns up in another's hand."""
+
+    def resample_world(self, state: HellState, seat: int | None, rng: Rng) -> World:
+        chance: list[int] = []
+        for plays, trump in zip(state.past_plays, state.past_trumps, strict=True):
+            past = {s: [c for p, c in plays if p == s] for s in range(1, state.players + 1)}
+            chance += ohhell.deal_outcomes(state.players, past, trump)
+        if state.over:
+            return World(tuple(chance))
+        now = [p for t in [*state.tricks, state.trick] for p in t]
+        mine = list(state.hands[seat - 1]) if seat is not None else []
+        mine_played = [c for p, c in now if p == seat]
+        pool = [c for c in ohhell.CARDS if c not in mine and c != state.trump]
+        pool = [c for c in pool if c not in mine_played]
+        rng.shuffle(pool)
+        hands: dict[int, list[str]] = {}
+        for s in range(1, state.players + 1):
+            size = len(state.hands[s - 1]) + sum(1 for p, _ in now if p == s)
+            hands[s] = mine_played + mine if s == seat else [pool.pop() for _ in range(size)]
+        return World(tuple(chance + ohhell.deal_outcomes(state.players, hands, state.trump)))
+
+
 SECRETS = "test_secrets_are_kept"
 BOTS = "test_bots_are_deterministic"
+WORLDS = "test_resampled_worlds_are_consistent"
 
 #: (kind, title, the wrapped title, the kit check that must fail, words it must name);
 #: every message must also name the seat (or the spectator) and the step.
@@ -595,6 +636,14 @@ NEW_BUGS: list[tuple[str, str, type[Title[Any]], str, Sequence[str]]] = [
         NamesWhoHoldsTheSuit,
         SECRETS,
         ["by its refusals"],
+    ),
+    ("resample ignoring a shown void", "ohhell", IgnoresShownVoids, WORLDS, ["resample_world"]),
+    (
+        "resample dealing played cards back",
+        "ohhell",
+        DealsPlayedCardsBack,
+        WORLDS,
+        ["resample_world"],
     ),
 ]
 
