@@ -2039,7 +2039,8 @@ class TitleConformance:
         """Chance as chance nodes gives the seeded match, state for state; clones
         are independent; information states agree."""
 
-        @_kit(max(2, self.examples // 4), shrink=False)
+        # Each example plays its match three times over (explicit, clones, recall).
+        @_kit(max(2, self.examples // 8), shrink=False)
         @given(players=self._players(), seed=seeds)
         def run(players: int, seed: int) -> None:
             check_explicit_chance(self.title, players, seed, self.config)
