@@ -617,26 +617,6 @@ class Match:
         # the determinizations for the observation's seat, on demand.
         return Observation(seat, self.legal_actions(seat), sight=self)
 
-    def resampled(self, seat: int, rng: Rng) -> Match:
-        """A :meth:`clone` of this match whose state is drawn from ``seat``'s
-        information set by the title's resample hook (:meth:`resample`): a world a
-        search from ``seat``'s side plays on (OpenSpiel's IS-MCTS asks for it).
-
-        Read it from ``seat``'s side only: its view, legal actions and information
-        state are this match's, while the other seats' histories are still this
-        match's too, not the drawn world's. Explicit chance and recall are kept.
-        Raises :class:`GameweaveError` at a chance node (a draw is under way) and
-        :class:`NotImplementedError` when the title cannot resample."""
-        self._check_seat(seat)
-        if self._pending is not None or self._state is None:
-            raise GameweaveError("the match is at a chance node: finish the draw before resampling")
-        drawn = self.title.resample(self._state, seat, rng)
-        copy = self.clone()
-        copy._state = drawn
-        copy._awaiting = None
-        copy._legal = {}
-        return copy
-
     def resample(self, seat: int, rng: Rng) -> Any:
         """A state drawn from ``seat``'s information set by the title's resample hook
         (what a search bot's observation draws; the real state stays private).
