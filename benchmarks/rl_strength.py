@@ -143,7 +143,8 @@ def pairing(name: str, games: int, cpu: float, first: int = 0) -> dict[str, Any]
     game = load_game(title, players=2)
     gw_rate, os_rate = calibrate(title, game, seconds=max(1.0, 20 * cpu))
     gw_iterations = max(1, round(gw_rate * cpu))
-    os_simulations = max(1, round(os_rate * cpu))
+    # OpenSpiel's IS-MCTS only expands the root on its first simulation: two at least.
+    os_simulations = max(2, round(os_rate * cpu))
     players = Players(title, game, gw_iterations, os_simulations)
     wins = 0.0
     gw_cpu, os_cpu = [], []

@@ -270,8 +270,11 @@ class GameweaveState(pyspiel.State):  # type: ignore[misc]
             raise NotImplementedError(f"{host.title.name} has no resample hook")
         seed = int(probability_sampler() * 2**31)
         drawn = GameweaveState(self.get_game())
+        # From a match keeping information states, so that the drawn one keeps them
+        # too: IS-MCTS keys its tree by them at every node it visits.
+        source = self._ref.recalling()
         drawn._ref = _MatchRef(
-            self._shared, host.resampled(self._ref.match, player_id + 1, seed), None, False
+            self._shared, host.resampled(source, player_id + 1, seed), None, True
         )
         return drawn
 
