@@ -88,7 +88,7 @@ def play(players: Players, seed: int, gameweave_seat: int) -> tuple[float, float
         if ours:
             match = state.match
             act = players.gameweave[gameweave_seat].act(match.observe(gameweave_seat), bot_rng)
-            number = host.number(act)
+            number = host.number(match, gameweave_seat, act)
         else:
             number = players.openspiel.step(state)
         cpu[ours] += time.process_time() - start
@@ -123,7 +123,7 @@ def calibrate(title: Any, game: Any, seconds: float) -> tuple[float, float]:
 
                     bot = players.gameweave[seat]
                     act = bot.act(state.match.observe(seat), Rng(seed))
-                    number = game.shared.host.number(act)
+                    number = game.shared.host.number(state.match, seat, act)
                 else:
                     number = players.openspiel.step(state)
                 spent += time.process_time() - start
