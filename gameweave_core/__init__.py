@@ -30,6 +30,7 @@ from .match import Match
 from .observation import (
     Bag,
     Bool,
+    Const,
     IntRange,
     ListOf,
     MapOf,
@@ -60,6 +61,7 @@ __all__ = [
     "BotFactory",
     "BotSeat",
     "ConfigError",
+    "Const",
     "DigestMismatch",
     "Event",
     "GameFacts",

@@ -1612,10 +1612,15 @@ def check_observations(match: Match) -> int:
                 f"{title.name}: an observation of {len(seen)} numbers, the spec says {spec.size}"
             )
             assert all(-1e300 < x < 1e300 for x in seen), f"{title.name}: a number is not finite"
-            again = spec.encode(json.loads(json.dumps(m.view(seat))))
+            view = json.loads(json.dumps(m.view(seat)))
+            again = spec.encode(view)
             assert again == seen, (
                 f"{title.name} at step {m.step}, {_who(seat)}: the observation is not the "
                 "encoding of the view alone"
+            )
+            assert spec.reference(view) == seen, (
+                f"{title.name} at step {m.step}, {_who(seat)}: the compiled encoder and "
+                "the schema's reference encoding disagree (a bug in the core)"
             )
             checked += 1
     return checked
