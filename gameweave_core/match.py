@@ -327,20 +327,23 @@ class Match:
 
     def legal_indices(self, seat: SeatArg) -> list[int]:
         """The numbers of ``seat``'s legal actions, in the order of :meth:`legal_actions`."""
-        index = self.action_space.index
-        return [index(a) for a in self.legal_actions(seat)]
+        space = self.action_space
+        view = self.view(seat) if space.relative else None
+        return [space.index(a, view) for a in self.legal_actions(seat)]
 
     def legal_mask(self, seat: SeatArg) -> list[int]:
         """A list as long as the action space: 1 at the number of each legal action
         of ``seat``, 0 elsewhere."""
-        return self.action_space.mask(self.legal_actions(seat))
+        space = self.action_space
+        view = self.view(seat) if space.relative else None
+        return space.mask(self.legal_actions(seat), view)
 
     def submit_index(self, seat: SeatArg, number: Any) -> list[str]:
         """Submit the action numbered ``number`` in :attr:`action_space` for
         ``seat`` (see :meth:`submit`, whose refusals it shares)."""
         space = self.action_space
         try:
-            act = space.action(number)
+            act = space.action(number, self.view(seat) if space.relative else None)
         except ValueError as exc:
             raise MalformedAction(str(exc)) from None
         return self.submit(seat, act)
