@@ -8,8 +8,10 @@ spectator's) encodes to the spec's length. The schema is checked to be strict
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
+import attrs
 import pytest
 
 from gameweave_core import Match, Rng, ViewOutsideSchema, derive_seed
@@ -116,6 +118,10 @@ def test_the_schema_refuses_what_it_does_not_cover() -> None:
     with pytest.raises(ViewOutsideSchema, match="note"):
         spec.encode(view)
     view = match.view(None)
+    view["board"]["walls"] = view["board"]["walls"][1:]  # the floor plan is checked
+    with pytest.raises(ViewOutsideSchema, match=r"\['board'\]"):
+        spec.encode(view)
+    view = match.view(None)
     view["evidence"] = view["evidence"] + [view["evidence"][0]] * MAX_EVIDENCE
     if view["evidence"]:
         with pytest.raises(ViewOutsideSchema, match="more than the schema's"):
@@ -155,3 +161,37 @@ def test_the_facts_say_chance_is_the_setup_shuffle() -> None:
     assert facts.max_chance_outcomes == 7 and not facts.simultaneous
     assert facts.utility == "constant_sum" and facts.utility_sum == 1.0
     assert TITLE.game_facts(4, {}).utility == "general_sum"  # type: ignore[union-attr]
+
+
+def assert_nothing_shared(a: Any, b: Any, path: str = "state") -> None:
+    """``b`` is a copy of ``a`` that shares no list, dict or record with it."""
+    if isinstance(a, list | dict) or attrs.has(type(a)):
+        assert a is not b, f"{path} is shared between the state and its copy"
+    if attrs.has(type(a)):
+        for field in attrs.fields(type(a)):
+            assert_nothing_shared(
+                getattr(a, field.name), getattr(b, field.name), f"{path}.{field.name}"
+            )
+    elif isinstance(a, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            assert_nothing_shared(x, y, f"{path}[{i}]")
+    elif isinstance(a, dict):
+        for key in a:
+            assert_nothing_shared(a[key], b[key], f"{path}[{key!r}]")
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_copy_state_copies_everything_and_shares_nothing(players: int) -> None:
+    match = Match(TITLE, players, 60 + players)
+    bots = {s: heuristic_bot(s, players) for s in range(1, players + 1)}
+    rng = Rng(players)
+    while True:
+        state = match.state
+        copied = TITLE.copy_state(state)
+        assert copied == state and copied == copy.deepcopy(state)
+        assert_nothing_shared(state, copied)
+        if not match.awaiting:
+            break
+        seat = match.awaiting[0]
+        match.submit(seat, bots[seat].act(match.observe(seat), rng))
+    assert state.evidence and state.trail.watched  # the records were there to copy

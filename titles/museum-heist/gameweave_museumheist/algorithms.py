@@ -1,9 +1,11 @@
 """What Museum Heist declares for game-playing algorithms: the shape of its views
 (``view_schema``), from which the core encodes every view into numbers, and its
-facts (``game_facts``): chance, dynamics and the kind of utilities.
+facts (``game_facts``): chance, dynamics and the kind of utilities; and a fast
+``copy_state`` for the clones search algorithms make.
 
-The schema follows ``views.py`` key by key; the fixed board and the phase's words
-are not encoded. List lengths are the most the rules allow, worked out below.
+The schema follows ``views.py`` key by key; the fixed board is checked, not
+encoded, and the phase's words are not encoded. Squares are one-hot, except in this
+round's moves, a long list where each square is one number (its place, scaled). List lengths are the most the rules allow, worked out below.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from gameweave_core import (
     Bag,
     Bool,
+    Const,
     GameFacts,
     IntRange,
     ListOf,
@@ -27,7 +30,18 @@ from gameweave_core import (
 
 from .actions import COORDS
 from .board import CHARACTERS, DISTANCE2, PASSAGES, SQUARES
-from .state import ARTWORK_TOKENS, CHOOSE, OVER, PLACE, PLAY, SWAPS_EACH, tokens_to_win
+from .state import (
+    ARTWORK_TOKENS,
+    CHOOSE,
+    OVER,
+    PLACE,
+    PLAY,
+    SWAPS_EACH,
+    RoundEnd,
+    State,
+    tokens_to_win,
+)
+from .views import board_view
 
 #: Rounds in a game: one Artwork token each, and the box holds nine.
 MAX_ROUNDS = ARTWORK_TOKENS
@@ -55,6 +69,8 @@ def most_ruled_out(players: int) -> int:
 @cache
 def _schema(players: int) -> Record:
     square = OneOf(COORDS)
+    # Up to 553 moves a round: one number per square keeps the list small.
+    place = OneOf(COORDS, one_hot=False)
     character = OneOf(CHARACTERS)
     seat = IntRange(1, players)
     seat_keys = tuple(str(s) for s in range(1, players + 1))
@@ -69,7 +85,9 @@ def _schema(players: int) -> Record:
         round=round_number,
         phase=OneOf((PLACE, CHOOSE, PLAY, OVER)),
         phase_text=NotEncoded("the phase in words for people; 'phase' encodes it"),
-        board=NotEncoded("the 8 x 8 board and its Secret Passages, the same in every match"),
+        board=Const(
+            board_view(), "the 8 x 8 board and its Secret Passages, the same in every match"
+        ),
         pieces=Record.of({c: square for c in CHARACTERS}),
         tokens=ListOf(IntRange(0, tokens_to_win(players)), length=players),
         swaps=ListOf(IntRange(0, SWAPS_EACH), length=players),
@@ -84,7 +102,7 @@ def _schema(players: int) -> Record:
         # Pieces that began the round on a passage: one piece a passage.
         rested=ListOf(character, max_len=len(PASSAGES)),
         moves=ListOf(
-            Record.of({"seat": seat, "piece": character, "from": square, "to": square}),
+            Record.of({"seat": seat, "piece": character, "from": place, "to": place}),
             max_len=most_moves_in_a_round(),
         ),
         challenges=challenges,
@@ -123,4 +141,44 @@ def game_facts(players: int, config: Mapping[str, Any]) -> GameFacts:
         min_utility=0.0,
         max_utility=1.0,
         max_chance_nodes=len(CHARACTERS) + 1,
+    )
+
+
+def copy_state(state: State) -> State:
+    """An independent copy of ``state`` for clones and explicit chance: its lists,
+    dicts and records copied, far cheaper than ``copy.deepcopy`` (the moves and
+    challenges are tuples, shared as they are; tests/test_algorithms.py checks
+    that nothing mutable is shared)."""
+    last = state.last
+    return State(
+        players=state.players,
+        pieces=list(state.pieces),
+        artwork=state.artwork,
+        phase=state.phase,
+        round=state.round,
+        turn=state.turn,
+        starter=state.starter,
+        chosen=list(state.chosen),
+        tokens=list(state.tokens),
+        swaps=list(state.swaps),
+        out=list(state.out),
+        public=list(state.public),
+        shown=[list(s) for s in state.shown],
+        ruled_out=[list(r) for r in state.ruled_out],
+        rested=list(state.rested),
+        moves=list(state.moves),
+        challenges=list(state.challenges),
+        supply=state.supply,
+        last=None
+        if last is None
+        else RoundEnd(
+            last.round,
+            last.winner,
+            last.how,
+            dict(last.revealed),
+            [dict(s) for s in last.shown],
+            list(last.challenges),
+            {s: list(r) for s, r in last.ruled_out.items()},
+        ),
+        winner=state.winner,
     )

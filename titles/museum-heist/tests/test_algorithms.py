@@ -8,6 +8,10 @@ schema is checked to be strict and to keep each seat's card to itself.
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
+import attrs
 import pytest
 from gameweave_museumheist import MuseumHeist
 from gameweave_museumheist.actions import Challenge, Choose, Move, Place, Swap
@@ -101,6 +105,10 @@ def test_the_schema_refuses_what_it_does_not_cover() -> None:
     with pytest.raises(ViewOutsideSchema, match="'4'"):
         spec.encode(view)
     view = match.view(None)
+    view["board"]["passages"] = ["A1"]  # the board is checked
+    with pytest.raises(ViewOutsideSchema, match=r"\['board'\]"):
+        spec.encode(view)
+    view = match.view(None)
     view["moves"] = view["moves"] * most_moves_in_a_round()
     with pytest.raises(ViewOutsideSchema, match="more than the schema's"):
         spec.encode(view)
@@ -138,3 +146,39 @@ def test_the_facts_hold_in_explicit_chance_games() -> None:
             match.apply_chance(rng.choice(outcomes)[0])
         assert nodes == facts.max_chance_nodes
         assert set(match.awaiting) == set(range(1, players + 1))  # all choose at once
+
+
+def assert_nothing_shared(a: Any, b: Any, path: str = "state") -> None:
+    """``b`` is a copy of ``a`` that shares no list, dict or record with it."""
+    if isinstance(a, list | dict) or attrs.has(type(a)):
+        assert a is not b, f"{path} is shared between the state and its copy"
+    if attrs.has(type(a)):
+        for field in attrs.fields(type(a)):
+            assert_nothing_shared(
+                getattr(a, field.name), getattr(b, field.name), f"{path}.{field.name}"
+            )
+    elif isinstance(a, list | tuple):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            assert_nothing_shared(x, y, f"{path}[{i}]")
+    elif isinstance(a, dict):
+        for key in a:
+            assert_nothing_shared(a[key], b[key], f"{path}[{key!r}]")
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_copy_state_copies_everything_and_shares_nothing(players: int) -> None:
+    rounds_ended = 0
+    for seed in range(3):
+        match = Match(TITLE, players, 700 + 10 * players + seed)
+        rng = Rng(seed)
+        while True:
+            state = match.state
+            copied = TITLE.copy_state(state)
+            assert copied == state and copied == copy.deepcopy(state)
+            assert_nothing_shared(state, copied)
+            rounds_ended += state.last is not None
+            if not match.awaiting:
+                break
+            seat = match.awaiting[0]
+            match.submit(seat, rng.choice(list(match.legal_actions(seat))))
+    assert rounds_ended  # a round's record was there to copy
