@@ -26,7 +26,7 @@ from .facts import GameInfo, game_info
 from .log import LogEntry, MatchLog, digest
 from .observation import NoViewSchema, ObservationSpec
 from .outcome import Outcome
-from .rng import Rng, ScriptedRng, fresh_seed
+from .rng import MAX_SEED, Rng, ScriptedRng, fresh_seed
 from .space import ActionSpace, action_space
 from .title import Title
 
@@ -394,8 +394,9 @@ class Match:
         JSON line per fact, in order: ``["did", step, action]`` for its own
         actions, ``["saw", step, text]`` for each event it was shown, and
         ``["view", step, view]`` whenever its view changed (step 0: the first
-        view). Two matches give a seat the same text exactly when the seat cannot
-        tell them apart by anything it was sent.
+        view). Two matches give a seat the same text exactly when its views, its
+        own actions and the events it read were the same all along (and, by the
+        kit's contract, its views decide everything else it is sent).
 
         Kept step by step by a match made with ``recall=True``; otherwise built by
         replaying this match once."""
@@ -621,6 +622,33 @@ class Match:
         (what a search bot's observation draws; the real state stays private).
         Raises :class:`NotImplementedError` when the title cannot resample."""
         return self.title.resample(self._state, seat, rng)
+
+    def resampled(self, seat: int, rng: Rng) -> Match:
+        """A clone of this match (see :meth:`clone`) whose state is one the title's
+        resample hook draws from ``seat``'s information set with ``rng``: what an
+        information-set search (OpenSpiel's IS-MCTS) plays on. With explicit chance
+        it stays explicit, at the same chance node if any; the clone's own chance
+        comes from a generator seeded from ``rng``, never from this match's stream.
+        Only ``seat``'s view, history and information state are meaningful in it.
+        Raises :class:`NotImplementedError` when the title cannot resample."""
+        self._check_seat(seat)
+        if self._state is None:
+            raise GameweaveError(
+                "the match is at a chance node of its setup: there is nothing to resample"
+            )
+        title = self.title
+        drawn = title.resample(self._state, seat, rng)
+        other = self.clone()
+        other._state = drawn
+        other._rng = Rng(rng.randbelow(MAX_SEED + 1), self.generator)
+        # Rebuilding a step interrupted by a draw must start from the drawn state.
+        other._checkpoint = (title.copy_state(drawn), len(self._log))
+        pending = other._pending
+        if pending is not None:
+            pending.base = drawn
+        other._awaiting = () if pending is not None else None
+        other._legal = {}
+        return other
 
     def payload(self, seat: SeatArg) -> dict[str, Any]:
         """Everything one seat's screen needs, built only from that seat's view."""

@@ -353,3 +353,39 @@ def test_the_conformance_class_fails_a_wrong_declaration_and_skips_a_missing_one
     kit = type("Kit", (TitleConformance,), {"title": FreeText()})
     with pytest.raises(pytest.skip.Exception, match="not checked: freetext cannot number"):
         kit().test_actions_enumerate()
+
+
+def test_a_resampled_match_keeps_the_seats_view_and_redraws_the_rest() -> None:
+    match = Match(SealedBid(), 3, seed=8)
+    match.submit(2, {"type": "bid", "coins": 6})
+    match.submit(3, {"type": "bid", "coins": 2})
+    drawn = [match.resampled(1, Rng(s)) for s in range(6)]
+    for other in drawn:
+        assert other.view(1) == match.view(1)
+        assert other.legal_actions(1) == match.legal_actions(1)
+        assert other.information_state(1) == match.information_state(1)
+    # The other seats' sealed bids and the lots to come are redrawn.
+    assert any(other.digest() != match.digest() for other in drawn)
+    # A resampled match plays on by itself; the real one is untouched.
+    before = match.digest()
+    other = drawn[0]
+    other.submit(1, {"type": "bid", "coins": 1})
+    assert other.step == 3 and match.step == 2 and match.digest() == before
+    # Same generator, same draw.
+    assert match.resampled(1, Rng(3)).digest() == drawn[3].digest()
+
+
+def test_a_resampled_explicit_match_stays_explicit() -> None:
+    match = Match.explicit(LiarsDice(), 2)
+    draws = Rng(4)
+    while match.is_chance_node:
+        match.apply_chance(draws.randbelow(6))
+    seat = match.awaiting[0]
+    match.submit(seat, {"type": "reroll"})
+    assert match.is_chance_node
+    other = match.resampled(3 - seat, Rng(1))
+    assert other.explicit_chance and other.is_chance_node
+    for _ in range(3):
+        other.apply_chance(0)
+    assert other.view(seat)["my_dice"] == [1, 1, 1]
+    assert match.is_chance_node
