@@ -239,7 +239,7 @@ def view_schema(players: int, config: Mapping[str, Any]) -> Schema:
         awaiting=seat_set,
         museum=IntRange(0, len(MUSEUM_CARDS)),
         deck=IntRange(0, len(thief_deck())),
-        discard=MapOf(CARD_NAMES, value=IntRange(1, MAX_COPIES)),  # type: ignore[arg-type]
+        discard=MapOf(CARD_NAMES, value=IntRange(1, MAX_COPIES)),
         strikes=ListOf(OneOf(securities), max_len=STRIKES_TO_END + 1),
         strikes_to_end=IntRange(STRIKES_TO_END, STRIKES_TO_END + 1),
         played=Bag(PLAYABLE, max_count=2),
@@ -258,7 +258,7 @@ def view_schema(players: int, config: Mapping[str, Any]) -> Schema:
         tie_in=Maybe(seat_set),
         tie_steals=Maybe(
             MapOf(
-                [str(s) for s in range(1, players + 1)],  # type: ignore[misc]
+                [str(s) for s in range(1, players + 1)],
                 value=OneOf(list(MUSEUM)),
             )
         ),
