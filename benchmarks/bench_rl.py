@@ -166,12 +166,59 @@ def _tictactoe(s: Settings, ours: H.Worker, sec: Section) -> None:
     ]
 
 
+#: Games per pairing of the strength table (the issue's figure); --quick plays 2.
+STRENGTH_GAMES = 200
+#: CPU seconds per decision for both searchers.
+STRENGTH_CPU = 0.05
+
+
+def _strength(s: Settings, ours: H.Worker, sec: Section) -> None:
+    games = 2 if s.quick else STRENGTH_GAMES
+    rows = []
+    for title in ("museumheist", "masterthief"):
+        say(f"rl strength {title}: {games} games at {STRENGTH_CPU} CPU s per decision")
+        r = ours.info("rl_strength:pairing", {"name": title, "games": games, "cpu": STRENGTH_CPU})
+        sec.raw[f"strength_{title}"] = r
+        low, high = r["ci95"]
+        rows.append(
+            [
+                title,
+                str(r["games"]),
+                f"{r['win_rate']:.1%}",
+                f"{low:.1%} – {high:.1%}",
+                f"{r['gameweave_cpu_per_decision'] * 1000:.0f} ms ({r['gameweave_iterations']})",
+                f"{r['openspiel_cpu_per_decision'] * 1000:.0f} ms ({r['openspiel_simulations']})",
+            ]
+        )
+    sec.body += [
+        "",
+        H.md_table(
+            [
+                "Title (2 seats)",
+                "games",
+                "Gameweave ISMCTS wins",
+                "95% CI",
+                "Gameweave CPU/decision (iterations)",
+                "OpenSpiel CPU/decision (simulations)",
+            ],
+            rows,
+        ),
+        "",
+        "Strength (`benchmarks/rl_strength.py`): Gameweave's `ismcts` bot against "
+        "OpenSpiel's `ISMCTSBot` on the title's OpenSpiel game (resampling with the "
+        "title's resample hook), seats swapped every other game on the same seeds; "
+        "each searcher gets the iterations that fill the same CPU time per decision, "
+        "measured on the title first. A draw counts half; Wilson intervals.",
+    ]
+
+
 def bench_rl(s: Settings, ctx: dict[str, Any]) -> Section:
     """Steps per second of each title's AEC environment against a bare Match loop,
     tic-tac-toe against PettingZoo's tictactoe_v3 and OpenSpiel's python_tic_tac_toe."""
     sec = Section("rl", "9. Reinforcement learning: PettingZoo and OpenSpiel")
     _titles(s, ctx["ours"], sec)
     _tictactoe(s, ctx["ours"], sec)
+    _strength(s, ctx["ours"], sec)
     return sec
 
 

@@ -93,9 +93,9 @@ class Host:
         }[info.utility]
         self.utility_sum: float | None = 0.0 if info.utility == "zero_sum" else info.utility_sum
         self.max_game_length = int(info.max_length)
-        # A title whose every view is the whole game (tic-tac-toe) is a game of
-        # perfect information; any other has secrets for some seat at some point.
-        self.hidden_information = True
+        # A title that declares no seat ever has secrets (tic-tac-toe) is a game of
+        # perfect information for OpenSpiel.
+        self.hidden_information = not info.perfect_information
         # Each action's number, looked up once: actions are frozen attrs classes.
         self._numbers: dict[Any, int] = {}
 
@@ -148,34 +148,55 @@ class Host:
 
     def encode(self, view: Any) -> NDArray[np.float32]:
         """``view`` encoded by the title's view schema, as ``spec.encode`` does, but
-        written straight into a NumPy array: the schema writes only the numbers that
-        are not 0, and converting a list of tens of thousands of floats cost more
-        than encoding it (the host's spec, not the match's: each new match would
-        derive it again)."""
+        written by the spec's compiled encoder straight into a NumPy array
+        (converting a list of tens of thousands of floats cost more than encoding
+        it). A view the schema does not cover is refused by ``spec.encode``, which
+        names the place (:class:`~gameweave_core.ViewOutsideSchema`)."""
         out = np.zeros(self.obs_size, np.float32)
-        self.spec.schema.write(view, cast(list[float], out), 0, "")
+        try:
+            self.spec.encoder(view, cast(list[float], out), 0)
+        except Exception:
+            return np.asarray(self.spec.encode(view), dtype=np.float32)
         return out
 
     def mask(self, match: Match, seat: int) -> NDArray[np.int8]:
         """1 at the number of each action ``seat`` may take now, else 0."""
         out = np.zeros(self.size, np.int8)
-        number = self.number
-        for act in match.legal_actions(seat):
-            out[number(act)] = 1
+        for number in self.legal_numbers(match, seat):
+            out[number] = 1
         return out
 
-    def number(self, act: Any) -> int:
-        """The number of the action ``act``."""
+    def legal_numbers(self, match: Match, seat: int) -> list[int]:
+        """The numbers of ``seat``'s legal actions, in the order of its legal actions."""
+        legal = match.legal_actions(seat)
+        if not legal:
+            return []
+        numbers = self._numbers
         try:
-            return self._numbers[act]
+            return [numbers[act] for act in legal]
         except KeyError:
-            found = self._numbers[act] = self.space.index(act)
-            return found
+            pass
+        index = self.space.index
+        view = match.view(seat) if self.space.relative else None
+        found = []
+        for act in legal:
+            number = numbers.get(act)
+            if number is None:
+                try:
+                    # Numbered without the view: the action's number for good.
+                    number = numbers[act] = index(act)
+                except NotEnumerable:
+                    if view is None:
+                        raise
+                    # A number standing for an action made from the seat's view
+                    # (an all-in): not remembered, it depends on the view.
+                    number = index(act, view)
+            found.append(number)
+        return found
 
     def legal_indices(self, match: Match, seat: int) -> list[int]:
         """The numbers of ``seat``'s legal actions, in increasing order."""
-        number = self.number
-        return sorted(number(act) for act in match.legal_actions(seat))
+        return sorted(self.legal_numbers(match, seat))
 
     def view_string(self, match: Match, seat: int) -> str:
         """``seat``'s view, in canonical JSON: the observation string."""
@@ -195,21 +216,32 @@ class Host:
     @property
     def info_size(self) -> int:
         """The size of the information-state tensor: the observation, then per action
-        number how often the seat took it."""
-        return self.obs_size + self.size
+        number how often the seat took it, then how often it took an action numbered
+        from its view at the time (an all-in: its number depended on that view)."""
+        return self.obs_size + self.size + 1
 
     def info_tensor(self, match: Match, seat: int) -> NDArray[np.float32]:
-        """``seat``'s information-state tensor (see :attr:`info_size`)."""
+        """``seat``'s information-state tensor (see :attr:`info_size`), each count
+        divided by the title's most actions in a match."""
         out = np.zeros(self.info_size, np.float32)
         if self.in_setup(match):
             return out
         out[: self.obs_size] = self.encode(match.view(seat))
         # The seat's own actions: what it did is part of what it knows.
-        from_json, index, base = self.title.codec.from_json, self.space.index, self.obs_size
+        from_json, base = self.title.codec.from_json, self.obs_size
+        numbers, index = self._numbers, self.space.index
         scale = 1.0 / max(1, self.max_game_length)
         for who, data in match.actions():
-            if who == seat:
-                out[base + index(from_json(data))] += scale
+            if who != seat:
+                continue
+            act = from_json(data)
+            number = numbers.get(act)
+            if number is None:
+                try:
+                    number = numbers[act] = index(act)
+                except NotEnumerable:
+                    number = self.size  # numbered from the view it was taken in
+            out[base + number] += scale
         return out
 
     def info_string(self, match: Match, seat: int) -> str:
@@ -226,9 +258,11 @@ class Host:
         now is refused in one line (:class:`ValueError`) and changes nothing."""
         if isinstance(number, np.integer):
             number = int(number)
+        space = self.space
         try:
-            match.submit(seat, self.space.action(number))
-        except GameweaveError as error:
+            act = space.action(number, match.view(seat) if space.relative else None)
+            match.submit(seat, act)
+        except (GameweaveError, ValueError) as error:
             raise ValueError(str(error)) from None
 
     def is_legal(self, match: Match, seat: int, number: Any) -> bool:
@@ -237,7 +271,7 @@ class Host:
             number = int(number)
         if type(number) is not int or not 0 <= number < self.size:
             return False
-        return self.space.action(number) in match.legal_actions(seat)
+        return number in self.legal_numbers(match, seat)
 
     def apply(self, match: Match, number: int) -> None:
         """Apply OpenSpiel's action ``number``: the pending draw's outcome at a chance
@@ -248,8 +282,17 @@ class Host:
             self.submit(match, match.awaiting[0], number)
 
     def describe(self, number: int) -> str:
-        """The action numbered ``number``, in words."""
-        return self.title.describe_action(self.space.action(number))
+        """The action numbered ``number``, in words (an action made from a seat's view
+        is named by its number)."""
+        try:
+            return self.title.describe_action(self.space.action(number))
+        except (ValueError, NotEnumerable):
+            return f"action {number}"
+
+    def number(self, match: Match, seat: int, act: Any) -> int:
+        """The number of ``act``, an action ``seat`` may take now."""
+        legal = list(match.legal_actions(seat))
+        return self.legal_numbers(match, seat)[legal.index(act)]
 
     def utilities(self, match: Match) -> Sequence[float]:
         """Each seat's utility at the end (seat 1 first)."""

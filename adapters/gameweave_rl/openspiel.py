@@ -33,6 +33,8 @@ __all__ = ["GameweaveGame", "GameweaveState", "game_type", "load_game", "registe
 
 #: The prefix of the names under which titles are registered with OpenSpiel.
 PREFIX = "gameweave_"
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def game_type(hosted: Host) -> pyspiel.GameType:
@@ -223,18 +225,19 @@ class GameweaveState(pyspiel.State):  # type: ignore[misc]
         """The match this state is a point of (its state is never shown to a seat)."""
         return self._ref.match
 
+    # current_player and is_terminal are asked many times per node by OpenSpiel's
+    # algorithms: they read the match directly rather than through the host.
+
     def current_player(self) -> int:
-        host, match = self._shared.host, self._ref.match
-        if host.chance_pending(match):
-            return int(pyspiel.PlayerId.CHANCE)
+        match = self._ref.match
+        if match.is_chance_node:
+            return _CHANCE
         awaiting = match.awaiting
-        if not awaiting:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(awaiting[0]) - 1
+        return awaiting[0] - 1 if awaiting else _TERMINAL
 
     def is_terminal(self) -> bool:
-        host, match = self._shared.host, self._ref.match
-        return not match.awaiting and not host.chance_pending(match)
+        match = self._ref.match
+        return not match.awaiting and not match.is_chance_node
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._shared.host.legal_indices(self._ref.match, player + 1)
@@ -267,8 +270,11 @@ class GameweaveState(pyspiel.State):  # type: ignore[misc]
             raise NotImplementedError(f"{host.title.name} has no resample hook")
         seed = int(probability_sampler() * 2**31)
         drawn = GameweaveState(self.get_game())
+        # From a match keeping information states, so that the drawn one keeps them
+        # too: IS-MCTS keys its tree by them at every node it visits.
+        source = self._ref.recalling()
         drawn._ref = _MatchRef(
-            self._shared, host.resampled(self._ref.match, player_id + 1, seed), None, False
+            self._shared, host.resampled(source, player_id + 1, seed), None, True
         )
         return drawn
 

@@ -8,9 +8,10 @@ card's plays are listed with the ranges that card can reach. Going all-in with
 Back the Play when the Take is none of its steps has no number yet (the amount is
 the Take itself, any whole number): see docs/titles/house/index.md.
 
-The view schema follows ``views.py`` key by key. Texts for people (card and role
-texts, names the keys already give) are not encoded; every bound is worked out
-below from the rules.
+The view schema follows ``views.py`` key by key. Cards are one-hot, except in the
+last round's settlement, where each is one number (its place in the deck's order,
+scaled). Texts for people (card and role texts, names the keys already give) are
+not encoded; every bound is worked out below from the rules.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import attrs
 from gameweave_core import (
     Bag,
     Bool,
+    Const,
     GameFacts,
     IntRange,
     ListOf,
@@ -151,6 +153,8 @@ def _schema(players: int, opening: int) -> Record:
     top = most_take(players, opening)
     card = OneOf(FULL_DECK)
     cards = ListOf(card, max_len=MOST_HAND)
+    # The last round's hands, kept until the next deal: one number a card.
+    past_cards = ListOf(OneOf(FULL_DECK, one_hot=False), max_len=MOST_HAND)
     # A hand takes a card at 20 at most (then 30); the dealer's Nod deals one more
     # card after it stands, at 21 at most (then 31).
     points = IntRange(0, 31)
@@ -217,8 +221,8 @@ def _schema(players: int, opening: int) -> Record:
         caller=seat,
         turn=IntRange(0, players),
         take=Number(0, top),
-        opening=IntRange(opening, opening),
-        min_bet=IntRange(MIN_BET, MIN_BET),
+        opening=Const(opening, "the opening Take, an option: the same all through the job"),
+        min_bet=Const(MIN_BET, "the table minimum, the same in every job"),
         deck=Record(
             left=IntRange(0, DECK_CARDS),
             # Top first: the order the next draws take them in.
@@ -261,11 +265,11 @@ def _schema(players: int, opening: int) -> Record:
         settled=Maybe(
             Record(
                 round=IntRange(1, MOST_ROUNDS),
-                dealer=Record(cards=cards, points=points),
+                dealer=Record(cards=past_cards, points=points),
                 results=ListOf(
                     Record(
                         name=OneOf(_line_names(players)),
-                        cards=cards,
+                        cards=past_cards,
                         points=points,
                         result=OneOf(_results()),
                         chips=Number(-top, top),

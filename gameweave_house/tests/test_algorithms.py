@@ -152,11 +152,14 @@ def test_the_opening_take_is_part_of_the_schema() -> None:
         other.encode(match.view(1))
 
 
-def test_only_words_go_unencoded() -> None:
+def test_only_words_and_constants_go_unencoded() -> None:
     spec = Match(TITLE, 2, 1).observation_spec
     assert spec is not None
     names = {path.rsplit("[", 1)[-1] for path, _ in spec.not_encoded}
-    assert names == {"'name']", "'text']", "'when']", "'role_name']", "'summary']"}
+    assert names == {
+        *("'name']", "'text']", "'when']", "'role_name']", "'summary']"),
+        *("'opening']", "'min_bet']"),
+    }
 
 
 def test_the_facts_hold_in_explicit_chance_games() -> None:

@@ -4,10 +4,11 @@ and its facts (``game_facts``): chance, dynamics and the kind of utilities; and 
 fast ``copy_state`` for the clones search algorithms make.
 
 The schema follows ``views.py`` key by key. Squares are one-hot over the floor
-squares; the floor plan itself (``board``) and the phase's words are the same in
-every match or say again what other keys hold, so they are not encoded. List
-lengths are the most the rules allow, worked out below, so no view of a legal
-match falls outside the schema.
+squares, except in the two long lists, the evidence and the route, where each
+square is one number (its place among the floor squares, scaled). The floor plan
+(``board``) is the same in every match: checked, not encoded. The phase's words
+say again what ``phase`` holds: not encoded. List lengths are the most the rules
+allow, worked out below, so no view of a legal match falls outside the schema.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from gameweave_core import (
     Bag,
     Bool,
+    Const,
     GameFacts,
     IntRange,
     ListOf,
@@ -46,6 +48,7 @@ from .state import (
     State,
     Trail,
 )
+from .views import board_view
 
 #: Evidence a match can hold at most. Per round at most 7 Last Seen tokens (one per
 #: way of being Spotted, the Thief standing still while they are made: 3 guards, the
@@ -71,6 +74,8 @@ _ROUND = IntRange(1, DAWN)
 def _schema(players: int) -> Record:
     plan = quayside_palace()
     square = OneOf(floor_squares())
+    # In long lists (up to 147 evidence tokens, a route of 19) one number a square.
+    place = OneOf(floor_squares(), one_hot=False)
     cases = OneOf(tuple(coord(c.square) for c in plan.cases))
     exits = OneOf(tuple(coord(e.square) for e in plan.exits))
     names = OneOf(tuple(a.name for a in plan.collection))
@@ -82,7 +87,7 @@ def _schema(players: int) -> Record:
 
     evidence = Record(
         kind=OneOf(_KINDS),
-        at=square,
+        at=place,
         round=_ROUND,
         since=Maybe(_ROUND),
         how=Maybe(OneOf(_HOWS)),
@@ -112,7 +117,7 @@ def _schema(players: int) -> Record:
     def thief_part(own: bool) -> Record:
         # What only the Thief knows; the Thief's own view adds what they may do now.
         fields: dict[str, Schema] = {
-            "route": ListOf(square, max_len=MAX_ROUTE),
+            "route": ListOf(place, max_len=MAX_ROUTE),
             "satchel": ListOf(
                 Record(
                     case=cases,
@@ -148,7 +153,9 @@ def _schema(players: int) -> Record:
         return Record.of(fields)
 
     return Record(
-        board=NotEncoded("the floor plan of the Quayside Palace, the same in every match"),
+        board=Const(
+            board_view(plan), "the floor plan of the Quayside Palace, the same in every match"
+        ),
         phase=OneOf((POSTING, ENTRY, THIEF, SECURITY, OVER)),
         phase_text=NotEncoded("the phase in words for people; 'phase' encodes it"),
         round=_ROUND,

@@ -118,6 +118,10 @@ def test_the_schema_refuses_what_it_does_not_cover() -> None:
     with pytest.raises(ViewOutsideSchema, match="note"):
         spec.encode(view)
     view = match.view(None)
+    view["board"]["walls"] = view["board"]["walls"][1:]  # the floor plan is checked
+    with pytest.raises(ViewOutsideSchema, match=r"\['board'\]"):
+        spec.encode(view)
+    view = match.view(None)
     view["evidence"] = view["evidence"] + [view["evidence"][0]] * MAX_EVIDENCE
     if view["evidence"]:
         with pytest.raises(ViewOutsideSchema, match="more than the schema's"):

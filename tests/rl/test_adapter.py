@@ -108,3 +108,25 @@ def test_a_title_registered_with_openspiel_loads_by_name_with_its_parameters() -
     assert game.num_players() == 2
     with pytest.raises(Exception, match="players"):
         pyspiel.load_game(name, {"players": 3})
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "highcard", "sealedbid", "pickpocket"])
+def test_the_observation_is_the_cores_encoding_of_the_view(name: str) -> None:
+    """The adapter writes observations with the spec's compiled encoder into a NumPy
+    array: the same numbers as the core's ``spec.encode(view)``, at every step."""
+    title = REGISTRY.title(name)
+    game = raw_env(title, 2)
+    game.reset(seed=3)
+    host, checked = game.host, 0
+    for agent in game.agent_iter():
+        obs, _, terminated, truncated, _ = game.last()
+        assert game.match is not None
+        view = game.match.view(game._seat[agent])
+        expected = np.asarray(host.spec.encode(view), dtype=np.float32)
+        assert np.array_equal(obs["observation"], expected)
+        checked += 1
+        if terminated or truncated:
+            game.step(None)
+        else:
+            game.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert checked > 2

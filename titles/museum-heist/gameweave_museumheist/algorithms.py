@@ -3,8 +3,9 @@
 facts (``game_facts``): chance, dynamics and the kind of utilities; and a fast
 ``copy_state`` for the clones search algorithms make.
 
-The schema follows ``views.py`` key by key; the fixed board and the phase's words
-are not encoded. List lengths are the most the rules allow, worked out below.
+The schema follows ``views.py`` key by key; the fixed board is checked, not
+encoded, and the phase's words are not encoded. Squares are one-hot, except in this
+round's moves, a long list where each square is one number (its place, scaled). List lengths are the most the rules allow, worked out below.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from gameweave_core import (
     Bag,
     Bool,
+    Const,
     GameFacts,
     IntRange,
     ListOf,
@@ -39,6 +41,7 @@ from .state import (
     State,
     tokens_to_win,
 )
+from .views import board_view
 
 #: Rounds in a game: one Artwork token each, and the box holds nine.
 MAX_ROUNDS = ARTWORK_TOKENS
@@ -66,6 +69,8 @@ def most_ruled_out(players: int) -> int:
 @cache
 def _schema(players: int) -> Record:
     square = OneOf(COORDS)
+    # Up to 553 moves a round: one number per square keeps the list small.
+    place = OneOf(COORDS, one_hot=False)
     character = OneOf(CHARACTERS)
     seat = IntRange(1, players)
     seat_keys = tuple(str(s) for s in range(1, players + 1))
@@ -80,7 +85,9 @@ def _schema(players: int) -> Record:
         round=round_number,
         phase=OneOf((PLACE, CHOOSE, PLAY, OVER)),
         phase_text=NotEncoded("the phase in words for people; 'phase' encodes it"),
-        board=NotEncoded("the 8 x 8 board and its Secret Passages, the same in every match"),
+        board=Const(
+            board_view(), "the 8 x 8 board and its Secret Passages, the same in every match"
+        ),
         pieces=Record.of({c: square for c in CHARACTERS}),
         tokens=ListOf(IntRange(0, tokens_to_win(players)), length=players),
         swaps=ListOf(IntRange(0, SWAPS_EACH), length=players),
@@ -95,7 +102,7 @@ def _schema(players: int) -> Record:
         # Pieces that began the round on a passage: one piece a passage.
         rested=ListOf(character, max_len=len(PASSAGES)),
         moves=ListOf(
-            Record.of({"seat": seat, "piece": character, "from": square, "to": square}),
+            Record.of({"seat": seat, "piece": character, "from": place, "to": place}),
             max_len=most_moves_in_a_round(),
         ),
         challenges=challenges,

@@ -105,6 +105,10 @@ def test_the_schema_refuses_what_it_does_not_cover() -> None:
     with pytest.raises(ViewOutsideSchema, match="'4'"):
         spec.encode(view)
     view = match.view(None)
+    view["board"]["passages"] = ["A1"]  # the board is checked
+    with pytest.raises(ViewOutsideSchema, match=r"\['board'\]"):
+        spec.encode(view)
+    view = match.view(None)
     view["moves"] = view["moves"] * most_moves_in_a_round()
     with pytest.raises(ViewOutsideSchema, match="more than the schema's"):
         spec.encode(view)
