@@ -30,6 +30,7 @@ from .match import Match
 from .observation import (
     Bag,
     Bool,
+    Const,
     IntRange,
     ListOf,
     MapOf,
@@ -47,7 +48,7 @@ from .outcome import Outcome
 from .registry import Registry, TitleEntry, default_registry
 from .rng import Rng, derive_seed
 from .runner import BotSeat, play_out, run_bots, seat_bots
-from .space import ActionSpace, NotEnumerable, action_space, values
+from .space import ActionSpace, NotEnumerable, Relative, action_space, values
 from .title import ModuleTitle, Title
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "BotFactory",
     "BotSeat",
     "ConfigError",
+    "Const",
     "DigestMismatch",
     "Event",
     "GameFacts",
@@ -90,6 +92,7 @@ __all__ = [
     "RandomBot",
     "Record",
     "Registry",
+    "Relative",
     "Rng",
     "Schema",
     "Title",

@@ -49,6 +49,8 @@ class GameFacts:
       ``min_utility`` and ``max_utility`` their bounds, ``utility_sum`` the sum
       for ``"constant_sum"``.
     - ``max_chance_nodes``: the most random draws of one match, if known.
+    - ``perfect_information``: whether every seat always sees the whole state
+      (tic-tac-toe); the kit checks that no seat ever has secrets then.
     """
 
     max_chance_outcomes: int = 0
@@ -58,6 +60,7 @@ class GameFacts:
     max_utility: float = 1.0
     utility_sum: float | None = None
     max_chance_nodes: int | None = None
+    perfect_information: bool = False
 
 
 #: The facts of a title that declares none: no claim about chance, sequential,
@@ -92,6 +95,7 @@ class GameInfo:
     utility_sum: float | None
     max_length: int
     max_chance_nodes: int | None
+    perfect_information: bool = False
 
     @property
     def dynamics(self) -> str | None:
@@ -130,4 +134,5 @@ def game_info(title: Title[Any], players: int, config: Mapping[str, Any] | None 
         utility_sum=used.utility_sum,
         max_length=title.max_actions,
         max_chance_nodes=used.max_chance_nodes,
+        perfect_information=used.perfect_information,
     )

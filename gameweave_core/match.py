@@ -158,9 +158,10 @@ class Match:
         self._state = None if other._state is None else title.copy_state(other._state)
         self._log = list(other._log)
         self._events = list(other._events)
-        self._awaiting = other._awaiting
-        # Legal actions are never changed once listed: the lists may be shared.
-        self._legal = dict(other._legal)
+        # Asked again of the copy: a title may list legal actions it keeps in the
+        # state, which the original may change.
+        self._awaiting = () if pending is not None else None
+        self._legal = {}
         self._lines = {seat: (done, list(lines)) for seat, (done, lines) in other._lines.items()}
         self._classes = other._classes
         self.failed = other.failed
@@ -327,20 +328,23 @@ class Match:
 
     def legal_indices(self, seat: SeatArg) -> list[int]:
         """The numbers of ``seat``'s legal actions, in the order of :meth:`legal_actions`."""
-        index = self.action_space.index
-        return [index(a) for a in self.legal_actions(seat)]
+        space = self.action_space
+        view = self.view(seat) if space.relative else None
+        return [space.index(a, view) for a in self.legal_actions(seat)]
 
     def legal_mask(self, seat: SeatArg) -> list[int]:
         """A list as long as the action space: 1 at the number of each legal action
         of ``seat``, 0 elsewhere."""
-        return self.action_space.mask(self.legal_actions(seat))
+        space = self.action_space
+        view = self.view(seat) if space.relative else None
+        return space.mask(self.legal_actions(seat), view)
 
     def submit_index(self, seat: SeatArg, number: Any) -> list[str]:
         """Submit the action numbered ``number`` in :attr:`action_space` for
         ``seat`` (see :meth:`submit`, whose refusals it shares)."""
         space = self.action_space
         try:
-            act = space.action(number)
+            act = space.action(number, self.view(seat) if space.relative else None)
         except ValueError as exc:
             raise MalformedAction(str(exc)) from None
         return self.submit(seat, act)

@@ -47,8 +47,9 @@ from __future__ import annotations
 
 import abc
 import enum
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cached_property
+from typing import Any, ClassVar
 
 import attrs
 
@@ -74,9 +75,50 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _fits(value: Any, allowed: Any) -> bool:
-    # True is not 1 and 1.0 is not 1 in a view: kinds must match too.
-    return type(value) is type(allowed) and value == allowed
+def _freeze(value: Any) -> Any:
+    """A hashable key of a JSON value that keeps kinds apart, all the way down
+    (``True`` is not ``1``, ``1.0`` is not ``1``, ``[1]`` is not ``(1,)`` in a view
+    read back from JSON, but lists and tuples are both JSON arrays)."""
+    kind = type(value)
+    if kind is dict or isinstance(value, Mapping):
+        return ("{}", tuple(sorted((str(k), _freeze(v)) for k, v in value.items())))
+    if kind is list or kind is tuple:
+        return ("[]", tuple(_freeze(v) for v in value))
+    return (kind, value)
+
+
+class _Miss(Exception):
+    """Raised by a compiled encoder for a value it does not take; the schema's own
+    ``write`` then finds the place and says what is wrong."""
+
+
+_MISS = _Miss()
+
+#: A compiled encoder: writes a value's numbers at an offset, or raises.
+Encoder = Callable[[Any, list[float], int], None]
+
+
+class _Index:
+    """The place of each allowed value, by :func:`_freeze` key: one dict lookup
+    per value, kinds kept apart."""
+
+    __slots__ = ("hashable", "places")
+
+    def __init__(self, values: Sequence[Any]) -> None:
+        self.places: dict[Any, int] = {}
+        for i, v in enumerate(values):
+            key = _freeze(v)
+            if key in self.places:
+                raise ValueError(f"a schema lists the value {v!r} twice")
+            self.places[key] = i
+        #: Whether every value is a plain scalar, looked up as ``(type(v), v)``.
+        self.hashable = all(type(v) in (str, int, float, bool, type(None)) for v in values)
+
+    def find(self, value: Any) -> int | None:
+        try:
+            return self.places.get((type(value), value))
+        except TypeError:  # a list or an object: frozen first
+            return self.places.get(_freeze(value))
 
 
 class Schema(abc.ABC):
@@ -91,7 +133,19 @@ class Schema(abc.ABC):
     @abc.abstractmethod
     def write(self, value: Any, out: list[float], at: int, path: str) -> None:
         """Write ``value``'s numbers into ``out[at:at + width]`` (``out`` holds
-        zeros there); raise :class:`ViewOutsideSchema` for a value it does not cover."""
+        zeros there); raise :class:`ViewOutsideSchema` for a value it does not cover.
+        The reference encoding, which names the place of what it refuses."""
+
+    def compile(self) -> Encoder:
+        """A fast encoder of this schema: the same numbers as :meth:`write` for a
+        value it takes; for any other it raises (without naming the place). Default:
+        :meth:`write` itself."""
+        write = self.write
+
+        def encode(value: Any, out: list[float], at: int) -> None:
+            write(value, out, at, "")
+
+        return encode
 
     def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
         """The spec's entries for this schema: (path, offset, width, description)."""
@@ -118,6 +172,15 @@ class Bool(Schema):
         if type(value) is not bool:
             raise ViewOutsideSchema(f"{_where(path)} is {_short(value)}, not true or false")
         out[at] = 1.0 if value else 0.0
+
+    def compile(self) -> Encoder:
+        def encode(value: Any, out: list[float], at: int) -> None:
+            if value is True:
+                out[at] = 1.0
+            elif value is not False:
+                raise _MISS
+
+        return encode
 
     def describe(self) -> str:
         return "bool"
@@ -150,6 +213,27 @@ class IntRange(Schema):
             out[at + value - self.low] = 1.0
         elif self.high > self.low:
             out[at] = (value - self.low) / (self.high - self.low)
+
+    def compile(self) -> Encoder:
+        low, high = self.low, self.high
+        span = high - low
+
+        if self.one_hot:
+
+            def one_hot(value: Any, out: list[float], at: int) -> None:
+                if type(value) is not int or not low <= value <= high:
+                    raise _MISS
+                out[at + value - low] = 1.0
+
+            return one_hot
+
+        def scaled(value: Any, out: list[float], at: int) -> None:
+            if type(value) is not int or not low <= value <= high:
+                raise _MISS
+            if span:
+                out[at] = (value - low) / span
+
+        return scaled
 
     def describe(self) -> str:
         kind = "one-hot" if self.one_hot else "scaled"
@@ -191,25 +275,66 @@ def _listed(values: Iterable[Any] | type[enum.Enum]) -> tuple[Any, ...]:
 
 @attrs.frozen
 class OneOf(Schema):
-    """One of a few JSON values (text, whole numbers, flags; an Enum class gives its
-    members' values): one number per value, 1 at the value's place."""
+    """One of a few JSON values (text, whole numbers, flags, or whole objects and
+    lists; an Enum class gives its members' values): one number per value, 1 at the
+    value's place; with ``one_hot=False`` one number, the value's place scaled to
+    0..1 (for long lists of values such as squares, where one-hot would be big)."""
 
     values: tuple[Any, ...] = attrs.field(converter=_listed)
+    one_hot: bool = True
+
+    @cached_property
+    def _index(self) -> _Index:
+        return _Index(self.values)
+
+    def __attrs_post_init__(self) -> None:
+        self._index  # noqa: B018 - refuses a value listed twice now, not at first use
 
     @property
     def width(self) -> int:
-        return len(self.values)
+        return len(self.values) if self.one_hot else 1
 
     def write(self, value: Any, out: list[float], at: int, path: str) -> None:
-        for i, allowed in enumerate(self.values):
-            if _fits(value, allowed):
+        i = self._index.find(value)
+        if i is None:
+            shown = ", ".join(_short(v) for v in self.values[:8])
+            more = ", ..." if len(self.values) > 8 else ""
+            raise ViewOutsideSchema(f"{_where(path)} is {_short(value)}, not one of {shown}{more}")
+        if self.one_hot:
+            out[at + i] = 1.0
+        elif len(self.values) > 1:
+            out[at] = i / (len(self.values) - 1)
+
+    def compile(self) -> Encoder:
+        index = self._index
+        places = index.places
+        find = index.find
+        last = len(self.values) - 1
+
+        if self.one_hot and index.hashable:
+
+            def plain(value: Any, out: list[float], at: int) -> None:
+                try:
+                    out[at + places[(type(value), value)]] = 1.0
+                except (KeyError, TypeError):
+                    raise _MISS from None
+
+            return plain
+
+        def general(value: Any, out: list[float], at: int) -> None:
+            i = find(value)
+            if i is None:
+                raise _MISS
+            if self.one_hot:
                 out[at + i] = 1.0
-                return
-        shown = ", ".join(_short(v) for v in self.values[:8])
-        more = ", ..." if len(self.values) > 8 else ""
-        raise ViewOutsideSchema(f"{_where(path)} is {_short(value)}, not one of {shown}{more}")
+            elif last:
+                out[at] = i / last
+
+        return general
 
     def describe(self) -> str:
+        if not self.one_hot:
+            return f"index of {len(self.values)} values (scaled)"
         return f"one-hot of {len(self.values)} values"
 
 
@@ -221,6 +346,13 @@ class Bag(Schema):
     values: tuple[Any, ...] = attrs.field(converter=_listed)
     max_count: int = 1
 
+    @cached_property
+    def _index(self) -> _Index:
+        return _Index(self.values)
+
+    def __attrs_post_init__(self) -> None:
+        self._index  # noqa: B018 - refuses a value listed twice now, not at first use
+
     @property
     def width(self) -> int:
         return len(self.values)
@@ -230,14 +362,12 @@ class Bag(Schema):
             raise ViewOutsideSchema(f"{_where(path)} is {_short(value)}, not a list")
         counts = [0] * len(self.values)
         for n, item in enumerate(value):
-            for i, allowed in enumerate(self.values):
-                if _fits(item, allowed):
-                    counts[i] += 1
-                    break
-            else:
+            i = self._index.find(item)
+            if i is None:
                 raise ViewOutsideSchema(
                     f"{_where(f'{path}[{n}]')} is {_short(item)}, not one of the bag's values"
                 )
+            counts[i] += 1
         for i, c in enumerate(counts):
             if c > self.max_count:
                 raise ViewOutsideSchema(
@@ -245,6 +375,26 @@ class Bag(Schema):
                     f"more than the schema's {self.max_count}"
                 )
             out[at + i] = c / self.max_count
+
+    def compile(self) -> Encoder:
+        find = self._index.find
+        most = self.max_count
+
+        def encode(value: Any, out: list[float], at: int) -> None:
+            if not isinstance(value, list | tuple):
+                raise _MISS
+            counts: dict[int, int] = {}
+            for item in value:
+                i = find(item)
+                if i is None:
+                    raise _MISS
+                counts[i] = counts.get(i, 0) + 1
+            for i, c in counts.items():
+                if c > most:
+                    raise _MISS
+                out[at + i] = c / most
+
+        return encode
 
     def describe(self) -> str:
         return f"counts of {len(self.values)} values (/ {self.max_count})"
@@ -265,6 +415,16 @@ class Maybe(Schema):
             return
         out[at] = 1.0
         self.schema.write(value, out, at + 1, path)
+
+    def compile(self) -> Encoder:
+        inner = self.schema.compile()
+
+        def encode(value: Any, out: list[float], at: int) -> None:
+            if value is not None:
+                out[at] = 1.0
+                inner(value, out, at + 1)
+
+        return encode
 
     def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
         yield (_where(path), at, 1, "present")
@@ -288,11 +448,53 @@ class NotEncoded(Schema):
     def write(self, value: Any, out: list[float], at: int, path: str) -> None:
         return
 
+    def compile(self) -> Encoder:
+        def encode(value: Any, out: list[float], at: int) -> None:
+            return
+
+        return encode
+
     def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
         return ()
 
     def skipped(self, path: str) -> Iterable[tuple[str, str]]:
         yield (_where(path), self.reason)
+
+
+@attrs.frozen(eq=False)
+class Const(Schema):
+    """A part of the view that is the same in every view of every match of the
+    title for a player count and options (a floor plan): no numbers, and the value
+    is checked to be ``value`` (equal as JSON), so a board that changes is caught.
+    ``reason`` says why it is left out, and is listed in the spec."""
+
+    value: Any
+    reason: str = "the same in every view"
+
+    @property
+    def width(self) -> int:
+        return 0
+
+    def write(self, value: Any, out: list[float], at: int, path: str) -> None:
+        if value is not self.value and value != self.value:
+            raise ViewOutsideSchema(
+                f"{_where(path)} is {_short(value)}, not the constant the schema declares"
+            )
+
+    def compile(self) -> Encoder:
+        fixed = self.value
+
+        def encode(value: Any, out: list[float], at: int) -> None:
+            if value is not fixed and value != fixed:
+                raise _MISS
+
+        return encode
+
+    def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
+        return ()
+
+    def skipped(self, path: str) -> Iterable[tuple[str, str]]:
+        yield (_where(path), f"constant: {self.reason}")
 
 
 @attrs.frozen
@@ -342,6 +544,51 @@ class ListOf(Schema):
                 start += 1
             item.write(v, out, start, f"{path}[{n}]")
 
+    def compile(self) -> Encoder:
+        item = self.item
+        slots = self._slots
+        step = self._slot_width
+        if self.length is not None:
+            if isinstance(item, OneOf) and item.one_hot and item._index.hashable:
+                places = item._index.places
+
+                def fixed_choices(value: Any, out: list[float], at: int) -> None:
+                    if (type(value) is not list and not isinstance(value, tuple)) or len(
+                        value
+                    ) != slots:
+                        raise _MISS
+                    try:
+                        for v in value:
+                            out[at + places[(type(v), v)]] = 1.0
+                            at += step
+                    except (KeyError, TypeError):
+                        raise _MISS from None
+
+                return fixed_choices
+            each = item.compile()
+
+            def fixed(value: Any, out: list[float], at: int) -> None:
+                if (type(value) is not list and not isinstance(value, tuple)) or len(
+                    value
+                ) != slots:
+                    raise _MISS
+                for v in value:
+                    each(v, out, at)
+                    at += step
+
+            return fixed
+        each = item.compile()
+
+        def bounded(value: Any, out: list[float], at: int) -> None:
+            if (type(value) is not list and not isinstance(value, tuple)) or len(value) > slots:
+                raise _MISS
+            for v in value:
+                out[at] = 1.0
+                each(v, out, at + 1)
+                at += step
+
+        return bounded
+
     def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
         step = self._slot_width
         for n in range(self._slots):
@@ -388,6 +635,24 @@ class MapOf(Schema):
             out[start] = 1.0
             self.value.write(v, out, start + 1, f"{path}[{k!r}]")
 
+    def compile(self) -> Encoder:
+        step = 1 + self.value.width
+        places = {k: i * step for i, k in enumerate(self.keys)}
+        each = self.value.compile()
+
+        def encode(value: Any, out: list[float], at: int) -> None:
+            if type(value) is not dict and not isinstance(value, Mapping):
+                raise _MISS
+            for k, v in value.items():
+                start = places.get(k)
+                if start is None:
+                    raise _MISS
+                if v is not None:
+                    out[at + start] = 1.0
+                    each(v, out, at + start + 1)
+
+        return encode
+
     def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
         step = 1 + self.value.width
         for i, k in enumerate(self.keys):
@@ -396,6 +661,11 @@ class MapOf(Schema):
 
     def skipped(self, path: str) -> Iterable[tuple[str, str]]:
         return self.value.skipped(f"{path}[*]")
+
+
+#: Record fields that may be missing (or ``None``).
+_OPTIONAL = (Maybe, NotEncoded, Const)
+_ABSENT = object()
 
 
 class Record(Schema):
@@ -442,10 +712,38 @@ class Record(Schema):
                 )
         for name, schema in self.fields.items():
             v = value.get(name)
-            if v is None and name not in value and not isinstance(schema, Maybe | NotEncoded):
+            if v is None and name not in value and not isinstance(schema, _OPTIONAL):
                 raise ViewOutsideSchema(f"{_where(path)} lacks the key {name!r}")
             schema.write(v, out, at, f"{path}[{name!r}]")
             at += schema.width
+
+    def compile(self) -> Encoder:
+        fields = []
+        offset = 0
+        for name, schema in self.fields.items():
+            optional = isinstance(schema, _OPTIONAL)
+            fields.append((name, schema.compile(), offset, optional))
+            offset += schema.width
+        absent = _ABSENT
+
+        def encode(value: Any, out: list[float], at: int) -> None:
+            if type(value) is not dict and not isinstance(value, Mapping):
+                raise _MISS
+            present = 0
+            for name, each, offset, optional in fields:
+                v = value.get(name, absent)
+                if v is absent:
+                    if not optional:
+                        raise _MISS
+                    continue
+                present += 1
+                if v is None and not optional:
+                    raise _MISS
+                each(v, out, at + offset)
+            if present != len(value):  # a key the record does not name
+                raise _MISS
+
+        return encode
 
     def parts(self, path: str, at: int) -> Iterable[tuple[str, int, int, str]]:
         for name, schema in self.fields.items():
@@ -460,14 +758,22 @@ class Record(Schema):
 @attrs.frozen
 class ObservationSpec:
     """What a title's observations are: ``size`` numbers (``shape`` is
-    ``(size,)``), ``parts`` says what each range holds (path in the view, offset,
-    width, description), ``not_encoded`` the parts of the view left out on
-    purpose, with the schema's reason."""
+    ``(size,)``), each from :attr:`low` to :attr:`high` (0 to 1); ``parts`` says
+    what each range holds (path in the view, offset, width, description),
+    ``not_encoded`` the parts of the view left out on purpose, with the schema's
+    reason."""
 
     schema: Schema
     size: int
     parts: tuple[tuple[str, int, int, str], ...]
     not_encoded: tuple[tuple[str, str], ...]
+    #: The schema compiled once (see :meth:`Schema.compile`).
+    encoder: Encoder = attrs.field(eq=False, repr=False)
+
+    #: Every number of an observation is at least this...
+    low: ClassVar[float] = 0.0
+    #: ...and at most this (flags, one-hots, counts and scaled numbers alike).
+    high: ClassVar[float] = 1.0
 
     @property
     def shape(self) -> tuple[int]:
@@ -481,11 +787,25 @@ class ObservationSpec:
             size=schema.width,
             parts=tuple(schema.parts("", 0)),
             not_encoded=tuple(schema.skipped("")),
+            encoder=schema.compile(),
         )
 
     def encode(self, view: Any) -> list[float]:
         """``view`` as ``size`` floats; :class:`ViewOutsideSchema` for a value the
-        schema does not cover."""
+        schema does not cover, naming its place."""
+        out = [0.0] * self.size
+        try:
+            self.encoder(view, out, 0)
+        except Exception:
+            # The reference encoding names what is wrong; should it take the view
+            # after all, its numbers stand.
+            out = [0.0] * self.size
+            self.schema.write(view, out, 0, "")
+        return out
+
+    def reference(self, view: Any) -> list[float]:
+        """``view`` encoded by the schema's reference ``write`` alone (slower; the
+        kit checks that :meth:`encode` agrees with it)."""
         out = [0.0] * self.size
         self.schema.write(view, out, 0, "")
         return out
@@ -493,14 +813,13 @@ class ObservationSpec:
 
 def encode(schema: Schema, view: Any) -> list[float]:
     """``view`` encoded by ``schema`` (see the module docstring)."""
-    out = [0.0] * schema.width
-    schema.write(view, out, 0, "")
-    return out
+    return ObservationSpec.of(schema).encode(view)
 
 
 __all__ = [
     "Bag",
     "Bool",
+    "Const",
     "IntRange",
     "ListOf",
     "MapOf",

@@ -33,6 +33,12 @@ A title whose fields' joint values are few among their product (a move between
 adjacent squares only) may instead list every action itself with the optional
 hook ``action_list(players, config)``; its order is then the numbering.
 
+An action whose value depends on the moment (going all-in: the amount is the
+whole stake, any number) is listed in ``action_list`` as a :class:`Relative`: one
+number that stands for the action ``make(view)`` builds from the acting seat's
+view. Such a space numbers and decodes with the view (``index(act, view)``,
+``action(number, view)``); :class:`~gameweave_core.Match` passes it.
+
 A field without a domain makes the title not enumerable: :func:`action_space`
 raises :class:`NotEnumerable` naming the field, and the adapters that need
 numbers refuse the title with that line rather than number it wrongly.
@@ -120,6 +126,17 @@ def _key(value: Any) -> Any:
 
 
 @attrs.frozen
+class Relative:
+    """An ``action_list`` entry standing for an action made from the acting seat's
+    view: ``make(view)`` gives the action it stands for now, or ``None`` when it
+    stands for none (then an action the list names itself wins). ``label`` names it
+    in messages."""
+
+    label: str
+    make: Callable[[Mapping[str, Any]], Any]
+
+
+@attrs.frozen
 class _Kind:
     """One @action class in the space: where its actions start, its fields."""
 
@@ -148,8 +165,15 @@ class ActionSpace:
         self._ordered = tuple(kinds)
         self._listed = tuple(listed) if listed is not None else None
         self._listed_index: dict[Any, int] = {}
+        #: The numbers of the list's :class:`Relative` entries.
+        self._relative: tuple[tuple[int, Relative], ...] = ()
         if self._listed is not None:
+            self._relative = tuple(
+                (i, a) for i, a in enumerate(self._listed) if isinstance(a, Relative)
+            )
             for i, act in enumerate(self._listed):
+                if isinstance(act, Relative):
+                    continue
                 if act in self._listed_index:
                     raise NotEnumerable(f"{title_name}: action_list lists {act!r} twice")
                 self._listed_index[act] = i
@@ -163,8 +187,16 @@ class ActionSpace:
     def __repr__(self) -> str:
         return f"<ActionSpace of {self.title_name}: {self.size} actions>"
 
-    def index(self, act: Any) -> int:
-        """The number of ``act`` (an action object of the title), from 0 to ``size - 1``.
+    @property
+    def relative(self) -> bool:
+        """Whether some numbers stand for an action made from the view
+        (:class:`Relative`): then :meth:`index`, :meth:`action` and :meth:`mask`
+        need the acting seat's view."""
+        return bool(self._relative)
+
+    def index(self, act: Any, view: Mapping[str, Any] | None = None) -> int:
+        """The number of ``act`` (an action object of the title), from 0 to ``size - 1``;
+        ``view`` is the acting seat's view, needed only by a :attr:`relative` space.
 
         Raises :class:`NotEnumerable` for an action outside the declared domains
         (a title's declaration that misses a legal action is wrong, and the kit
@@ -173,9 +205,15 @@ class ActionSpace:
             try:
                 return self._listed_index[act]
             except (KeyError, TypeError):
-                raise NotEnumerable(
-                    f"{self.title_name}: {act!r} is not in the title's action_list"
-                ) from None
+                pass
+            if view is not None:
+                for number, rel in self._relative:
+                    if rel.make(view) == act:
+                        return number
+            need = " (given no view)" if self._relative and view is None else ""
+            raise NotEnumerable(
+                f"{self.title_name}: {act!r} is not in the title's action_list{need}"
+            )
         kind = self._kinds.get(type(act))
         if kind is None:
             raise NotEnumerable(f"{self.title_name}: {act!r} is not an action of this title")
@@ -196,16 +234,26 @@ class ActionSpace:
             number += position * stride
         return number
 
-    def action(self, number: int) -> Any:
-        """The action numbered ``number``; ``ValueError`` for a number outside
-        ``range(size)``."""
+    def action(self, number: int, view: Mapping[str, Any] | None = None) -> Any:
+        """The action numbered ``number`` (``view``: the acting seat's view, needed
+        for a number that stands for a :class:`Relative`); ``ValueError`` for a
+        number outside ``range(size)`` or one that stands for no action now."""
         if type(number) is not int or not 0 <= number < self.size:
             raise ValueError(
                 f"action number {number!r} is out of range: {self.title_name} numbers "
                 f"its actions 0 to {self.size - 1}"
             )
         if self._listed is not None:
-            return self._listed[number]
+            found = self._listed[number]
+            if isinstance(found, Relative):
+                made = None if view is None else found.make(view)
+                if made is None:
+                    now = "needs the seat's view" if view is None else "stands for no action now"
+                    raise ValueError(
+                        f"action number {number} of {self.title_name} ({found.label}) {now}"
+                    )
+                return made
+            return found
         for kind in self._ordered:
             if number < kind.offset + kind.size:
                 rest = number - kind.offset
@@ -219,14 +267,18 @@ class ActionSpace:
         raise AssertionError("unreachable: the number is below size")  # pragma: no cover
 
     def actions(self) -> list[Any]:
-        """Every action of the space, in order (for small spaces and tests)."""
+        """Every action of the space, in order (for small spaces and tests); a
+        :class:`Relative` entry is listed as itself."""
+        if self._listed is not None:
+            return list(self._listed)
         return [self.action(i) for i in range(self.size)]
 
-    def mask(self, legal: Iterable[Any]) -> list[int]:
-        """A list of ``size`` zeros with a 1 at the number of each action of ``legal``."""
+    def mask(self, legal: Iterable[Any], view: Mapping[str, Any] | None = None) -> list[int]:
+        """A list of ``size`` zeros with a 1 at the number of each action of ``legal``
+        (``view``: the acting seat's, for a :attr:`relative` space)."""
         out = [0] * self.size
         for act in legal:
-            out[self.index(act)] = 1
+            out[self.index(act, view)] = 1
         return out
 
 

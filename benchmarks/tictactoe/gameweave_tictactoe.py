@@ -118,7 +118,7 @@ def utilities(outcome: Outcome, players: int) -> tuple[float, ...]:
 
 
 def game_facts(players: int, config: Mapping[str, Any]) -> GameFacts:
-    """No chance, one seat at a time, zero-sum utilities from -1 to 1."""
+    """No chance, one seat at a time, zero-sum utilities from -1 to 1, nothing hidden."""
     return GameFacts(
         max_chance_outcomes=0,
         max_chance_nodes=0,
@@ -126,7 +126,14 @@ def game_facts(players: int, config: Mapping[str, Any]) -> GameFacts:
         utility="zero_sum",
         min_utility=-1.0,
         max_utility=1.0,
+        perfect_information=True,
     )
+
+
+def copy_state(state: State) -> State:
+    """A copy for clones (search copies the state at every node): the cells are
+    the only list."""
+    return State(list(state.cells), state.turn, state.winner)
 
 
 def seat_label(state: State, seat: int) -> str:

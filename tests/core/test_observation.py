@@ -7,10 +7,13 @@ import enum
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gameweave_core import (
     Bag,
     Bool,
+    Const,
     IntRange,
     ListOf,
     MapOf,
@@ -128,3 +131,67 @@ def test_a_title_without_a_schema_has_no_observation() -> None:
     assert match.observation_spec is None
     with pytest.raises(NoViewSchema, match="cards declares no view_schema"):
         match.observation(1)
+
+
+def test_a_constant_is_checked_and_encodes_as_nothing() -> None:
+    board = {"walls": [[0, 1], [1, 2]], "rooms": ["hall"]}
+    schema = Record(board=Const(board, "the floor plan"), turn=IntRange(1, 2))
+    spec = ObservationSpec.of(schema)
+    assert spec.size == 1
+    assert spec.encode({"board": {"rooms": ["hall"], "walls": [[0, 1], [1, 2]]}, "turn": 2}) == [
+        1.0
+    ]
+    assert spec.not_encoded == (("view['board']", "constant: the floor plan"),)
+    with pytest.raises(ViewOutsideSchema, match=r"view\['board'\] is .* not the constant"):
+        spec.encode({"board": {"walls": [], "rooms": ["hall"]}, "turn": 1})
+
+
+def test_one_of_many_values_may_be_one_scaled_number() -> None:
+    squares = [f"{c}{r}" for c in "ABCDE" for r in range(1, 5)]
+    schema = ListOf(OneOf(squares, one_hot=False), max_len=2)
+    assert schema.width == 4
+    assert encode(schema, ["A1", "E4"]) == [1.0, 0.0, 1.0, 1.0]
+    assert encode(schema, ["B1"]) == [1.0, 4 / 19, 0.0, 0.0]
+    with pytest.raises(ViewOutsideSchema, match=r"view\[0\] is 'Z9', not one of"):
+        encode(schema, ["Z9"])
+
+
+def test_objects_as_values_are_matched_by_kind_all_the_way_down() -> None:
+    cards = [{"id": 1, "kind": "coin"}, {"id": 2, "kind": "guard"}]
+    assert encode(OneOf(cards), {"kind": "guard", "id": 2}) == [0.0, 1.0]
+    assert encode(Bag(cards, max_count=2), [cards[1], cards[1]]) == [0.0, 1.0]
+    with pytest.raises(ViewOutsideSchema):
+        encode(OneOf(cards), {"id": True, "kind": "coin"})
+    with pytest.raises(ValueError, match="lists the value 1 twice"):
+        OneOf((1, 2, 1))
+
+
+@given(
+    view=st.fixed_dictionaries(
+        {
+            "n": st.integers(-1, 5) | st.booleans(),
+            "cells": st.lists(st.sampled_from(["", "X", "O", "Z", 1]), max_size=4),
+            "seen": st.dictionaries(st.sampled_from(["1", "2", "3"]), st.booleans() | st.none()),
+            "hand": st.lists(st.sampled_from(["a", "b", "c"]), max_size=4),
+        },
+        optional={"maybe": st.none() | st.integers(0, 3) | st.text(max_size=1)},
+    )
+)
+def test_the_compiled_encoder_agrees_with_the_reference(view: dict[str, Any]) -> None:
+    schema = Record(
+        n=IntRange(0, 4),
+        cells=ListOf(OneOf(("", "X", "O")), max_len=3),
+        seen=MapOf(["1", "2"], value=Bool()),
+        hand=Bag(("a", "b"), max_count=2),
+        maybe=Maybe(IntRange(0, 3, one_hot=True)),
+    )
+    spec = ObservationSpec.of(schema)
+    try:
+        expected = spec.reference(view)
+    except ViewOutsideSchema as exc:
+        with pytest.raises(ViewOutsideSchema) as caught:
+            spec.encode(view)
+        assert str(caught.value) == str(exc)
+        return
+    assert spec.encode(view) == expected
+    assert all(spec.low <= x <= spec.high for x in expected)

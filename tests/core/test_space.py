@@ -18,6 +18,7 @@ from gameweave_core import (
     Match,
     NotEnumerable,
     Outcome,
+    Relative,
     Rng,
     Title,
     action,
@@ -25,6 +26,7 @@ from gameweave_core import (
     values,
 )
 from gameweave_core.space import enumerable
+from gameweave_core.testing import check_action_space, random_match
 from gameweave_sealedbid import SealedBid
 from gameweave_sealedbid.actions import Bid
 
@@ -226,3 +228,68 @@ def test_a_bad_number_is_refused_and_changes_nothing() -> None:
     with pytest.raises(IllegalAction, match="you hold 0 coins and cannot bid 20"):
         match.submit_index(1, 20)
     assert match.digest() == after
+
+
+@action("bet")
+@attrs.frozen
+class Bet:
+    amount: int
+
+
+class AllIn(Title[dict[str, Any]]):
+    """Bets of 10 or 50, or the whole stake (any amount): an action made from the view."""
+
+    name = "allin"
+    display_name = "All in"
+    min_players = max_players = 2
+    actions: ClassVar[tuple[type, ...]] = (Bet,)
+    default_config: ClassVar[Mapping[str, Any]] = {"stake": 73}
+
+    def action_list(self, players: int, config: Mapping[str, Any]) -> Sequence[Any]:
+        def whole(view: Mapping[str, Any]) -> Any:
+            return None if view["stake"] in (10, 50) else Bet(view["stake"])
+
+        return [Bet(10), Bet(50), Relative("all in", whole)]
+
+    def setup(self, players: int, config: Mapping[str, Any], rng: Rng) -> dict[str, Any]:
+        return {"stake": config["stake"], "done": False}
+
+    def awaiting(self, state: dict[str, Any]) -> Sequence[int]:
+        return () if state["done"] else (1,)
+
+    def legal_actions(self, state: dict[str, Any], seat: int) -> Sequence[Any]:
+        if seat != 1 or state["done"]:
+            return []
+        amounts = sorted({a for a in (10, 50, state["stake"]) if a <= state["stake"]})
+        return [Bet(a) for a in amounts]
+
+    def apply(self, state: dict[str, Any], seat: int, action: Any, rng: Rng) -> list[Event]:
+        state["done"] = True
+        return [Event.public(f"bets {action.amount}")]
+
+    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        return {"stake": state["stake"]}
+
+    def outcome(self, state: dict[str, Any]) -> Outcome | None:
+        return Outcome("table", (1,), "end", "done") if state["done"] else None
+
+
+def test_a_number_may_stand_for_an_action_made_from_the_view() -> None:
+    match = Match(AllIn(), 2, seed=1)
+    space = match.action_space
+    assert space.relative and space.size == 3
+    assert match.legal_indices(1) == [0, 1, 2]
+    assert match.legal_mask(1) == [1, 1, 1]
+    assert space.action(2, {"stake": 73}) == Bet(73)
+    with pytest.raises(ValueError, match=r"action number 2 of allin \(all in\) needs the seat"):
+        space.action(2)
+    with pytest.raises(NotEnumerable, match="given no view"):
+        space.index(Bet(73))
+    match.submit_index(1, 2)
+    assert match.actions() == [(1, {"type": "bet", "amount": 73})]
+    # When the whole stake is one of the listed amounts, the list's own number wins.
+    even = Match(AllIn(), 2, seed=1, config={"stake": 50})
+    assert even.legal_indices(1) == [0, 1]
+    with pytest.raises(MalformedAction, match="stands for no action now"):
+        even.submit_index(1, 2)
+    check_action_space(random_match(AllIn(), 2, 3))
