@@ -24,6 +24,11 @@ $(STAMP): pyproject.toml $(TITLE_PROJECTS) Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]' $(addprefix -e ./,$(TITLE_DIRS))
+	@# The root distribution's packages come from two folders (. and adapters), so its
+	@# editable install is setuptools' import hook, which mypy cannot see; this .pth
+	@# names both folders, so that mypy finds gameweave_core from a title's own folder.
+	printf '%s\n%s\n' "$(CURDIR)" "$(CURDIR)/adapters" \
+	  > "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/gameweave-checkout.pth"
 	touch $(STAMP)
 
 ## play: a game of The Museum Job in the terminal (TITLE=house for The House Job)
@@ -47,16 +52,16 @@ lint: $(STAMP)
 	@$(BIN)/ruff check --select C901 --config 'lint.mccabe.max-complexity=15' $(RULE_MODULES)
 
 # mypy --strict on every package, then on the tests: the core's and adapters' tests
-# (with the folders their imports come from on the path), and each title's from its
-# own folder, as its distribution runs them.
-ROOT_TESTS_PATH := adapters:$(subst $(eval) ,:,$(TITLE_DIRS)):docs/tutorial/sealed-bid:docs/tutorial:docs/_ext:docs/reference/examples:tests/http:benchmarks/tictactoe:benchmarks
+# (with the folders their imports come from that nothing installs on the path), and
+# each title's from its own folder, as its distribution and its author run them (the
+# venv's .pth files put the core, the adapters and the titles on mypy's path).
+ROOT_TESTS_PATH := docs/tutorial/sealed-bid:docs/tutorial:docs/_ext:docs/reference/examples:tests/http:benchmarks/tictactoe:benchmarks
 typecheck: $(STAMP)
 	$(BIN)/mypy gameweave_core adapters/gameweave_cli adapters/gameweave_http adapters/gameweave_dask \
 	  $(patsubst %/__init__.py,%,$(wildcard $(addsuffix /gameweave_*/__init__.py,$(TITLE_DIRS))))
 	MYPYPATH=$(ROOT_TESTS_PATH) $(BIN)/mypy --explicit-package-bases tests
 	set -e; for d in $(TITLE_DIRS); do echo "== mypy $$d/tests"; \
-	  (cd $$d && MYPYPATH=$(CURDIR):$(CURDIR)/adapters $(CURDIR)/$(BIN)/mypy \
-	    --config-file $(CURDIR)/pyproject.toml tests); done
+	  (cd $$d && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml tests); done
 
 # The browser code (the client's pages and every title's web/*.js, plain ES modules
 # with no build step) linted by ESLint and type-checked by TypeScript's checker
