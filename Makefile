@@ -16,7 +16,7 @@ HOUSE := gameweave_house
 TITLE_DIRS := gameweave_museum $(HOUSE) $(patsubst %/pyproject.toml,%,$(sort $(wildcard titles/*/pyproject.toml)))
 TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 
-.PHONY: play test lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers \
+.PHONY: play test check lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers \
 	bench-bgio serve browser-deps clean compiled test-compiled jscheck-run
 
 # The Makefile too: a title moved or added changes what is installed editable.
@@ -37,6 +37,15 @@ play: $(STAMP)
 
 ## test: everything CI checks
 test: $(STAMP) browser-deps lint typecheck jscheck unit docs tutorial scaffold dists test-compiled
+
+## check: the inner loop: lint, types, and the tests but the browser and slow ones, in parallel
+# The same tests as `make unit` less those marked browser or slow, spread over every
+# core by pytest-xdist (each title's from its own folder, as there); `make test`
+# remains the whole of CI.
+FAST := -n auto -q -p no:cacheprovider -m "not browser and not slow"
+check: lint typecheck
+	$(BIN)/pytest $(FAST)
+	set -e; for d in $(TITLE_DIRS); do echo "== $$d"; (cd $$d && $(CURDIR)/$(BIN)/pytest $(FAST)); done
 
 # A title's rules stay readable: McCabe 15 at most in its rule modules (ruff's
 # project-wide limit of 30 still covers bots, terminals, views and loaders).
@@ -181,6 +190,7 @@ test-compiled: $(CBUILT)
 # Benchmarks against OpenSpiel, RLCard, boardgame.io and a bare Starlette endpoint; writes
 # benchmarks/results.md. The peers live in their own venv, never in the project's.
 bench: $(STAMP) bench-peers bench-bgio compiled
+	$(BIN)/python -m pip install --quiet -r benchmarks/requirements.txt
 	$(BIN)/python benchmarks/run.py
 
 bench-peers: $(STAMP)
