@@ -16,7 +16,7 @@ HOUSE := gameweave_house
 TITLE_DIRS := gameweave_museum $(HOUSE) $(patsubst %/pyproject.toml,%,$(sort $(wildcard titles/*/pyproject.toml)))
 TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 
-.PHONY: play test lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers \
+.PHONY: play test check lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers \
 	bench-bgio serve browser-deps clean compiled test-compiled jscheck-run check-uvicorn
 
 # The Makefile too: a title moved or added changes what is installed editable.
@@ -31,6 +31,11 @@ $(STAMP): pyproject.toml $(TITLE_PROJECTS) Makefile
 	  > $(INSTALL_LOG) 2>&1 || { tail -n 30 $(INSTALL_LOG) >&2; \
 	  echo "make: installing into $(VENV) failed (above: the end of $(INSTALL_LOG), which has all of it)" >&2; \
 	  exit 1; }
+	@# The root distribution's packages come from two folders (. and adapters), so its
+	@# editable install is setuptools' import hook, which mypy cannot see; this .pth
+	@# names both folders, so that mypy finds gameweave_core from a title's own folder.
+	@printf '%s\n%s\n' "$(CURDIR)" "$(CURDIR)/adapters" \
+	  > "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/gameweave-checkout.pth"
 	@touch $(STAMP)
 
 ## play: a game of The Museum Job in the terminal (TITLE=house for The House Job)
@@ -39,6 +44,15 @@ play: $(STAMP)
 
 ## test: everything CI checks
 test: $(STAMP) browser-deps lint typecheck jscheck unit docs tutorial scaffold dists test-compiled
+
+## check: the inner loop: lint, types, and the tests but the browser and slow ones, in parallel
+# The same tests as `make unit` less those marked browser or slow, spread over every
+# core by pytest-xdist (each title's from its own folder, as there); `make test`
+# remains the whole of CI.
+FAST := -n auto -q -p no:cacheprovider -m "not browser and not slow"
+check: lint typecheck
+	$(BIN)/pytest $(FAST)
+	set -e; for d in $(TITLE_DIRS); do echo "== $$d"; (cd $$d && $(CURDIR)/$(BIN)/pytest $(FAST)); done
 
 # A title's rules stay readable: McCabe 15 at most in its rule modules (ruff's
 # project-wide limit of 30 still covers bots, terminals, views and loaders).
@@ -54,17 +68,17 @@ lint: $(STAMP)
 	@$(BIN)/ruff check --select C901 --config 'lint.mccabe.max-complexity=15' $(RULE_MODULES)
 
 # mypy --strict on every package, then on the tests: the core's and adapters' tests
-# (with the folders their imports come from on the path), and each title's from its
-# own folder, as its distribution runs them.
-ROOT_TESTS_PATH := adapters:$(subst $(eval) ,:,$(TITLE_DIRS)):docs/tutorial/sealed-bid:docs/tutorial:docs/_ext:docs/reference/examples:tests/http:benchmarks/tictactoe:benchmarks
+# (with the folders their imports come from that nothing installs on the path), and
+# each title's from its own folder, as its distribution and its author run them (the
+# venv's .pth files put the core, the adapters and the titles on mypy's path).
+ROOT_TESTS_PATH := docs/tutorial/sealed-bid:docs/tutorial:docs/_ext:docs/reference/examples:tests/http:benchmarks/tictactoe:benchmarks
 typecheck: $(STAMP)
 	$(BIN)/mypy gameweave_core adapters/gameweave_cli adapters/gameweave_http adapters/gameweave_dask \
 	  adapters/gameweave_rl \
 	  $(patsubst %/__init__.py,%,$(wildcard $(addsuffix /gameweave_*/__init__.py,$(TITLE_DIRS))))
 	MYPYPATH=$(ROOT_TESTS_PATH) $(BIN)/mypy --explicit-package-bases tests
 	set -e; for d in $(TITLE_DIRS); do echo "== mypy $$d/tests"; \
-	  (cd $$d && MYPYPATH=$(CURDIR):$(CURDIR)/adapters $(CURDIR)/$(BIN)/mypy \
-	    --config-file $(CURDIR)/pyproject.toml tests); done
+	  (cd $$d && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml tests); done
 
 # The browser code (the client's pages and every title's web/*.js, plain ES modules
 # with no build step) linted by ESLint and type-checked by TypeScript's checker
@@ -184,6 +198,7 @@ test-compiled: $(CBUILT)
 # Benchmarks against OpenSpiel, RLCard, boardgame.io and a bare Starlette endpoint; writes
 # benchmarks/results.md. The peers live in their own venv, never in the project's.
 bench: $(STAMP) bench-peers bench-bgio compiled
+	$(BIN)/python -m pip install --quiet -r benchmarks/requirements.txt
 	$(BIN)/python benchmarks/run.py
 
 bench-peers: $(STAMP)

@@ -37,6 +37,16 @@ from .events import Event
 from .facts import GameFacts
 from .observation import ObservationSpec, Schema
 from .outcome import Outcome
+from .protocols import (
+    ActionsModule,
+    BotsModule,
+    GameModule,
+    ResampleModule,
+    RulesModule,
+    TerminalModule,
+    TopicsModule,
+    ViewsModule,
+)
 from .rng import Rng
 
 S = TypeVar("S")
@@ -503,11 +513,16 @@ class ModuleTitle(Title[S]):
     - ``ACTIONS`` becomes :attr:`Title.actions`, ``BOTS`` what :meth:`Title.bots`
       returns, and ``TOPICS`` what :meth:`Title.rules_text` returns.
 
-    A title in one file names itself: ``rules=__name__`` (a keyword's value may be
-    a module's name instead of the module; the module running the class statement
-    is already importable by its name, its functions above the class already in it).
-    The keywords' names are for people (``rules=``, ``views=``, any word will
-    do); their order is the order of the search. A name two modules define
+    A title in one file names itself: ``game=`` the module, imported in itself
+    (``import gameweave_heist`` at its top: the module running the class statement is
+    already importable by its name, its functions above the class already in it). A
+    keyword's value may also be a module's name (``rules=__name__``), which mypy
+    cannot check. The standard keywords (``actions``, ``rules``, ``game``, ``views``,
+    ``resample``, ``bots``, ``terminal``, ``rules_text``) are typed with the
+    protocols of :mod:`gameweave_core.protocols`, so ``mypy --strict`` reports a
+    module whose function does not fit the call the core makes; any other keyword
+    names a module of the title's own (its name is for people), searched after them.
+    A name two modules define
     differently is an error (write the method in the class to choose), and so
     is a module that supplies nothing or a function that cannot take the
     arguments the core passes, all raised when the class is made, not at the
@@ -515,8 +530,9 @@ class ModuleTitle(Title[S]):
     and :class:`ModuleTitle`, wins over the modules. :attr:`module_bindings`
     says where each bound method came from.
 
-    mypy checks each module function against its own annotations; that they fit
-    the protocol's is checked at run time (the count of arguments, when the class
+    mypy checks the modules of the standard keywords against their protocols (the
+    functions every title of that kind has); every bound function, optional ones
+    included, is also checked at run time (the count of arguments, when the class
     is made) and by the conformance kit.
     """
 
@@ -525,10 +541,36 @@ class ModuleTitle(Title[S]):
     #: The names this very class bound from its modules (not its bases).
     _bound_here: ClassVar[frozenset[str]] = frozenset()
 
-    def __init_subclass__(cls, **modules: ModuleType | str) -> None:
+    def __init_subclass__(
+        cls,
+        *,
+        actions: ActionsModule | None = None,
+        rules: RulesModule[Any] | None = None,
+        game: GameModule[Any] | None = None,
+        views: ViewsModule[Any] | None = None,
+        resample: ResampleModule[Any] | None = None,
+        bots: BotsModule | None = None,
+        terminal: TerminalModule | None = None,
+        rules_text: TopicsModule | None = None,
+        **modules: ModuleType | str,
+    ) -> None:
         super().__init_subclass__()
+        # The standard keywords are typed (gameweave_core.protocols), so mypy checks
+        # their modules; any other keyword names a module of the title's own.
+        typed = {
+            "actions": actions,
+            "rules": rules,
+            "game": game,
+            "views": views,
+            "resample": resample,
+            "bots": bots,
+            "terminal": terminal,
+            "rules_text": rules_text,
+        }
+        given: dict[str, object] = {k: v for k, v in typed.items() if v is not None}
+        given.update(modules)
         found: dict[str, tuple[str, Any]] = {}
-        for keyword, named in modules.items():
+        for keyword, named in given.items():
             # A name: the module's own __name__, for a title in one file.
             module = importlib.import_module(named) if isinstance(named, str) else named
             if not isinstance(module, ModuleType):

@@ -98,7 +98,7 @@ def _imported(folder: Path, slug: str) -> Iterator[object]:
     spec = importlib.util.spec_from_file_location(module_name, folder / f"{module_name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module  # the title names its own module: rules=__name__
+    sys.modules[module_name] = module  # the title names its own module: game=
     try:
         spec.loader.exec_module(module)
         yield module

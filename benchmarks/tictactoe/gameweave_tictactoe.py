@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
+import gameweave_tictactoe  # this very module: the title names it, and mypy checks it
 
 from gameweave_core import (
     Event,
@@ -144,9 +145,10 @@ def has_secrets(state: State, seat: int) -> bool:
     return False  # the whole board is in everyone's view
 
 
-class TicTacToe(ModuleTitle[State], rules=__name__):
+class TicTacToe(ModuleTitle[State], game=gameweave_tictactoe):
     """Tic-tac-toe: the benchmark game shared with boardgame.io. Its methods are the
-    functions above (``rules=__name__``: this very module)."""
+    functions above (``game=``: this very module, checked by mypy against
+    :class:`~gameweave_core.protocols.GameModule`)."""
 
     name = "tictactoe"
     display_name = "Tic-tac-toe"

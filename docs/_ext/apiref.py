@@ -34,6 +34,7 @@ COMMAND = ".venv/bin/python docs/_ext/apiref.py"
 #: The modules, in the order a title's author meets them.
 MODULES = (
     "gameweave_core.title",
+    "gameweave_core.protocols",
     "gameweave_core.actions",
     "gameweave_core.events",
     "gameweave_core.outcome",

@@ -33,7 +33,7 @@ def test_the_one_file_is_its_own_plugin() -> None:
     registry = Registry()
     registry.add_plugin(gameweave_tictactoe, "tictactoe", "gameweave-tictactoe", "1.0.0")
     assert isinstance(registry.title("tictactoe"), TicTacToe)
-    # The title's methods are the module's own functions, named by rules=__name__.
+    # The title's methods are the module's own functions, named by game= (the module itself).
     assert TicTacToe.module_bindings["apply"] == "gameweave_tictactoe.apply"
     method: object = TicTacToe.apply
     assert method is gameweave_tictactoe.apply

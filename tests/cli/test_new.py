@@ -43,7 +43,7 @@ def test_it_writes_a_distribution_with_its_tests_and_a_golden_log(made: tuple[Pa
     conftest = (folder / "tests" / "conftest.py").read_text()
     assert 'pytest_plugins = ["gameweave_core.pytest_plugin"]' in conftest
     module = (folder / "gameweave_lanterns.py").read_text()
-    assert "class Lanterns(ModuleTitle[State], rules=__name__):" in module
+    assert "class Lanterns(ModuleTitle[State], game=gameweave_lanterns):" in module
     assert 'display_name = "Lanterns"' in module
     assert f"wrote {folder / 'tests' / 'golden' / 'lanterns.toml'}" in output
     assert f"next: cd {folder}" in output

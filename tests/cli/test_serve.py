@@ -36,6 +36,8 @@ def test_serve_exists_exactly_where_the_http_extra_is_installed(
 ) -> None:
     """The HTTP adapter brings ``serve`` through ``register_commands``: with the
     extra's packages it is a command, without any one of them there is none."""
+    import importlib.util
+
     import typer
 
     from gameweave_cli.commands import add_plugin_commands
@@ -47,9 +49,9 @@ def test_serve_exists_exactly_where_the_http_extra_is_installed(
     with_extra = typer.Typer()
     add_plugin_commands(with_extra, plugins=[commands])
     assert names(with_extra) == ["serve"]
-    real = commands.importlib.util.find_spec
+    real = importlib.util.find_spec
     monkeypatch.setattr(
-        commands.importlib.util,
+        importlib.util,
         "find_spec",
         lambda name, *a: None if name == "uvicorn" else real(name, *a),
     )

@@ -50,6 +50,8 @@ from gameweave_core import (
 )
 from gameweave_core.reactions import PASS, seats_from, who_to_ask
 
+from . import bluff  # this very module: the title names it (game=), and mypy checks it
+
 ROLES = ("captain", "duke")
 COPIES = 5
 TURNS = 24
@@ -421,7 +423,7 @@ def resample(state: State, seat: int | None, rng: Rng) -> State:
 
 
 # The rules are this module's own functions: the title names this module.
-class Bluff(ModuleTitle[State], rules=__name__):
+class Bluff(ModuleTitle[State], game=bluff):
     """Bluff: claims, blocks and challenges, settled innermost first."""
 
     name = "bluff"

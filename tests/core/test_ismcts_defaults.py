@@ -89,17 +89,6 @@ def test_a_misspelt_default_is_refused_in_one_line() -> None:
     assert "\n" not in str(info.value)
 
 
-def test_the_shipped_museum_searches_its_thief_with_the_heuristic() -> None:
-    from gameweave_core import default_registry
-
-    registry = default_registry()
-    title = registry.title("museum")
-    bot = registry.bots(title)["ismcts"](1, 2)
-    assert isinstance(bot, IsmctsBot)
-    thief = bot.options
-    assert thief.rollout == "heuristic" and thief.candidates
-
-
 # -- candidates --------------------------------------------------------------------------
 
 

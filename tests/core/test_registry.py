@@ -130,7 +130,7 @@ def test_unknown_titles_and_bots_list_what_exists(sealed_registry: Any) -> None:
 
 def test_every_hookspec_is_documented_and_typed() -> None:
     specs = [f for name, f in vars(hooks).items() if callable(f) and hasattr(f, "gameweave_spec")]
-    assert {f.__name__ for f in specs} == {"register_titles", "register_bots"}
+    assert {f.__name__ for f in specs} == {"register_titles", "register_bots", "register_commands"}
     for spec in specs:
         assert spec.__doc__ and len(spec.__doc__.split()) > 15, spec.__name__
         signature = inspect.signature(spec)

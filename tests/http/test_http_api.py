@@ -129,8 +129,7 @@ def test_openapi_document_names_every_api_route(client: Any) -> None:
     title = doc["components"]["schemas"]["CreateMatch"]["properties"]["title"]
     assert title["enum"] == ["sealedbid"]
     assert (
-        "enum"
-        not in routes.schema()["components"]["schemas"]["CreateMatch"]["properties"]["title"]
+        "enum" not in routes.schema()["components"]["schemas"]["CreateMatch"]["properties"]["title"]
     )
 
 

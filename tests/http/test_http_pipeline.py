@@ -149,8 +149,7 @@ def test_an_exception_handler_a_user_adds_is_asked_first(app: Any) -> None:
 def test_each_api_route_is_declared_once_and_documented_from_the_same_table(app: Any) -> None:
     from starlette.routing import Route
 
-    from gameweave_http.routes import schema
-    from gameweave_http.routes import API, PAGES
+    from gameweave_http.routes import API, PAGES, schema
 
     paths = [api.path for api in API]
     assert len(paths) == len(set(paths))
