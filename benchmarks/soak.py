@@ -501,16 +501,49 @@ def run(url: str, port: int, pid: int, plan: Plan, log: Path | None = None) -> R
 TUTORIAL = Path(__file__).resolve().parents[1] / "docs" / "tutorial" / "sealed-bid"
 
 
+#: Seconds each action of the slow title (:data:`SLOW_TITLE`) sleeps in ``apply``:
+#: past the server's budget of wall time for one call of a title's rules.
+SLOW_APPLY = 0.6
+
+#: The slow title of the slow-title attack: Sealed Bids whose ``apply`` sleeps.
+SLOW_TITLE = f"""
+import time
+
+from gameweave_core import hookimpl
+from gameweave_sealedbid.title import SealedBid
+
+
+class SlowBid(SealedBid):
+    name = "slowbid"
+    display_name = "Slow Bids"
+
+    def apply(self, state, seat, action, rng):
+        time.sleep({SLOW_APPLY})
+        return super().apply(state, seat, action, rng)
+
+
+@hookimpl
+def register_titles(register):
+    register(SlowBid())
+"""
+
+
 def sealed_bids_path(folder: Path) -> str:
     """A PYTHONPATH on which a server finds Sealed Bids (the tutorial title, which the
-    project's environment does not install) through its entry point."""
-    info = folder / "site" / "gameweave_sealedbid-1.0.0.dist-info"
-    info.mkdir(parents=True, exist_ok=True)
-    (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: gameweave-sealedbid\nVersion: 1.0.0\n"
-    )
-    (info / "entry_points.txt").write_text("[gameweave]\nsealedbid = gameweave_sealedbid.plugin\n")
-    return os.pathsep.join([str(folder / "site"), str(TUTORIAL)])
+    project's environment does not install) through its entry point, and the slow
+    title of the slow-title attack (``slowbid``, loaded only when asked for)."""
+    site = folder / "site"
+    for dist, entry in (
+        ("gameweave_sealedbid", "sealedbid = gameweave_sealedbid.plugin"),
+        ("gameweave_slowbid", "slowbid = gameweave_slowbid"),
+    ):
+        info = site / f"{dist}-1.0.0.dist-info"
+        info.mkdir(parents=True, exist_ok=True)
+        name = dist.replace("_", "-")
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0.0\n")
+        (info / "entry_points.txt").write_text(f"[gameweave]\n{entry}\n")
+    (site / "gameweave_slowbid.py").write_text(SLOW_TITLE)
+    return os.pathsep.join([str(site), str(TUTORIAL)])
 
 
 #: The limits every soak server runs with: writers create matches faster than a
@@ -520,7 +553,10 @@ LIMITS = "creates_per_minute=100000,live_matches=100"
 
 @contextmanager
 def served(
-    folder: Path, limits: list[str] | None = None
+    folder: Path,
+    limits: list[str] | None = None,
+    plugins: str = "sealedbid,masterthief",
+    searches: int | None = None,
 ) -> Iterator[tuple[str, int, subprocess.Popen[bytes], Path]]:
     """``gameweave serve --dev`` hosting Sealed Bids and Master Thief on a loopback
     socket bound here, in a subprocess, with its matches and its log in ``folder``;
@@ -539,7 +575,8 @@ def served(
     env = {
         **os.environ,
         "GAMEWEAVE_LIMITS": ",".join([LIMITS, *(limits or [])]),
-        "GAMEWEAVE_LOAD_PLUGINS": "sealedbid,masterthief",
+        "GAMEWEAVE_LOAD_PLUGINS": plugins,
+        **({"GAMEWEAVE_SEARCHES": str(searches)} if searches else {}),
         "PYTHONPATH": os.pathsep.join(
             p for p in (sealed_bids_path(folder), os.environ.get("PYTHONPATH")) if p
         ),
@@ -565,6 +602,197 @@ def served(
         proc.kill()
         proc.wait(30)
         sock.close()
+
+
+# -- the attacks of issue 38 ---------------------------------------------------------------
+
+
+def stream_head(port: int, path: str, client: str) -> tuple[socket.socket, int, bytes]:
+    """An event stream's request from the loopback address ``client``: the socket
+    (kept open by the caller), the status of its answer and what was read of it."""
+    s = socket.create_connection(("127.0.0.1", port), source_address=(client, 0))
+    s.settimeout(60)
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(65536)
+        if not chunk:
+            return s, 0, head
+        head += chunk
+    return s, int(head.split()[1]), head
+
+
+def spectator_flood(url: str, port: int, clients: int = 11, each: int = 100) -> dict[str, Any]:
+    """Spectators' event streams from ``clients`` loopback addresses, ``each`` from
+    each (the per-client limit), on a few public matches, as many as the server
+    admits; then a seat opens its own stream on an untouched match, reads and acts.
+    The figures: the streams spectators hold, the seat's stream's status and the
+    milliseconds to its first payload, and the seat's read and action statuses."""
+    held: list[socket.socket] = []
+    statuses: dict[int, int] = {}
+    with httpx.Client(base_url=url, timeout=60, headers=JSON) as http:
+        public = [
+            http.post("/api/matches", json={"title": "sealedbid", "players": 2, "seed": i}).json()
+            # Enough matches for the server's streams: each admits 30 spectators.
+            for i in range(clients * each // 25 + 1)
+        ]
+        for c in range(clients):
+            for i in range(each):
+                mid = public[i % len(public)]["id"]
+                s, status, _ = stream_head(port, f"/api/matches/{mid}/events", f"127.0.2.{c + 1}")
+                statuses[status] = statuses.get(status, 0) + 1
+                if status == 200:
+                    held.append(s)
+                else:
+                    s.close()
+        try:
+            mine = http.post("/api/matches", json={"title": "sealedbid", "players": 2, "seed": 99})
+            created = mine.json()
+            token = created["seats"][0]["token"]
+            path = f"/api/matches/{created['id']}/events?token={token}"
+            started = time.perf_counter()
+            s, status, seen = stream_head(port, path, "127.0.3.1")
+            first_ms = None
+            if status == 200:
+                while b"event: payload" not in seen and (chunk := s.recv(65536)):
+                    seen += chunk
+                first_ms = (time.perf_counter() - started) * 1000
+            s.close()
+            seat = {"X-Seat-Token": token}
+            read = http.get(f"/api/matches/{created['id']}", headers=seat).status_code
+            act = http.post(
+                f"/api/matches/{created['id']}/actions",
+                headers=seat,
+                json={"version": 0, "action": {"type": "bid", "coins": 1}},
+            ).status_code
+        finally:
+            for s in held:
+                s.close()
+    return {
+        "spectator_streams": len(held),
+        "spectators_refused": {k: v for k, v in statuses.items() if k != 200},
+        "seat_stream": status,
+        "seat_first_payload_ms": first_ms,
+        "seat_read": read,
+        "seat_action": act,
+    }
+
+
+def hint_spam(url: str, port: int, seconds: float, spammers: int = 16) -> dict[str, Any]:
+    """``spammers`` threads (each from a loopback address of its own, so that the
+    per-client limits alone do not stop them) asking hints without pause for the
+    seats of their own matches (two each), while two people play Sealed Bids
+    against one search bot (:func:`person`, no hints of theirs counted here). The
+    figures: a person's bot reply (p50, p99, ms) and the spam's answers."""
+    load = Load(url, port, Plan(seconds=seconds, people=2))
+    answers: dict[int, int] = {}
+    lock = threading.Lock()
+
+    def spam(n: int) -> None:
+        transport = httpx.HTTPTransport(local_address=f"127.0.4.{n + 1}")
+        with httpx.Client(base_url=url, timeout=120, headers=JSON, transport=transport) as http:
+            seats = []
+            for i in range(2):
+                body = {"title": "sealedbid", "players": 2, "seed": 1000 * n + i}
+                created = http.post("/api/matches", json=body).json()
+                seats += [(created["id"], s["token"]) for s in created["seats"]]
+            load.flooding.set()
+            i = 0
+            while not load.people_done.is_set():
+                mid, token = seats[i % len(seats)]
+                i += 1
+                r = http.post(f"/api/matches/{mid}/hint", headers={"X-Seat-Token": token}, json={})
+                with lock:
+                    answers[r.status_code] = answers.get(r.status_code, 0) + 1
+                if r.status_code != 200:
+                    time.sleep(0.01)
+
+    spammers_ = [threading.Thread(target=spam, args=(n,), daemon=True) for n in range(spammers)]
+    people = [threading.Thread(target=person, args=(load, 80 + i)) for i in range(2)]
+    for t in [*spammers_, *people]:
+        t.start()
+    for t in people:
+        t.join()
+    load.people_done.set()
+    for t in spammers_:
+        t.join(120)
+    replies = sorted(load.bot_replies)
+    return {
+        "bot_reply_p50_ms": percentile(replies, 0.5),
+        "bot_reply_p99_ms": percentile(replies, 0.99),
+        "bot_replies": len(replies),
+        "spam_answers": answers,
+        "failures": load.failures[:3],
+    }
+
+
+def slow_title(url: str, seconds: float) -> dict[str, Any]:
+    """A client plays the slow title (``apply`` sleeps :data:`SLOW_APPLY` s) without
+    pause while another reads a Sealed Bids match every 20 ms. The figures: the
+    reads' latency (p50, p99, max) and the slow actions played meanwhile."""
+    until = time.monotonic() + seconds
+    reads: list[float] = []
+    slow_actions = 0
+    done = threading.Event()
+    with httpx.Client(base_url=url, timeout=120, headers=JSON) as http:
+        other = http.post("/api/matches", json={"title": "sealedbid", "players": 2, "seed": 5})
+        other_id = other.json()["id"]
+
+        def play() -> None:
+            nonlocal slow_actions
+            with httpx.Client(base_url=url, timeout=120, headers=JSON) as mine:
+                while time.monotonic() < until:
+                    body = {"title": "slowbid", "players": 2, "seed": slow_actions}
+                    created = mine.post("/api/matches", json=body).json()
+                    tokens = [s["token"] for s in created["seats"]]
+                    version = 0
+                    while time.monotonic() < until and version < 10:
+                        token = tokens[version % 2]
+                        r = mine.post(
+                            f"/api/matches/{created['id']}/actions",
+                            headers={"X-Seat-Token": token},
+                            json={"version": version, "action": {"type": "bid", "coins": 0}},
+                        )
+                        if r.status_code != 200:
+                            break
+                        version = r.json()["version"]
+                        slow_actions += 1
+            done.set()
+
+        player = threading.Thread(target=play)
+        player.start()
+        while not done.is_set():
+            started = time.perf_counter()
+            http.get(f"/api/matches/{other_id}")
+            reads.append((time.perf_counter() - started) * 1000)
+            time.sleep(0.02)
+        player.join()
+    reads.sort()
+    return {
+        "read_p50_ms": percentile(reads, 0.5),
+        "read_p99_ms": percentile(reads, 0.99),
+        "read_max_ms": reads[-1] if reads else 0.0,
+        "reads": len(reads),
+        "slow_actions": slow_actions,
+    }
+
+
+def attacks(seconds: float) -> dict[str, Any]:
+    """The three attacks of issue 38, each against a fresh server."""
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as folder, served(Path(folder)) as (url, port, _, _):
+        out["spectators"] = spectator_flood(url, port)
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        served(Path(folder), searches=2) as (url, port, _, _),
+    ):
+        out["hint_spam"] = hint_spam(url, port, seconds)
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        served(Path(folder), plugins="sealedbid,slowbid") as (url, _, _, _),
+    ):
+        out["slow_title"] = slow_title(url, seconds)
+    return out
 
 
 #: The flood the benchmark runs: as many bots-only matches as the attack that found
@@ -672,6 +900,49 @@ def bench(s: Any, ctx: dict[str, Any]) -> Any:
         },
         "tracebacks": [result.tracebacks, flooded.tracebacks],
     }
+    found = attacks(seconds)
+    spectators, spam, slow = found["spectators"], found["hint_spam"], found["slow_title"]
+    sec.body += [
+        "",
+        "The attacks of issue 38, each against a fresh server (`python benchmarks/soak.py "
+        f"--attacks --seconds {seconds:.0f}`):",
+        "",
+        f"- spectators server-wide: 11 client addresses open 100 spectator streams each; "
+        f"the server admits {spectators['spectator_streams']} (refused "
+        f"{spectators['spectators_refused']}); a seat's own stream on an untouched match "
+        f"then answers {spectators['seat_stream']}, its first payload after "
+        f"{spectators['seat_first_payload_ms'] or 0:.0f} ms; its read "
+        f"{spectators['seat_read']}, its action {spectators['seat_action']};",
+        f"- hint spam: 16 clients ask hints without pause from their own 32 seats (2 "
+        f"searches at once) while two people play against a search bot: a person's bot "
+        f"reply p50 {spam['bot_reply_p50_ms']:.0f} ms, p99 {spam['bot_reply_p99_ms']:.0f} ms "
+        f"over {spam['bot_replies']} turns; the spam's answers {spam['spam_answers']};",
+        f"- a slow title (`apply` sleeps {SLOW_APPLY} s) played without pause: another "
+        f"match's reads p50 {slow['read_p50_ms']:.1f} ms, p99 {slow['read_p99_ms']:.0f} ms, "
+        f"max {slow['read_max_ms']:.0f} ms over {slow['reads']} reads, "
+        f"{slow['slow_actions']} slow actions played.",
+    ]
+    sec.goals += [
+        Goal(
+            "Soak",
+            "a seat's own stream admitted while spectators hold the server's streams",
+            str(spectators["seat_stream"]),
+            spectators["seat_stream"] == 200,
+        ),
+        Goal(
+            "Soak",
+            "a person's bot reply p99 < 2 s under hint spam",
+            f"{spam['bot_reply_p99_ms']:.0f} ms",
+            bool(spam["bot_replies"]) and spam["bot_reply_p99_ms"] < 2000,
+        ),
+        Goal(
+            "Soak",
+            f"reads p99 under {SLOW_APPLY * 1000:.0f} ms while a slow title plays",
+            f"{slow['read_p99_ms']:.0f} ms",
+            slow["read_p99_ms"] < SLOW_APPLY * 1000,
+        ),
+    ]
+    sec.raw["attacks"] = found
     return sec
 
 
@@ -690,7 +961,15 @@ def main() -> None:
     parser.add_argument(
         "--limit", action="append", default=[], help="a server limit, NAME=VALUE (repeatable)"
     )
+    parser.add_argument(
+        "--attacks",
+        action="store_true",
+        help="only the attacks of issue 38 (spectators server-wide, hint spam, a slow title)",
+    )
     args = parser.parse_args()
+    if args.attacks:
+        print(json.dumps(attacks(args.seconds), indent=1))
+        return
     plan = Plan(seconds=args.seconds, search=args.search, flood=args.flood, people=args.people)
     with (
         tempfile.TemporaryDirectory() as folder,

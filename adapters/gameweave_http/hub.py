@@ -135,7 +135,7 @@ TITLE_BUDGET = 0.1
 #: Seconds of wall time one call may take on the loop, whatever its CPU time: a
 #: title that waits (sleeps, reads a file) holds the loop as surely as one that
 #: computes. Far above any preemption of a live machine.
-TITLE_WAIT = 1.0
+TITLE_WAIT = 0.5
 
 
 def _clocks() -> tuple[float, float]:

@@ -82,7 +82,7 @@ RETRY_AFTER = 2
 #: Hints one client (by address) may have searched or waiting at once.
 HINTS_PER_CLIENT = 2
 #: Hints one client (by address) may ask for in a minute (the handler's limit).
-HINTS_PER_MINUTE = 30
+HINTS_PER_MINUTE = 120
 #: How much less CPU priority a worker process takes (``os.nice``): on a busy
 #: machine the server's own thread, which answers reads, comes first.
 WORKER_NICENESS = 10

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import threading
-import time
 import warnings
 from pathlib import Path
 from typing import Any
