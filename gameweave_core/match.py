@@ -691,6 +691,12 @@ class Match:
         """
         return self.title.snapshot(self._state)
 
+    def readable_snapshot(self) -> Any:
+        """The whole state as a maintainer reads it (:meth:`Title.readable_snapshot
+        <gameweave_core.title.Title.readable_snapshot>`): the snapshot with squares,
+        cards and the like by name. Maintainers only, as :meth:`snapshot`."""
+        return self.title.readable_snapshot(self._state)
+
     # -- acting ----------------------------------------------------------------
 
     def submit(self, seat: SeatArg, action: Any) -> list[str]:

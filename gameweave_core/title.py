@@ -279,6 +279,14 @@ class Title(abc.ABC, Generic[S]):
         lists, dicts and primitives come out as they are)."""
         return self.codec.converter.unstructure(state)
 
+    def readable_snapshot(self, state: S) -> Any:
+        """The whole state as a maintainer reads it (``gameweave replay --state`` and
+        ``--diff``): :meth:`snapshot`'s data with what it numbers for compactness
+        named as the players name it (a square ``"K7"`` rather than ``98``).
+        Never used for digests, so a title may change it freely. Default: the
+        snapshot itself."""
+        return self.snapshot(state)
+
     def bots(self) -> Mapping[str, BotFactory]:
         """This title's own bots by name. Default: none (the registry adds
         ``random`` for every title, and the bots plugins register)."""
@@ -418,6 +426,7 @@ MODULE_FUNCTIONS: tuple[str, ...] = (
     "reward",
     "search_defaults",
     "snapshot",
+    "readable_snapshot",
     "describe_action",
     "parse_action",
     "render_text",

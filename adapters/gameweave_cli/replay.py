@@ -295,13 +295,14 @@ def _json_default(value: Any) -> Any:
 
 
 def state_json(match: Match) -> str:
-    """The title's snapshot of the whole state as indented, key-sorted JSON."""
-    return json.dumps(match.snapshot(), indent=2, sort_keys=True, default=_json_default)
+    """The whole state as indented, key-sorted JSON, as the title names its parts
+    for a reader (:meth:`Match.readable_snapshot`: squares by name, not number)."""
+    return json.dumps(match.readable_snapshot(), indent=2, sort_keys=True, default=_json_default)
 
 
 def state_data(match: Match) -> Any:
-    """The snapshot as plain JSON data (sets and the like turned into lists)."""
-    return json.loads(json.dumps(match.snapshot(), default=_json_default))
+    """The readable snapshot as plain JSON data (sets and the like turned into lists)."""
+    return json.loads(json.dumps(match.readable_snapshot(), default=_json_default))
 
 
 # -- comparing two logs ------------------------------------------------------------

@@ -109,6 +109,25 @@ class State:
     trail: Trail = attrs.field(factory=Trail)
 
 
+def readable_snapshot(state: State) -> dict[str, Any]:
+    """The snapshot with every square by its name (``"K7"``), as the map, the
+    history and the actions name it (``replay --state`` and ``--diff``); -1, a
+    piece not on the board, stays -1."""
+    from .floorplan import coord
+
+    def named(square: int) -> str | int:
+        return coord(square) if square >= 0 else square
+
+    data = snapshot(state)
+    for key in ("thief", "entry"):
+        data[key] = named(data[key])
+    for key in ("guards", "turn_start", "route", "open_exits"):
+        data[key] = [named(sq) for sq in data[key]]
+    for item in data["evidence"]:
+        item["square"] = named(item["square"])
+    return data
+
+
 def snapshot(state: State) -> dict[str, Any]:
     """The state as JSON-ready data for digests, without ``trail`` (derived from
     the actions; logs recorded before it existed keep their digests)."""

@@ -23,6 +23,7 @@ from rich.text import Text
 from gameweave_cli.teach import rules_page
 from gameweave_core import Match, Rng, default_registry
 
+from .conftest import ROOT
 from .screen import Terminal
 from .test_newcomer_terminal import installed_env
 
@@ -179,3 +180,25 @@ def test_one_coin_is_a_coin() -> None:
     text = render_text(view, 1)
     assert "Bidder 1 (you): 1 coin, 1 point" in text
     assert "Bidder 2: 20 coins, 0 points" in text
+
+
+def test_the_maintainers_version_sample_lists_every_title(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 39.10: the maintainers page's ``gameweave --version`` sample lacked two
+    of the project's titles. Every title installed here is in it, as printed."""
+    from typer.testing import CliRunner
+
+    from gameweave_cli.app import app
+    from gameweave_core.registry import ENV_LOAD_PLUGINS
+
+    monkeypatch.delenv(ENV_LOAD_PLUGINS, raising=False)
+    default_registry.cache_clear()
+    try:
+        printed = CliRunner().invoke(app, ["--version"]).stdout.splitlines()
+    finally:
+        default_registry.cache_clear()
+    page = (ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8")
+    sample = page.split("$ gameweave --version\n", 1)[1].split("```", 1)[0].splitlines()
+    titles = [line for line in printed[1:] if " from gameweave-" in line]
+    assert len(titles) >= 5, printed
+    for line in titles:
+        assert line in sample, (line, sample)

@@ -116,6 +116,7 @@ def test_openapi_document_names_every_api_route(client: Any) -> None:
         "/api/matches/{match_id}/hint",
         "/api/matches/{match_id}/seats/{seat}/token",
         "/api/replay",
+        "/api/replay/verify",
         "/api/openapi.json",
     }
     from gameweave_http import routes

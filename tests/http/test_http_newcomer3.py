@@ -141,12 +141,15 @@ def play_on(server: LoopbackServer, made: dict[str, Any], moves: int) -> None:
         assert posted.status_code == 200, posted.text
 
 
-#: Whether an ordered list leaves room for its widest number ("123."): its left
+#: Whether an ordered list leaves room for its widest number ("123. "): its left
 #: padding against the width of that number in the list's own font.
 ROOM_FOR_NUMBERS = """(ol) => {
   const probe = document.createElement("span");
-  probe.textContent = `${ol.start || ol.children.length}.`;
+  // The marker is the number, a full stop and a space, drawn in the padding.
+  const top = ol.hasAttribute("start") ? ol.start : ol.children.length;  // a reversed list's first
+  probe.textContent = `${top}. `;
   probe.style.font = getComputedStyle(ol).font;
+  probe.style.whiteSpace = "pre";
   probe.style.position = "absolute";
   ol.parentElement.append(probe);
   const wide = probe.getBoundingClientRect().width;

@@ -7,6 +7,8 @@ Every list indexed by seat holds seat 1 at index 0. A character is a key of
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 #: The player to the right of the last winner places the Artwork (rounds 2 on).
@@ -81,3 +83,17 @@ class State:
     supply: int = ARTWORK_TOKENS
     last: RoundEnd | None = None
     winner: int = 0
+
+
+def readable_snapshot(state: State) -> dict[str, Any]:
+    """The whole state as a maintainer reads it (``gameweave replay --state`` and
+    ``--diff``): every square by its name (``"C5"``), as the board and the history
+    name it; the Artwork not yet placed stays -1. Not used for digests (those take
+    the title's plain snapshot)."""
+    from .board import coord
+
+    data = attrs.asdict(state)
+    data["pieces"] = [coord(sq) for sq in state.pieces]
+    data["artwork"] = coord(state.artwork) if state.artwork >= 0 else state.artwork
+    data["moves"] = [[seat, who, coord(a), coord(b)] for seat, who, a, b in state.moves]
+    return data

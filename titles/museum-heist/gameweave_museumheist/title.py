@@ -1,6 +1,7 @@
 """Museum Heist as a Gameweave title: its metadata, and the modules that hold the
 rules (``rules``), the views (``views``), the sampler (``resample``), the bots
-(``bots``), the terminal (``terminal``) and the rules for players (``rules_text``).
+(``bots``), the terminal (``terminal``), the rules for players (``rules_text``) and
+the state a maintainer reads (``state``).
 Every method is the function of the same name in one of them, bound as it is."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 from gameweave_core import ModuleTitle
 
 from . import actions, algorithms, bots, resample, rules, rules_text, terminal, views
+from . import state as state_module
 from .state import State
 
 # A round ends within 1 placement + 4 choices + 686 moves (each move lowers the sum of
@@ -26,6 +28,7 @@ class MuseumHeist(
     terminal=terminal,
     rules_text=rules_text,
     algorithms=algorithms,
+    state=state_module,  # its readable_snapshot: squares by name for replay --state
 ):
     """Museum Heist: secret identities on a shared board."""
 
