@@ -158,9 +158,10 @@ class Match:
         self._state = None if other._state is None else title.copy_state(other._state)
         self._log = list(other._log)
         self._events = list(other._events)
-        self._awaiting = other._awaiting
-        # Legal actions are never changed once listed: the lists may be shared.
-        self._legal = dict(other._legal)
+        # Asked again of the copy: a title may list legal actions it keeps in the
+        # state, which the original may change.
+        self._awaiting = () if pending is not None else None
+        self._legal = {}
         self._lines = {seat: (done, list(lines)) for seat, (done, lines) in other._lines.items()}
         self._classes = other._classes
         self.failed = other.failed
