@@ -19,10 +19,17 @@ from gameweave_core import Match, Relative, Rng, ViewOutsideSchema, derive_seed
 from gameweave_core.space import NotEnumerable
 from gameweave_house import HouseJob
 from gameweave_house.abilities import BACKING_STEPS, CARDS
-from gameweave_house.actions import ACTIONS, Ability, Chips, Draft, Mark
+from gameweave_house.actions import (
+    ACTIONS,
+    BACKING_AMOUNTS,
+    CHIP_AMOUNTS,
+    Ability,
+    Chips,
+    Draft,
+    Mark,
+)
 from gameweave_house.algorithms import REASONS, action_list, most_take
 from gameweave_house.bots import BOTS
-from gameweave_house.rules import CHIP_STEPS
 
 TITLE = HouseJob()
 PLAYERS = (2, 3, 4)
@@ -103,7 +110,20 @@ def test_every_kind_and_every_ability_card_has_numbers() -> None:
     assert {type(a) for a in listed} == set(ACTIONS)
     assert {a.card for a in listed if isinstance(a, Ability)} == set(CARDS)
     # The list is the product of the declared values for every kind but Ability.
-    assert [a.amount for a in listed if isinstance(a, Chips) and a.box is None] == list(CHIP_STEPS)
+    own_chips = [a.amount for a in listed if isinstance(a, Chips) and a.box is None]
+    assert own_chips == list(CHIP_AMOUNTS)
+
+
+def test_the_declared_amounts_are_the_rules_amounts() -> None:
+    assert BACKING_AMOUNTS == BACKING_STEPS
+    # The first betting turn with the whole Take offers every push.
+    match = Match(TITLE, 2, 1)
+    while match.view(None)["phase"] == "draft":
+        seat = match.awaiting[0]
+        match.submit(seat, match.legal_actions(seat)[0])
+    seat = match.awaiting[0]
+    offered = [a.amount for a in match.legal_actions(seat) if isinstance(a, Chips)]
+    assert offered == list(CHIP_AMOUNTS)
 
 
 def test_an_all_in_is_numbered_by_the_take_of_the_moment() -> None:
