@@ -55,3 +55,22 @@ def test_the_board_marks_each_guard_with_its_number() -> None:
         start = 4 + columns.index(column) * 11
         assert f"G{guard['id'] + 1}" in line[start : start + 11], (guard, line)
     assert "G1=Guard T=trap" in board  # the legend, on one line of 80
+
+
+def test_the_rush_counts_in_words() -> None:
+    """Issue 39.8: the rush's lines read "2 tile(s) from a Way Out (1 Guard(s), 0 Booby
+    Trap(s))"; they read "2 tiles ... (1 Guard, 0 Booby Traps)"."""
+    golden = Path(__file__).resolve().parent / "golden" / "museumrush-3p-heuristic-bots.toml"
+    from gameweave_museumrush import plugin
+
+    from gameweave_core import MatchLog, Registry
+
+    reg = Registry()
+    reg.add_plugin(plugin, "museumrush", "gameweave-museumrush", "test")
+    match = Match.from_log(MatchLog.load(golden), registry=reg)
+    rush = [line for line in match.history(None) if "from a Way Out" in line]
+    assert rush, "the golden game ends in a rush"
+    for line in rush:
+        assert "(s)" not in line, line
+    assert any("(1 Guard," in line for line in rush), rush
+    assert any(" tiles from" in line and "Booby Traps)" in line for line in rush), rush
