@@ -154,19 +154,6 @@ class ReplayLog:
 
 
 @attrs.frozen
-class VerifyLog:
-    """A log to verify: every action applied again and every digest compared."""
-
-    log: str = attrs.field(
-        metadata=meta(
-            "The text of a TOML match log.",
-            must="must be the text of a TOML log",
-            schema={"minLength": 1},
-        )
-    )
-
-
-@attrs.frozen
 class Empty:
     """Nothing: an empty object."""
 

@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import attrs
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.types import Scope
@@ -34,7 +35,7 @@ from gameweave_core import (
     UnknownTitle,
 )
 
-from .bodies import CreateMatch, Empty, ReplayLog, Submit, VerifyLog
+from .bodies import CreateMatch, Empty, ReplayLog, Submit, meta
 from .events import EventStream
 from .hub import labels, off_loop
 from .limits import REPLAY_UNIT
@@ -441,6 +442,21 @@ async def replay(scope: Scope, body: ReplayLog) -> bytes:
         }
 
     return to_json(await off_loop(run))
+
+
+@attrs.frozen
+class VerifyLog:
+    """The body of ``POST /api/replay/verify``: a log to verify, every action
+    applied again and every digest compared. (Kept beside its route, which alone
+    reads it.)"""
+
+    log: str = attrs.field(
+        metadata=meta(
+            "The text of a TOML match log.",
+            must="must be the text of a TOML log",
+            schema={"minLength": 1},
+        )
+    )
 
 
 def _take_replay(scope: Scope, log: str) -> None:

@@ -30,7 +30,7 @@ from gameweave_core.errors import (
 
 from . import handlers as h
 from . import openapi
-from .bodies import CreateMatch, Empty, ReplayLog, Submit, VerifyLog
+from .bodies import CreateMatch, Empty, ReplayLog, Submit
 from .pipeline import Endpoint, Op
 from .refusals import (
     MATCH_LOOKUP,
@@ -286,7 +286,7 @@ API: tuple[Api, ...] = (
                 "Verify a log as `gameweave replay --verify` does: where and why it stops",
                 "Verified",
                 "Whether every digest matched, and if not the step and the reason",
-                body=VerifyLog,
+                body=h.VerifyLog,
                 limit=MAX_LOG,
                 refusals=(BadLog, LogError, TooMany),
             )

@@ -11,7 +11,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from gameweave_cli.app import app
+from gameweave_cli.render import fold
 from gameweave_core import Match, default_registry, play_out
+
+from .conftest import ROOT
 
 
 @pytest.fixture
@@ -235,6 +238,11 @@ def test_a_log_cut_mid_entry_cannot_be_read_exit_2(runner: CliRunner, tmp_path: 
     path.write_text(cut)
     for args in ([], ["--verify"], ["--to", "6"]):
         result = replay(runner, path, *args)
+        if args == ["--verify"]:  # what the terminal shows, folded at 80 columns
+            capture = ROOT / "test-output" / "terminal" / "replay-cut-log.txt"
+            capture.parent.mkdir(parents=True, exist_ok=True)
+            shown = "\n".join(fold(result.stderr, 80, indent="  "))
+            capture.write_text(f"$ gameweave replay cut.toml --verify\n{shown}\n")
         assert result.exit_code == 2, (args, result.output)
         line = one_error_line(result)
         assert f"{path}: action 6: the log ends mid-entry" in line, line
@@ -258,6 +266,9 @@ def test_state_and_diff_name_the_squares(runner: CliRunner, tmp_path: Path) -> N
         paths.append(path)
     result = replay(runner, paths[0], "--state")
     assert result.exit_code == 0, result.output
+    capture = ROOT / "test-output" / "terminal" / "replay-state-squares.txt"
+    capture.parent.mkdir(parents=True, exist_ok=True)
+    capture.write_text("$ gameweave replay game0.toml --state\n" + result.stdout)
     state = json.loads(result.stdout)
     assert square.match(state["thief"]), state["thief"]
     assert all(square.match(g) for g in state["guards"]), state["guards"]

@@ -20,6 +20,11 @@ from .queries import (
 from .state import OVER, RUSH, State, Task
 
 
+def counted(n: int, thing: str) -> str:
+    """``n`` things in words: ``1 tile``, ``2 tiles``, ``0 Guards``."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def begin_rush(state: State, rng: Rng) -> list[Event]:
     """The game ends at once: thieves still inside run for the nearest Way Out,
     rolling a die per tile, per Guard and per Booby Trap on the way; each 0, 1 or 2
@@ -38,9 +43,9 @@ def begin_rush(state: State, rng: Rng) -> list[Event]:
         drops = sum(1 for d in dice if d <= 2)
         events.append(
             Event.public(
-                f"{label(seat)} is {tiles} tile(s) from a Way Out ({guards} Guard(s), "
-                f"{traps} Booby Trap(s)): rolls {' '.join(map(str, dice)) or 'nothing'}, "
-                f"drops {drops}",
+                f"{label(seat)} is {counted(tiles, 'tile')} from a Way Out "
+                f"({counted(guards, 'Guard')}, {counted(traps, 'Booby Trap')}): rolls "
+                f"{' '.join(map(str, dice)) or 'nothing'}, drops {drops}",
                 "flee",
                 dice=dice,
             )

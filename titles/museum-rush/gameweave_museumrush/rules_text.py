@@ -69,7 +69,8 @@ lies face up on it, then who is there after a space.
 - `L3`: Loot worth $3M face up. `R7`: a Rare Treasure worth $7M. `C`: a Camera.
   `-`: nothing face up.
 - `#2`: a lock with 2 digits still to cover; `*`: the lock is open.
-- `G`: a Guard (`GG`: two). `T`: a Booby Trap. `W`: a Way Out.
+- `G1`: Guard 1, numbered as the actions name it (`G1G2`: two Guards). `T`: a Booby
+  Trap. `W`: a Way Out.
 - `@2`: Seat 2's thief (`@13`: Seats 1 and 3). So `ASIL1 @2` is the Asian Art room,
   Loot worth $1M, Seat 2's thief standing there.
 

@@ -28,13 +28,23 @@ def _card(card: int) -> str:
     return f"{c.name} ${c.value}M" if c.value and c.kind in ("loot", "rare") else c.name
 
 
+#: The actions whose ``guard`` field names a Guard (-1 in a Lure: a thief instead).
+#: Typed and shown numbered from 1, as the board marks the Guards (G1, G2): the
+#: field counts from 0.
+_GUARDED = frozenset({"lure", "security", "route"})
+
+
 def describe_action(action: Any) -> str:
-    """A short label for a legal action: its tag, then its fields."""
+    """A short label for a legal action: its tag, then its fields (a Guard by the
+    number the board shows, ``security 1 E2`` for the field's 0)."""
     if isinstance(action, End):
         return "escape" if action.escape else "end"
-    parts = [action_tag(action)]
+    tag = action_tag(action)
+    parts = [tag]
     for f in attrs.fields(type(action)):
         value = getattr(action, f.name)
+        if f.name == "guard" and tag in _GUARDED and value >= 0:
+            value += 1
         parts.append(str(value))
     text = " ".join(parts)
     if "card" in {f.name for f in attrs.fields(type(action))}:
@@ -69,9 +79,14 @@ def parse_action(text: str, legal: Sequence[Any]) -> Any:
     for f, w in zip(fields, words[1:], strict=True):
         if f.type in (int, "int"):
             try:
-                values.append(int(w))
+                number = int(w)
             except ValueError:
                 raise ValueError(f"{f.name} must be a number, not {w!r}") from None
+            if f.name == "guard" and words[0] in _GUARDED and number >= 0:
+                if number == 0:
+                    raise ValueError("Guards are numbered from 1, as the board shows them (G1)")
+                number -= 1
+            values.append(number)
         elif f.type in (bool, "bool"):
             values.append(w in ("1", "true", "yes"))
         else:
@@ -113,7 +128,7 @@ ABBREVIATIONS = {
 
 
 #: What the marks in the grid's cells mean (the legend under the grid).
-LEGEND = "L3=Loot $3M R=Rare C=Camera #2=locked *=open G=Guard T=trap W=Way Out @2=Seat 2"
+LEGEND = "L3=Loot $3M R=Rare C=Camera #2=locked *=open G1=Guard T=trap W=Way Out @2=Seat 2"
 
 
 def _fit(line: str, width: int) -> str:
@@ -126,9 +141,9 @@ def _fit(line: str, width: int) -> str:
     return text.markup
 
 
-def _cell(tile: Mapping[str, Any], guards: int, thieves: str) -> str:
+def _cell(tile: Mapping[str, Any], guards: Sequence[int], thieves: str) -> str:
     """Ten characters: the room's letters and what lies face up, then who is
-    there after a space: Guards (``G``), a trap, a Way Out, and the seats of the
+    there after a space: Guards (``G1``, numbered), a trap, a Way Out, and the seats of the
     thieves after ``@`` (``ASIL1 @2``: Loot worth $1M, Seat 2's thief), so that a
     value never runs into a seat number."""
     room = ABBREVIATIONS.get(tile["room"], tile["room"][:3])
@@ -140,7 +155,8 @@ def _cell(tile: Mapping[str, Any], guards: int, thieves: str) -> str:
             mark += str(top["value"])
     if tile.get("code"):
         mark += "*" if all(tile["covered"]) else f"#{tile['covered'].count(False)}"
-    people = ("G" * guards) + ("T" if tile["trap"] else "") + ("W" if tile["wayout"] else "")
+    marks = "".join(f"G{g + 1}" for g in guards)  # numbered as typed: security 1 E2
+    people = marks + ("T" if tile["trap"] else "") + ("W" if tile["wayout"] else "")
     if thieves:
         people += f"@{thieves}"
     cell = f"{room}{mark} {people}" if people else f"{room}{mark}"
@@ -150,16 +166,16 @@ def _cell(tile: Mapping[str, Any], guards: int, thieves: str) -> str:
 def render_text(view: Mapping[str, Any], seat: int | None, width: int = 80) -> str:
     """The museum and the table in at most 24 lines of at most ``width`` columns
     (the grid takes 80; a line too long for the terminal ends in an ellipsis)."""
-    guards: dict[str, int] = {}
+    guards: dict[str, list[int]] = {}
     for g in view["guards"]:
-        guards[g["at"]] = guards.get(g["at"], 0) + 1
+        guards.setdefault(g["at"], []).append(g["id"])
     thieves: dict[str, str] = {}
     for t in view["thieves"]:
         thieves[t["at"]] = thieves.get(t["at"], "") + str(t["seat"])
     lines = [("    " + "".join(f"{c:<11}" for c in COLUMN_LETTERS)).rstrip()]
     for r in range(ROWS):
         row = [view["grid"][r * COLUMNS + c] for c in range(COLUMNS)]
-        cells = [_cell(t, guards.get(t["at"], 0), thieves.get(t["at"], "")) for t in row]
+        cells = [_cell(t, guards.get(t["at"], []), thieves.get(t["at"], "")) for t in row]
         lines.append((f" {r + 1}  " + " ".join(f"{c:<10}" for c in cells)).rstrip())
     lines.extend(_legend(width))
     lines.append(

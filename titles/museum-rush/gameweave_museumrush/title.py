@@ -38,7 +38,7 @@ class MuseumRush(
     summary = "Break into a shuffled museum, steal, and get out before the last Clock."
     min_players = 2
     max_players = 4
-    version = "3"
+    version = "4"
     default_config: ClassVar[Mapping[str, Any]] = {"first_game": False}
     default_bot = "heuristic"
     web_renderer = "web/museumrush.js"
