@@ -135,8 +135,8 @@ class Ability:
     box: int | None = values(box_ids, none=True, default=None)
     index: int | None = values(range(DECK_CARDS), none=True, default=None)
     mine: int | None = values(range(MOST_CARDS), none=True, default=None)
-    #: Back the Play's steps; going all-in with a Take that is none of them is the
-    #: one amount these values do not hold (see docs/titles/house/index.md).
+    #: Back the Play's steps; going all-in with a Take that is none of them is
+    #: numbered apart, by the Take of the moment (see ``algorithms.action_list``).
     amount: int | None = values(_backing_steps, none=True, default=None)
 
 

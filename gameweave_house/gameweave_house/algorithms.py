@@ -5,8 +5,9 @@ encodes every view into numbers, and its facts (``game_facts``).
 Actions: every kind but ``ability`` is the product of its fields' declared values
 (``actions.py``); an ability card names only the fields its play uses, so each
 card's plays are listed with the ranges that card can reach. Going all-in with
-Back the Play when the Take is none of its steps has no number yet (the amount is
-the Take itself, any whole number): see docs/titles/house/index.md.
+Back the Play when the Take is none of its steps (the amount is the Take itself,
+any whole number) is one number per box standing for the Take of the moment
+(a ``Relative`` entry: its action is made from the acting seat's view).
 
 The view schema follows ``views.py`` key by key. Cards are one-hot, except in the
 last round's settlement, where each is one number (its place in the deck's order,
@@ -35,6 +36,7 @@ from gameweave_core import (
     Number,
     OneOf,
     Record,
+    Relative,
     Schema,
 )
 from gameweave_core.space import domain_of
@@ -92,12 +94,27 @@ def _ability_plays(players: int) -> list[Ability]:
     return plays
 
 
+def _all_in(box: int) -> Relative:
+    """Back the Play for the whole Take on ``box``: an amount of its own only while
+    the Take is none of the steps (else that step's number is the play)."""
+
+    def make(view: Mapping[str, Any]) -> Ability | None:
+        take = view["take"]
+        if take in BACKING_STEPS or take <= 0:
+            return None
+        return Ability("back_the_play", box=box, amount=take)
+
+    return Relative(f"back the play: all in on box {box}", make)
+
+
 def action_list(players: int, config: Mapping[str, Any]) -> list[Any]:
-    """Every action of The House Job for ``players`` seats, in the order that numbers them."""
+    """Every action of The House Job for ``players`` seats, in the order that numbers
+    them; going all-in is one number per box, standing for the Take of the moment."""
     out: list[Any] = []
     for kind in ACTIONS:
         if kind is Ability:
             out.extend(_ability_plays(players))
+            out.extend(_all_in(box) for box in range(1, players + 2))
             continue
         fields = attrs.fields(kind)
         domains = []

@@ -2,9 +2,9 @@
 
 Random and bot games at every player count: every legal action of every state
 round-trips through its number, and every view (each seat's and the spectator's)
-encodes to the spec's length. The one play without a number (Back the Play going
-all-in with a Take that is none of its steps) is pinned down below, so that the
-day it gets one this file says so.
+encodes to the spec's length. Going all-in with Back the Play when the Take is
+none of its steps has one number per box that stands for the Take of the moment,
+so its number is read with the seat's view.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from gameweave_core import Match, Rng, ViewOutsideSchema, derive_seed
+from gameweave_core import Match, Relative, Rng, ViewOutsideSchema, derive_seed
 from gameweave_core.space import NotEnumerable
 from gameweave_house import HouseJob
 from gameweave_house.abilities import BACKING_STEPS, CARDS
@@ -39,21 +39,26 @@ def check_every_step(match: Match, choose: Any) -> tuple[int, int]:
     space = match.action_space
     spec = match.observation_spec
     assert spec is not None
-    checked = gaps = 0
+    checked = all_ins = 0
     while True:
         for seat in (None, *range(1, match.players + 1)):
             assert len(match.observation(seat)) == spec.size
         if not match.awaiting:
-            return checked, gaps
+            return checked, all_ins
         seat = match.awaiting[0]
         legal = list(match.legal_actions(seat))
-        numbered = [a for a in legal if not all_in(a)]
-        gaps += len(legal) - len(numbered)
-        numbers = [space.index(a) for a in numbered]
-        assert len(set(numbers)) == len(numbered), "two legal actions share a number"
-        assert [space.action(n) for n in numbers] == numbered
-        checked += len(numbered)
-        match.submit(seat, choose(match, seat))
+        view = match.view(seat)
+        numbers = [space.index(a, view) for a in legal]
+        assert numbers == match.legal_indices(seat)
+        assert len(set(numbers)) == len(legal), "two legal actions share a number"
+        assert [space.action(n, view) for n in numbers] == legal
+        mask = match.legal_mask(seat)
+        assert sorted(numbers) == [i for i, bit in enumerate(mask) if bit]
+        checked += len(legal)
+        all_ins += sum(1 for a in legal if all_in(a))
+        act = choose(match, seat)
+        if act is not None:  # None: the chooser submitted it itself
+            match.submit(seat, act)
 
 
 def random_choice(rng: Rng) -> Any:
@@ -83,7 +88,7 @@ def test_bot_games_number_every_legal_action_and_encode_every_view(players: int)
 
 def test_the_space_sizes_and_numbers_are_fixed() -> None:
     sizes = [Match(TITLE, p, 1).action_space.size for p in PLAYERS]
-    assert sizes == [381, 522, 663]
+    assert sizes == [384, 526, 668]
     space = Match(TITLE, 2, 1).action_space
     assert space.action(0) == Draft("lookout")
     assert space.index(Chips(10)) == 5
@@ -92,24 +97,48 @@ def test_the_space_sizes_and_numbers_are_fixed() -> None:
 
 
 def test_every_kind_and_every_ability_card_has_numbers() -> None:
-    listed = action_list(3, TITLE.check_config(3, {}))
+    listed = [a for a in action_list(3, TITLE.check_config(3, {})) if not isinstance(a, Relative)]
     assert {type(a) for a in listed} == set(ACTIONS)
     assert {a.card for a in listed if isinstance(a, Ability)} == set(CARDS)
     # The list is the product of the declared values for every kind but Ability.
     assert [a.amount for a in listed if isinstance(a, Chips) and a.box is None] == list(CHIP_STEPS)
 
 
-def test_an_all_in_with_an_odd_take_is_the_one_play_without_a_number() -> None:
+def test_an_all_in_is_numbered_by_the_take_of_the_moment() -> None:
     space = Match(TITLE, 2, 1).action_space
-    assert space.index(Ability("back_the_play", box=1, amount=1000)) >= 0
+    relative = [i for i, a in enumerate(space.actions()) if isinstance(a, Relative)]
+    assert len(relative) == 3  # one per box: the seats' two and the Extra Box
+    all_in_box_1 = relative[0]
+    odd = {"take": 730}
+    assert space.action(all_in_box_1, odd) == Ability("back_the_play", box=1, amount=730)
+    assert space.index(Ability("back_the_play", box=1, amount=730), odd) == all_in_box_1
+    # A Take that is one of the steps is that step's own number, never the all-in's.
+    step = Ability("back_the_play", box=1, amount=1000)
+    assert space.index(step, {"take": 1000}) == space.index(step) != all_in_box_1
+    with pytest.raises(ValueError, match="all in on box 1"):
+        space.action(all_in_box_1, {"take": 1000})
     with pytest.raises(NotEnumerable, match="back_the_play"):
-        space.index(Ability("back_the_play", box=1, amount=730))
-    # And it happens in play: the Bagman's all-in while the Take is between steps.
-    gaps = 0
+        space.index(Ability("back_the_play", box=1, amount=730))  # without the view
+    # And it happens in play: an all-in taken whenever it is legal, by its number.
+    chosen: list[Any] = []
+    met = 0
     for seed in range(6):
         match = Match(TITLE, 4, 900 + seed)
-        gaps += check_every_step(match, random_choice(Rng(seed)))[1]
-    assert gaps > 0
+        rng = Rng(seed)
+
+        def by_number(m: Match, s: int, r: Rng = rng) -> Any:
+            space = m.action_space
+            view = m.view(s)
+            numbers = m.legal_indices(s)
+            for number in numbers:
+                if all_in(space.action(number, view)):
+                    m.submit_index(s, number)
+                    chosen.append(number)
+                    return None
+            return space.action(r.choice(numbers), view)
+
+        met += check_every_step(match, by_number)[1]
+    assert met > 0 and chosen
 
 
 def betting_match() -> Match:
