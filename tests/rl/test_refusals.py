@@ -135,3 +135,24 @@ def test_a_declared_title_is_hosted() -> None:
     # declaration is hosted (3 actions; total and turn scaled, 2 numbers).
     hosted = host(Declared(), 2, {})
     assert (hosted.size, hosted.obs_size) == (3, 2)
+
+
+class Broken(Declared):
+    name = "broken"
+
+    def game_facts(self, players: int, config: Mapping[str, Any]) -> GameFacts | None:
+        raise RuntimeError("the facts could not be computed")
+
+
+def test_registering_installed_titles_leaves_out_the_unhostable_and_the_broken() -> None:
+    from gameweave_core import Registry
+    from gameweave_rl import openspiel
+
+    registry = Registry(bundled=False)
+    for title in (Counting(), Broken(), Declared()):
+        registry.add_title(title, "tests", "0")
+    assert openspiel.register_installed(registry) == ["gameweave_declared"]
+    assert "field 'number'" in openspiel.not_registered["counting"]
+    assert openspiel.not_registered["broken"] == (
+        "broken: RuntimeError: the facts could not be computed"
+    )
