@@ -102,23 +102,30 @@ class _Index:
     """The place of each allowed value, by :func:`_freeze` key: one dict lookup
     per value, kinds kept apart."""
 
-    __slots__ = ("hashable", "places")
+    __slots__ = ("by_repr", "hashable", "places")
 
     def __init__(self, values: Sequence[Any]) -> None:
         self.places: dict[Any, int] = {}
+        #: The places of objects and lists by their ``repr`` too: written by C code,
+        #: it tells JSON kinds apart, and finds a card built in the usual key order
+        #: without freezing it (a miss falls back to the frozen key).
+        self.by_repr: dict[str, int] = {}
         for i, v in enumerate(values):
             key = _freeze(v)
             if key in self.places:
                 raise ValueError(f"a schema lists the value {v!r} twice")
             self.places[key] = i
+            if isinstance(v, dict | list):
+                self.by_repr[repr(v)] = i
         #: Whether every value is a plain scalar, looked up as ``(type(v), v)``.
         self.hashable = all(type(v) in (str, int, float, bool, type(None)) for v in values)
 
     def find(self, value: Any) -> int | None:
         try:
             return self.places.get((type(value), value))
-        except TypeError:  # a list or an object: frozen first
-            return self.places.get(_freeze(value))
+        except TypeError:  # a list or an object
+            found = self.by_repr.get(repr(value))
+            return found if found is not None else self.places.get(_freeze(value))
 
 
 class Schema(abc.ABC):
