@@ -38,16 +38,12 @@ def _extra_box(players: int, config: Mapping[str, Any]) -> tuple[int]:
     return (players + 1,)
 
 
-def _chip_steps(players: int, config: Mapping[str, Any]) -> tuple[int, ...]:
-    from .rules import CHIP_STEPS  # the rules import this module
-
-    return CHIP_STEPS
-
-
-def _backing_steps(players: int, config: Mapping[str, Any]) -> tuple[int, ...]:
-    from .abilities import BACKING_STEPS  # the abilities import this module
-
-    return BACKING_STEPS
+#: The chips one push may move (the rules offer each that fits the box and the Take).
+CHIP_AMOUNTS = (10, 50, 100)
+#: The amounts Back the Play offers (and the whole Take, numbered apart: see
+#: ``algorithms.action_list``). Written here as well as in the rules, which import
+#: this module: tests/test_algorithms.py checks the two agree.
+BACKING_AMOUNTS = (10, 50, 100, 250, 500, 1000)
 
 
 @action("draft")
@@ -63,7 +59,7 @@ class Draft:
 class Chips:
     """Push ``amount`` (10, 50 or 100) from the Take onto your box (or your Extra Box)."""
 
-    amount: int = values(_chip_steps)
+    amount: int = values(CHIP_AMOUNTS)
     #: ``None``: your own box; else the Extra Box.
     box: int | None = values(_extra_box, none=True, default=None)
 
@@ -137,7 +133,7 @@ class Ability:
     mine: int | None = values(range(MOST_CARDS), none=True, default=None)
     #: Back the Play's steps; going all-in with a Take that is none of them is
     #: numbered apart, by the Take of the moment (see ``algorithms.action_list``).
-    amount: int | None = values(_backing_steps, none=True, default=None)
+    amount: int | None = values(BACKING_AMOUNTS, none=True, default=None)
 
 
 @action("next_round")

@@ -9,18 +9,27 @@ so its number is read with the seat's view.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
+import attrs
 import pytest
 
 from gameweave_core import Match, Relative, Rng, ViewOutsideSchema, derive_seed
 from gameweave_core.space import NotEnumerable
 from gameweave_house import HouseJob
 from gameweave_house.abilities import BACKING_STEPS, CARDS
-from gameweave_house.actions import ACTIONS, Ability, Chips, Draft, Mark
+from gameweave_house.actions import (
+    ACTIONS,
+    BACKING_AMOUNTS,
+    CHIP_AMOUNTS,
+    Ability,
+    Chips,
+    Draft,
+    Mark,
+)
 from gameweave_house.algorithms import REASONS, action_list, most_take
 from gameweave_house.bots import BOTS
-from gameweave_house.rules import CHIP_STEPS
 
 TITLE = HouseJob()
 PLAYERS = (2, 3, 4)
@@ -101,7 +110,20 @@ def test_every_kind_and_every_ability_card_has_numbers() -> None:
     assert {type(a) for a in listed} == set(ACTIONS)
     assert {a.card for a in listed if isinstance(a, Ability)} == set(CARDS)
     # The list is the product of the declared values for every kind but Ability.
-    assert [a.amount for a in listed if isinstance(a, Chips) and a.box is None] == list(CHIP_STEPS)
+    own_chips = [a.amount for a in listed if isinstance(a, Chips) and a.box is None]
+    assert own_chips == list(CHIP_AMOUNTS)
+
+
+def test_the_declared_amounts_are_the_rules_amounts() -> None:
+    assert BACKING_AMOUNTS == BACKING_STEPS
+    # The first betting turn with the whole Take offers every push.
+    match = Match(TITLE, 2, 1)
+    while match.view(None)["phase"] == "draft":
+        seat = match.awaiting[0]
+        match.submit(seat, match.legal_actions(seat)[0])
+    seat = match.awaiting[0]
+    offered = [a.amount for a in match.legal_actions(seat) if isinstance(a, Chips)]
+    assert offered == list(CHIP_AMOUNTS)
 
 
 def test_an_all_in_is_numbered_by_the_take_of_the_moment() -> None:
@@ -197,3 +219,50 @@ def test_the_facts_hold_in_explicit_chance_games() -> None:
     match = Match.explicit(TITLE, 2)
     assert match.is_chance_node
     assert len(match.chance_outcomes()) == facts.max_chance_outcomes == 52
+
+
+def containers(value: Any, path: str, found: dict[str, Any]) -> None:
+    """Every list and record inside ``value``, by its path."""
+    if isinstance(value, list) or attrs.has(type(value)):
+        found[path] = value
+    if attrs.has(type(value)):
+        for field in attrs.fields(type(value)):
+            containers(getattr(value, field.name), f"{path}.{field.name}", found)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            containers(item, f"{path}[{i}]", found)
+
+
+def sharing(found: dict[str, Any]) -> set[frozenset[str]]:
+    """The groups of paths that hold one and the same object."""
+    groups: dict[int, set[str]] = {}
+    for path, value in found.items():
+        groups.setdefault(id(value), set()).add(path)
+    return {frozenset(g) for g in groups.values() if len(g) > 1}
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_copy_state_copies_everything_shares_nothing_and_keeps_the_aliases(players: int) -> None:
+    settled = 0
+    for seed in range(2):
+        match = Match(TITLE, players, 500 + 10 * players + seed)
+        rng = Rng(seed)
+        while True:
+            state = match.state
+            copied = TITLE.copy_state(state)
+            assert copied == state and copied == copy.deepcopy(state)
+            mine: dict[str, Any] = {}
+            theirs: dict[str, Any] = {}
+            containers(state, "state", mine)
+            containers(copied, "state", theirs)
+            assert mine.keys() == theirs.keys()
+            shared = [p for p in mine if mine[p] is theirs[p]]
+            assert not shared, f"{shared[0]} is shared between the state and its copy"
+            # The last settlement holds the dealer's and the hands' own lists: so must the copy's.
+            assert sharing(mine) == sharing(theirs)
+            settled += any("last" in p for g in sharing(mine) for p in g)
+            if not match.awaiting:
+                break
+            seat = match.awaiting[0]
+            match.submit(seat, rng.choice(list(match.legal_actions(seat))))
+    assert settled  # the aliases were there to keep
