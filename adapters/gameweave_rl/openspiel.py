@@ -375,6 +375,9 @@ def register_installed(registry: Registry | None = None) -> list[str]:
             names.append(register(entry.title))
         except NotHostable as error:
             not_registered[entry.title.name] = str(error)
+        except Exception as error:  # a broken title must not break the import
+            reason = f"{type(error).__name__}: {error}".splitlines()[0]
+            not_registered[entry.title.name] = f"{entry.title.name}: {reason}"
     return names
 
 

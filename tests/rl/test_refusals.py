@@ -25,8 +25,6 @@ from gameweave_rl import NotHostable, host
 from gameweave_rl.openspiel import load_game, register
 from gameweave_rl.pettingzoo import env, parallel_env, raw_env
 
-from .conftest import REGISTRY
-
 
 @action("count")
 @attrs.frozen
@@ -139,15 +137,22 @@ def test_a_declared_title_is_hosted() -> None:
     assert (hosted.size, hosted.obs_size) == (3, 2)
 
 
-def test_installed_titles_not_yet_hostable_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    """Which installed titles the adapters refuse, and why (printed with -s; the
-    suites skip them with the same reason). Each refusal is one line."""
-    refused = {}
-    for entry in REGISTRY.entries():
-        try:
-            host(entry.title, entry.title.min_players, {})
-        except NotHostable as error:
-            refused[entry.title.name] = str(error)
-    for name, reason in refused.items():
-        assert "\n" not in reason and name in reason
-        print(f"not yet hostable: {reason}")
+class Broken(Declared):
+    name = "broken"
+
+    def game_facts(self, players: int, config: Mapping[str, Any]) -> GameFacts | None:
+        raise RuntimeError("the facts could not be computed")
+
+
+def test_registering_installed_titles_leaves_out_the_unhostable_and_the_broken() -> None:
+    from gameweave_core import Registry
+    from gameweave_rl import openspiel
+
+    registry = Registry(bundled=False)
+    for title in (Counting(), Broken(), Declared()):
+        registry.add_title(title, "tests", "0")
+    assert openspiel.register_installed(registry) == ["gameweave_declared"]
+    assert "field 'number'" in openspiel.not_registered["counting"]
+    assert openspiel.not_registered["broken"] == (
+        "broken: RuntimeError: the facts could not be computed"
+    )
