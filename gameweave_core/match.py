@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from .bots import Bot, Observation
 from .errors import (
@@ -20,11 +20,9 @@ from .errors import (
 from .events import Event
 from .log import LogEntry, MatchLog, digest
 from .outcome import Outcome
+from .registry import Registry, default_registry
 from .rng import Rng, fresh_seed
 from .title import Title
-
-if TYPE_CHECKING:
-    from .registry import Registry
 
 #: How a match's methods take a seat number (``None``, where allowed, for a
 #: spectator): as any object, checked at run time so that a wrong one gets the
@@ -102,19 +100,17 @@ class Match:
     ) -> Match:
         """A new match of a title named in ``registry``, or of a title object.
 
-        A name is looked up in ``registry`` (there is no process-wide default: an
-        adapter passes its own, a script ``default_registry()``), and the
-        distribution that supplied the title is recorded for the log. A title object
+        A name is looked up in ``registry``, by default the installed titles
+        (:func:`~gameweave_core.registry.default_registry`, loaded once per process),
+        and the distribution that supplied the title is recorded for the log. An
+        adapter or a test passes its own registry, which always wins. A title object
         needs no registry; given one, its distribution is recorded too.
         ``generator`` picks the random generator (default: the current one); only
         replays of old logs need another."""
         if registry is None:
-            if isinstance(title, str):
-                raise TypeError(
-                    f"Match.create({title!r}, ...) needs registry=, the registry to find "
-                    "the title in (default_registry() holds the installed ones)"
-                )
-            return cls(title, players, seed, config, generator=generator)
+            if not isinstance(title, str):
+                return cls(title, players, seed, config, generator=generator)
+            registry = default_registry()
         entry = registry.entry(title) if isinstance(title, str) else registry.entry_for(title)
         return cls(
             entry.title,
@@ -494,19 +490,19 @@ class Match:
         cls,
         log: MatchLog,
         *,
-        registry: Registry,
+        registry: Registry | None = None,
         upto: int | None = None,
         verify: bool = False,
         source: str = "<log>",
     ) -> Match:
         """Rebuild a match from a log, after ``upto`` actions (default: all), with the
-        title the log names found in ``registry``.
+        title the log names found in ``registry`` (default: the installed titles).
 
         With ``verify`` every recorded digest is compared and the first step where
         the rules now reach a different state raises :class:`DigestMismatch`.
         Anything wrong raises :class:`LogError` naming ``source`` and the action.
         """
-        reg = registry
+        reg = default_registry() if registry is None else registry
         try:
             entry = reg.entry(log.title)
         except Exception as exc:
@@ -544,7 +540,9 @@ class Match:
         return match
 
     @classmethod
-    def verified(cls, log: MatchLog, *, registry: Registry, source: str = "<log>") -> Match:
+    def verified(
+        cls, log: MatchLog, *, registry: Registry | None = None, source: str = "<log>"
+    ) -> Match:
         """The match ``log`` records, once the installed rules have reproduced all
         of it: the one definition of a valid log, which ``gameweave replay
         --verify`` and ``gameweave play --resume`` share.
@@ -582,12 +580,12 @@ class Match:
         cls,
         path: str | Path,
         *,
-        registry: Registry,
+        registry: Registry | None = None,
         upto: int | None = None,
         verify: bool = False,
     ) -> Match:
         """Read a log file and rebuild its match, with the title found in ``registry``
-        (see :meth:`from_log`)."""
+        (default: the installed titles; see :meth:`from_log`)."""
         log = MatchLog.load(path)
         return cls.from_log(log, upto=upto, verify=verify, registry=registry, source=str(path))
 

@@ -1,8 +1,12 @@
 """Gameweave's pytest plugin: one randomness policy for every test run.
 
-pytest loads it by itself wherever ``gameweave`` is installed (entry point
-``pytest11``, name ``gameweave``; ``-p no:gameweave`` leaves it out). It does three
-things, so that a test passes or fails the same way on every run and machine:
+A test suite asks for it, in its top ``conftest.py``::
+
+    pytest_plugins = ["gameweave_core.pytest_plugin"]
+
+(or ``pytest -p gameweave_core.pytest_plugin``); installing ``gameweave`` alone
+loads nothing into anyone's test run. It does three things, so that a test passes
+or fails the same way on every run and machine:
 
 - **Every match is seeded.** It sets ``GAMEWEAVE_REQUIRE_SEED=1`` for the whole
   run, and for the servers and commands the tests start: a match created without

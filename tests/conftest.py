@@ -13,6 +13,11 @@ from typing import Any
 
 import pytest
 
+# Gameweave's pytest plugins, asked for here and nowhere else (a library never loads
+# them into a project that did not ask): every match seeded, one Hypothesis policy,
+# and the server and browser fixtures. See docs/reference/test-helpers.md.
+pytest_plugins = ["gameweave_core.pytest_plugin", "gameweave_http.testing"]
+
 ROOT = Path(__file__).resolve().parent.parent
 TUTORIAL = ROOT / "docs" / "tutorial" / "sealed-bid"
 if str(TUTORIAL) not in sys.path:

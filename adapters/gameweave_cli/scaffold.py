@@ -34,6 +34,7 @@ FILES = {
     "pyproject.toml.tmpl": "pyproject.toml",
     "module.py.tmpl": "gameweave_{slug}.py",
     "test_module.py.tmpl": "tests/test_{slug}.py",
+    "conftest.py.tmpl": "tests/conftest.py",
     "README.md.tmpl": "README.md",
     "LICENSE.tmpl": "LICENSE",
 }

@@ -1,8 +1,9 @@
 """Test helpers for anything served over HTTP: a title's browser tests, the server's
 own tests, scripts that drive a match through the API.
 
-pytest loads this module as a plugin wherever ``gameweave`` is installed (entry
-point ``pytest11``, name ``gameweave-http``), which gives every test these fixtures:
+A test suite asks for this plugin in its top ``conftest.py`` (``pytest_plugins =
+["gameweave_core.pytest_plugin", "gameweave_http.testing"]``); it then gives every
+test these fixtures:
 
 ``serve_title``
     A factory: ``serve_title(plugin, "museumheist")`` starts the Gameweave server

@@ -8,6 +8,10 @@ import os
 
 import pytest
 
+# Gameweave's pytest plugins, asked for here and nowhere else: every match seeded, one
+# Hypothesis policy, and the server and browser fixtures ("Tests that give one answer").
+pytest_plugins = ["gameweave_core.pytest_plugin", "gameweave_http.testing"]
+
 #: The modules setup.py compiles (a test checks the two lists agree): the House
 #: rules and the core's hot path, which every House test drives.
 COMPILED_MODULES = (

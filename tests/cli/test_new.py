@@ -32,12 +32,16 @@ def test_it_writes_a_distribution_with_its_tests_and_a_golden_log(made: tuple[Pa
         "README.md",
         "gameweave_lanterns.py",
         "pyproject.toml",
+        "tests/conftest.py",
         "tests/golden/lanterns.expected.json",
         "tests/golden/lanterns.toml",
         "tests/test_lanterns.py",
     ]
     pyproject = (folder / "pyproject.toml").read_text()
     assert '[project.entry-points.gameweave]\nlanterns = "gameweave_lanterns"' in pyproject
+    # The tests ask for Gameweave's pytest plugin themselves (it never loads unasked).
+    conftest = (folder / "tests" / "conftest.py").read_text()
+    assert 'pytest_plugins = ["gameweave_core.pytest_plugin"]' in conftest
     module = (folder / "gameweave_lanterns.py").read_text()
     assert "class Lanterns(ModuleTitle[State], game=gameweave_lanterns):" in module
     assert 'display_name = "Lanterns"' in module

@@ -46,7 +46,9 @@ from gameweave_sealedbid.actions import Bid
 from gameweave_sealedbid.bots import ThriftyBot
 from gameweave_sealedbid.state import State
 
-from . import pickpocket
+from . import ohhell, pickpocket
+from .ohhell import OhHell
+from .ohhell import State as HellState
 from .pickpocket import GUARDS, Pickpocket
 from .pickpocket import State as PickState
 
@@ -216,9 +218,6 @@ def test_a_title_with_secrets_and_no_way_to_check_them_fails() -> None:
     message = kit_failure(NoHook(), "test_secrets_are_kept")
     assert "has secrets (has_secrets is true for seat 1 at step 0)" in message
     assert "implement Title.resample" in message and "twins()" in message
-
-
-# -- each leak in both shipped titles ---------------------------------------------------
 
 
 # -- the kinds of bug the kit took on trust before issue 25 ------------------------------
@@ -443,6 +442,25 @@ class AsksOnlyTheHolders(Pickpocket):
         return out
 
 
+class NamesWhoHoldsTheSuit(OhHell):
+    """A refusal that names another seat's cards, on an action whose field is a
+    string: playing off-suit while holding the suit led is refused naming who else
+    still holds it (Oh Hell written from the tutorial shipped this; the kit's
+    near misses, whole numbers only, never reached it)."""
+
+    def explain_illegal(self, state: HellState, seat: int, action: Any) -> str | None:
+        reason = super().explain_illegal(state, seat, action)
+        led = ohhell.led_suit(state)
+        if reason is not None and "follow" in reason and led is not None:
+            holders = [
+                s
+                for s, hand in enumerate(state.hands, 1)
+                if s != seat and any(ohhell.suit(c) == led for c in hand)
+            ]
+            return f"{reason} (seats {holders} still hold {ohhell.SUIT_NAMES[led]})"
+        return reason
+
+
 SECRETS = "test_secrets_are_kept"
 BOTS = "test_bots_are_deterministic"
 
@@ -469,6 +487,13 @@ NEW_BUGS: list[tuple[str, str, type[Title[Any]], str, Sequence[str]]] = [
     ("a bot's own Rng", "pickpocket", OwnRngInPickpocketsBot, BOTS, ["bot", "other than the Rng"]),
     ("rare refusal leak", "pickpocket", NamesTheGuards, SECRETS, ["by its refusals"]),
     ("window asking only holders", "pickpocket", AsksOnlyTheHolders, SECRETS, ["view"]),
+    (
+        "refusal naming another seat's card",
+        "ohhell",
+        NamesWhoHoldsTheSuit,
+        SECRETS,
+        ["by its refusals"],
+    ),
 ]
 
 

@@ -19,6 +19,7 @@ from gameweave_core import (
     Registry,
     Rng,
     TitleError,
+    UnknownTitle,
 )
 from gameweave_core.log import digest
 from gameweave_core.testing import fingerprint, random_match
@@ -280,16 +281,25 @@ def test_state_is_the_live_state_for_tests_and_cannot_be_replaced(match: Match) 
     assert match.state.bids == {1: 3}
 
 
-def test_a_title_by_name_needs_the_registry_to_find_it_in(sealed_registry: Registry) -> None:
-    with pytest.raises(TypeError, match=r"Match.create\('sealedbid', \.\.\.\) needs registry="):
-        Match.create("sealedbid", 2, seed=1)
-    named = Match.create("sealedbid", 2, seed=1, registry=sealed_registry)
+def test_a_title_by_name_is_found_among_the_installed_ones_unless_a_registry_is_given(
+    sealed_registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A script names an installed title and nothing more (as it did before registries
+    were passed around); an explicit registry always wins."""
+    import gameweave_core.match as match_module
+
+    empty = Registry()
+    monkeypatch.setattr(match_module, "default_registry", lambda: sealed_registry)
+    named = Match.create("sealedbid", 2, seed=1)
     assert named.distribution == "gameweave-sealedbid"
+    assert Match.from_log(named.to_log()).distribution == "gameweave-sealedbid"
+    with pytest.raises(UnknownTitle, match="sealedbid"):
+        Match.create("sealedbid", 2, seed=1, registry=empty)
+    with pytest.raises(LogError, match="sealedbid"):
+        Match.from_log(named.to_log(), registry=empty)
     # A title object needs none; the registry, when given, names its distribution.
     title = sealed_registry.title("sealedbid")
     assert Match.create(title, 2, seed=1).distribution == "unknown"
     assert Match.create(title, 2, seed=1, registry=sealed_registry).distribution == (
         "gameweave-sealedbid"
     )
-    with pytest.raises(TypeError, match="registry"):
-        Match.from_log(named.to_log())  # type: ignore[call-arg]

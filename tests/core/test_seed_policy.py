@@ -112,6 +112,7 @@ def test_a_run_started_in_the_background_passes_ctrl_c_on(tmp_path: Path) -> Non
 
     def run(*plugin: str) -> subprocess.CompletedProcess[str]:
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin]
+        # No conftest in tmp_path: the plugin runs only where asked for (-p).
         return subprocess.run(
             [*command, str(tmp_path)],
             preexec_fn=ignore_sigint,
@@ -121,6 +122,56 @@ def test_a_run_started_in_the_background_passes_ctrl_c_on(tmp_path: Path) -> Non
             env={**os.environ, REQUIRE_SEED_ENV: "1"},
         )
 
-    with_plugin = run()
+    with_plugin = run("-p", "gameweave_core.pytest_plugin")
     assert with_plugin.returncode == 0, with_plugin.stdout
-    assert run("-p", "no:gameweave").returncode == 1  # the inheritance the plugin undoes
+    assert run().returncode == 1  # the inheritance the plugin undoes
+
+
+OUTSIDE_PROJECT = """
+import os
+
+import pytest
+from hypothesis import settings
+
+from gameweave_core.rng import REQUIRE_SEED_ENV, fresh_seed
+
+
+def test_nothing_of_gameweave_runs_unasked(pytestconfig, request):
+    manager = pytestconfig.pluginmanager
+    assert not manager.has_plugin("gameweave_core.pytest_plugin")
+    assert not manager.has_plugin("gameweave_http.testing")
+    assert REQUIRE_SEED_ENV not in os.environ
+    fresh_seed()  # an unseeded match is this project's own business
+    assert settings.get_current_profile_name() == "default"
+    for fixture in ("fresh_seeds", "serve_title", "seat_pages"):
+        with pytest.raises(pytest.FixtureLookupError):
+            request.getfixturevalue(fixture)
+"""
+
+
+def test_a_project_outside_the_repository_sees_none_of_the_test_hooks(tmp_path: Path) -> None:
+    """Installing gameweave changes no one else's test runs: its pytest plugins load
+    only where a project asks for them (pytest_plugins in a conftest, or -p). A
+    two-test project of its own, run by the same environment's pytest, gets no seed
+    policy, no Hypothesis profile of Gameweave's and none of its fixtures."""
+    project = tmp_path / "elsewhere"
+    (project / "tests").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[tool.pytest.ini_options]\ntestpaths = ['tests']\n")
+    (project / "tests" / "test_mine.py").write_text(OUTSIDE_PROJECT)
+    env = {k: v for k, v in os.environ.items() if k not in (REQUIRE_SEED_ENV, PROFILE_ENV)}
+    env.pop("CI", None)  # Hypothesis's own CI profile would load itself under CI
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    alone = subprocess.run(
+        command, cwd=project, capture_output=True, text=True, timeout=120, env=env
+    )
+    assert alone.returncode == 0, alone.stdout + alone.stderr
+    # The same project opting in gets the policy: the check above can fail.
+    asked = subprocess.run(
+        [*command, "-p", "gameweave_core.pytest_plugin"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert asked.returncode == 1 and "has_plugin" in asked.stdout, asked.stdout
