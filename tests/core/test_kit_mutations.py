@@ -221,9 +221,6 @@ def test_a_title_with_secrets_and_no_way_to_check_them_fails() -> None:
     assert "implement Title.resample" in message and "twins()" in message
 
 
-# -- each leak in both shipped titles ---------------------------------------------------
-
-
 # -- the kinds of bug the kit took on trust before issue 25 ------------------------------
 #
 # Each kind is injected into the tutorial title and into Pickpocket (pickpocket.py: a
