@@ -298,10 +298,15 @@ def enumerable(title: Title[Any]) -> str | None:
     return None
 
 
-def _has_action_list(title: Title[Any]) -> bool:
-    from .title import Title as Base
+#: The base class's ``action_list``, which only says it is not written (named, not
+#: imported: gameweave_core.title imports this module's users, and a cycle is refused).
+_BASE_ACTION_LIST = ("gameweave_core.title", "Title.action_list")
 
-    return type(title).action_list is not Base.action_list
+
+def _has_action_list(title: Title[Any]) -> bool:
+    method = type(title).action_list
+    written = (getattr(method, "__module__", None), getattr(method, "__qualname__", None))
+    return written != _BASE_ACTION_LIST
 
 
 def action_space(title: Title[Any], players: int, config: Mapping[str, Any]) -> ActionSpace:
