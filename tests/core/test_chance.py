@@ -116,7 +116,9 @@ def test_a_bad_chance_outcome_is_refused_and_changes_nothing() -> None:
         seeded.apply_chance(0)
 
 
-@pytest.mark.parametrize("title", [SealedBid(), LiarsDice(), Pickpocket(), Bluff()], ids=str)
+@pytest.mark.parametrize(
+    "title", [SealedBid(), LiarsDice(), Pickpocket(), Bluff()], ids=lambda t: t.name
+)
 @pytest.mark.parametrize("seed", [0, 7, 2026])
 def test_explicit_chance_replays_the_seeded_match(title: Any, seed: int) -> None:
     for players in (title.min_players, title.max_players):
