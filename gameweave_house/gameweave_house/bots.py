@@ -178,8 +178,10 @@ class BasicBot:
         if self.abilities:
             best = None
             for b in view["boxes"]:
-                first = b["hands"][0]["cards"][0]
-                score = up_value(first)
+                cards = b["hands"][0]["cards"] if b["hands"] else []
+                if not cards:  # a box opened at The Call gets its cards after it
+                    continue
+                score = up_value(cards[0])
                 if score >= 10 and (best is None or score > best[0]):
                     best = (score, b["id"])
             if best is not None:

@@ -75,6 +75,29 @@ def test_basic_bot_spends_cards_and_finishes_jobs() -> None:
     assert played > 8
 
 
+def test_the_basic_bot_answers_the_call_with_a_box_not_yet_dealt() -> None:
+    """At The Call's pause a box opened with an Extra Box has no card yet; the bot
+    looked at every box's first card and raised IndexError there. This seeded mix
+    of random moves and the bot (4 players, seed 23) reached that pause at step 49."""
+    reg = default_registry()
+    title = reg.title("house")
+    match = Match.create(title, 4, 23, registry=reg)
+    bots = {s: reg.bot(title, "basic")(s, 4) for s in range(1, 5)}
+    rng = Rng(235)
+    empty_at_call = False
+    while match.awaiting and match.step < 200:
+        seat = match.awaiting[0]
+        legal = match.legal_actions(seat)
+        if any(isinstance(a, A.NoMark) for a in legal):
+            boxes = match.view(seat)["boxes"]
+            empty_at_call |= any(not b["hands"] or not b["hands"][0]["cards"] for b in boxes)
+        if rng.random() < 0.5:
+            match.submit(seat, rng.choice(legal))
+        else:
+            match.take_bot_turn(seat, bots[seat], rng)
+    assert empty_at_call  # the match reached the pause the bot used to fail at
+
+
 def test_the_registry_offers_basic_as_default_and_random() -> None:
     reg = default_registry()
     bots = reg.bots(reg.title("house"))
