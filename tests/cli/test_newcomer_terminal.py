@@ -298,6 +298,7 @@ def session_output(match: Match, human: int, script: list[str], tmp_path: Path) 
     return ANSI.sub("", out.getvalue())
 
 
+@pytest.mark.slow  # every title's screens (make test runs it)
 def test_every_title_s_screens_rules_help_and_hints_fit_80_columns(
     all_titles: list[Title[Any]], tmp_path: Path
 ) -> None:

@@ -101,6 +101,7 @@ def test_a_program_the_test_starts_answers_ctrl_c():
 """
 
 
+@pytest.mark.slow  # a pytest run of its own (make test runs it)
 def test_a_run_started_in_the_background_passes_ctrl_c_on(tmp_path: Path) -> None:
     """A shell starts a background job with SIGINT ignored and its programs inherit
     that; the plugin takes SIGINT back, so the terminal tests' Ctrl-C reaches the
@@ -149,6 +150,7 @@ def test_nothing_of_gameweave_runs_unasked(pytestconfig, request):
 """
 
 
+@pytest.mark.slow  # a pytest run of its own (make test runs it)
 def test_a_project_outside_the_repository_sees_none_of_the_test_hooks(tmp_path: Path) -> None:
     """Installing gameweave changes no one else's test runs: its pytest plugins load
     only where a project asks for them (pytest_plugins in a conftest, or -p). A

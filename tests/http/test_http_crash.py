@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 
 from gameweave_core import Match, MatchLog, Registry
 
@@ -53,6 +54,7 @@ class Player(threading.Thread):
             raise
 
 
+@pytest.mark.slow  # about a minute of servers killed mid-write (make test runs it)
 def test_sigkill_loses_no_acknowledged_action(
     process_server: Any, tmp_path: Any, sealed_registry: Registry
 ) -> None:

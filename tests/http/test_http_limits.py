@@ -476,6 +476,7 @@ def test_live_matches_are_evicted_and_rebuilt(tmp_path: Path, sealed_registry: R
     store.close()
 
 
+@pytest.mark.slow  # five thousand matches (make test runs it)
 def test_five_thousand_matches_keep_memory_flat(tmp_path: Path, sealed_registry: Registry) -> None:
     limits = Limits(live_matches=200, creates_per_minute=100_000)
     app = create_app(tmp_path / "m.sqlite3", sealed_registry, limits=limits)

@@ -129,6 +129,7 @@ def shipped_class(shipped: str) -> type[Title[Any]]:
     return base
 
 
+@pytest.mark.slow  # the whole kit on each shipped title (make test runs it)
 @pytest.mark.parametrize("shipped", sorted(SHIPPED))
 def test_the_unmodified_shipped_titles_pass_without_written_twins(shipped: str) -> None:
     kit = type("Kit", (TitleConformance,), {"title": shipped_class(shipped)()})()
@@ -157,6 +158,7 @@ def old_bookkeeping(state: Any, cards: list[int], card: int, told: int) -> None:
     state.knows[card] = told
 
 
+@pytest.mark.slow  # 24 matches of Museum Rush (make test runs it)
 def test_the_kit_catches_museum_rushs_leak_as_it_shipped(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 25: with seat 2 holding two cards everyone has seen and seat 1 robbing
     it, the spectator's view listed only the one that stayed. The kit's view
