@@ -179,7 +179,7 @@ def test_an_outcome_that_fails_after_an_action_changes_nothing(tmp_path: Path, f
 def test_a_slow_title_is_moved_off_the_event_loop(tmp_path: Path, flaky: Any) -> None:
     app = create_app(tmp_path / "m.sqlite3", registry(), dev=True)
     hub = app.state.hub
-    hub.title_budget = hub.title_wait = HANG  # none overruns it, however busy the machine
+    hub.title_budget = HANG  # none overruns it, however busy the machine
     with TestClient(app) as c:
         match, other = create(c), create(c)
         assert bid(c, match, 1, 0).status_code == 200
@@ -188,7 +188,7 @@ def test_a_slow_title_is_moved_off_the_event_loop(tmp_path: Path, flaky: Any) ->
         assert flaky.threads == [loop_thread, loop_thread]
         assert not hub.slow_titles
         # A title that waits: 0.05 s asleep is well over this budget, on the loop.
-        hub.title_budget = hub.title_wait = 0.01
+        hub.title_budget = 0.01
         flaky.pause = 0.05
         assert bid(c, match, 2, 1).status_code == 200
         assert flaky.threads[-1] == loop_thread
@@ -206,7 +206,7 @@ def test_a_slow_title_does_not_stall_other_matches(tmp_path: Path, flaky: Any) -
     not their times, is checked. Were the action on the event loop, the server
     could answer nothing until it ended."""
     app = create_app(tmp_path / "m.sqlite3", registry(), dev=True)
-    app.state.hub.title_budget = app.state.hub.title_wait = 0.01
+    app.state.hub.title_budget = 0.01
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=HANG) as c:
         slow, calm = create(c), create(c, "sealedbid")
         flaky.pause = 0.05
