@@ -51,18 +51,12 @@ def registry() -> Registry:
 
 
 def core_title(module: str) -> Any:
-    """A module of tests/core (a package pytest names by its folder), loaded from its file."""
-    name = f"_rl_core_{module}"
-    found = sys.modules.get(name)
-    if found is None:
-        spec = importlib.util.spec_from_file_location(
-            name, ROOT / "tests" / "core" / f"{module}.py"
-        )
-        assert spec is not None and spec.loader is not None
-        found = importlib.util.module_from_spec(spec)
-        sys.modules[name] = found
-        spec.loader.exec_module(found)
-    return found
+    """A module of tests/core, imported as pytest names it (the package ``core``,
+    with tests/ on the path), so that its own relative imports work."""
+    tests = str(ROOT / "tests")
+    if tests not in sys.path:
+        sys.path.insert(0, tests)
+    return importlib.import_module(f"core.{module}")
 
 
 REGISTRY = registry()
