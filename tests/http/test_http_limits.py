@@ -6,7 +6,6 @@ seconds, far beyond any limit these tests set (1 s), on a busy machine too."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import json
