@@ -16,7 +16,7 @@ HOUSE := gameweave_house
 TITLE_DIRS := gameweave_museum $(HOUSE) $(patsubst %/pyproject.toml,%,$(sort $(wildcard titles/*/pyproject.toml)))
 TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 
-.PHONY: play test check lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers \
+.PHONY: play test check check-tests lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers \
 	bench-bgio serve browser-deps clean compiled test-compiled jscheck-run check-uvicorn
 
 # The Makefile too: a title moved or added changes what is installed editable.
@@ -47,10 +47,14 @@ test: $(STAMP) browser-deps lint typecheck jscheck unit docs tutorial scaffold d
 
 ## check: the inner loop: lint, types, and the tests but the browser and slow ones, in parallel
 # The same tests as `make unit` less those marked browser or slow, spread over every
-# core by pytest-xdist (each title's from its own folder, as there); `make test`
+# core by pytest-xdist (each title's from its own folder, as there), while lint and
+# mypy run beside them (-j3; -O keeps each one's output together); `make test`
 # remains the whole of CI.
 FAST := -n auto -q -p no:cacheprovider -m "not browser and not slow"
-check: lint typecheck
+check: $(STAMP)
+	@$(MAKE) --no-print-directory -j3 -O lint typecheck check-tests
+
+check-tests: $(STAMP)
 	$(BIN)/pytest $(FAST)
 	set -e; for d in $(TITLE_DIRS); do echo "== $$d"; (cd $$d && $(CURDIR)/$(BIN)/pytest $(FAST)); done
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,10 @@ from gameweave_core import Rng
 from gameweave_core.testing import TitleConformance, Twin, check_indistinguishable, seeds
 from gameweave_house import HouseJob
 from gameweave_house.cards import FULL_DECK, high_low, is_two_card_21
+
+# The whole kit takes tens of seconds a title: `make check` (the inner loop) leaves it
+# to `make test`, which runs it in full.
+pytestmark = pytest.mark.slow
 
 TITLE = HouseJob()
 

@@ -14,11 +14,17 @@ surface, at any step up to the fork.
 
 from __future__ import annotations
 
+import pytest
+
 from gameweave_core import Match, Rng, derive_seed
 from gameweave_core.testing import TitleConformance, Twin, check_indistinguishable
 from gameweave_museum import MuseumJob, resample
 from gameweave_museum.bots import heuristic_bot
 from gameweave_museum.state import SECURITY, THIEF
+
+# The whole kit takes tens of seconds a title: `make check` (the inner loop) leaves it
+# to `make test`, which runs it in full.
+pytestmark = pytest.mark.slow
 
 TITLE = MuseumJob()
 

@@ -38,6 +38,9 @@ exit 0
 
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 
+#: What a running make passes to the commands it starts.
+MAKE_VARIABLES = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")
+
 
 def install(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     python = tmp_path / "python"
@@ -49,7 +52,9 @@ def install(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env={**os.environ, **env},
+        # As a user runs it: not as a job of a make already running (`make check` -j),
+        # whose MAKEFLAGS would hand it a jobserver it cannot reach.
+        env={**{k: v for k, v in os.environ.items() if k not in MAKE_VARIABLES}, **env},
         timeout=120,
         check=False,
     )

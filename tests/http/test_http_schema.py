@@ -65,10 +65,13 @@ def real_match() -> dict[str, Any]:
             warnings.simplefilter("ignore")
             from starlette.testclient import TestClient
 
-            with TestClient(APP) as c:
-                created = c.post(
-                    "/api/matches", json={"title": "sealedbid", "players": 2, "bots": [2]}
-                ).json()
+            # No `with`: a client's lifespan would stop the app's search pool on leaving,
+            # and the generated hint requests after it would meet a stopping server.
+            created = (
+                TestClient(APP)
+                .post("/api/matches", json={"title": "sealedbid", "players": 2, "bots": [2]})
+                .json()
+            )
         _real.update(
             id=created["id"], token=created["seats"][0]["token"], host=created["host_token"]
         )
@@ -80,8 +83,7 @@ def current_version(match_id: str) -> int:
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
-        with TestClient(APP) as c:
-            return int(c.get(f"/api/matches/{match_id}").json()["version"])
+        return int(TestClient(APP).get(f"/api/matches/{match_id}").json()["version"])
 
 
 @schema.parametrize()

@@ -14,6 +14,10 @@ from hypothesis import strategies as st
 from gameweave_core import Event, Registry, Rng, default_registry
 from gameweave_core.testing import TitleConformance, Twin, check_indistinguishable
 
+# The whole kit takes tens of seconds a title: `make check` (the inner loop) leaves it
+# to `make test`, which runs it in full.
+pytestmark = pytest.mark.slow
+
 
 def latch_twin() -> Twin:
     """Seat 1 tries to escape; seat 2 holds a Latch in one match and a Trip in the

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from gameweave_museumheist import MuseumHeist
 from gameweave_museumheist.actions import Challenge, Choose, Move
 from gameweave_museumheist.board import CHARACTERS
@@ -15,6 +16,10 @@ from hypothesis import strategies as st
 
 from gameweave_core import Match, Rng
 from gameweave_core.testing import TitleConformance, Twin, seeds
+
+# The whole kit takes tens of seconds a title: `make check` (the inner loop) leaves it
+# to `make test`, which runs it in full.
+pytestmark = pytest.mark.slow
 
 TITLE = MuseumHeist()
 

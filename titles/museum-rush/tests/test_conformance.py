@@ -6,9 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+import pytest
 from gameweave_museumrush import MuseumRush
 
 from gameweave_core.testing import TitleConformance
+
+# The whole kit takes tens of seconds a title: `make check` (the inner loop) leaves it
+# to `make test`, which runs it in full.
+pytestmark = pytest.mark.slow
 
 
 class TestMuseumRushConformance(TitleConformance):
