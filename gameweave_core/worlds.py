@@ -18,7 +18,9 @@ A title offers worlds with the hook ``resample_world(state, seat, rng) -> World`
 and checks one, and the conformance kit checks every title that has the hook.
 :func:`shuffle_outcomes` gives the outcomes that make :meth:`Rng.shuffle
 <gameweave_core.rng.Rng.shuffle>` put a list in a chosen order: a deal the title
-picked becomes chance outcomes.
+picked becomes chance outcomes; :func:`sample_outcomes` does the same for
+:meth:`Rng.sample <gameweave_core.rng.Rng.sample>` (a :meth:`Rng.choice
+<gameweave_core.rng.Rng.choice>`'s outcome is the index of the item chosen).
 """
 
 from __future__ import annotations
@@ -31,7 +33,13 @@ import attrs
 from .errors import GameweaveError, IllegalAction, TitleError
 from .match import Match
 
-__all__ = ["InconsistentWorld", "World", "resampled_world", "shuffle_outcomes"]
+__all__ = [
+    "InconsistentWorld",
+    "World",
+    "resampled_world",
+    "sample_outcomes",
+    "shuffle_outcomes",
+]
 
 
 @attrs.frozen
@@ -65,6 +73,28 @@ def shuffle_outcomes(items: Sequence[Hashable], arranged: Sequence[Hashable]) ->
     for i in range(len(work) - 1, 0, -1):
         j = work.index(arranged[i], 0, i + 1)
         out.append(j)
+        work[i], work[j] = work[j], work[i]
+    return out
+
+
+def sample_outcomes(items: Sequence[Hashable], chosen: Sequence[Hashable]) -> list[int]:
+    """The chance outcomes that make ``Rng.sample(items, len(chosen))`` return
+    ``chosen``, in its order.
+
+    The sample swaps position ``i`` (from the first up) with position
+    ``i + randbelow(len(items) - i)``; walking the same way, each outcome is how far
+    past ``i`` the item that must come ``i``-th stands then. ``chosen`` must be
+    distinct items of ``items``."""
+    work = list(items)
+    out: list[int] = []
+    for i, item in enumerate(chosen):
+        try:
+            j = work.index(item, i)
+        except ValueError:
+            raise ValueError(
+                f"sample_outcomes: {item!r} is not among the items left to sample"
+            ) from None
+        out.append(j - i)
         work[i], work[j] = work[j], work[i]
     return out
 
