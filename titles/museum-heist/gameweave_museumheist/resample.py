@@ -16,13 +16,13 @@ the set of assignments the seat cannot rule out.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 
 from gameweave_core import Rng
 from gameweave_core.worlds import World, sample_outcomes
 
 from .actions import Choose
+from .algorithms import copy_state
 from .board import CHARACTERS, SQUARES
 from .rules import artwork_spaces
 from .state import State
@@ -30,7 +30,7 @@ from .state import State
 
 def resample(state: State, seat: int | None, rng: Rng) -> State:
     """A fresh state ``seat`` (``None``: a spectator) cannot tell from ``state``."""
-    out = copy.deepcopy(state)
+    out = copy_state(state)  # the title's fast copy (the past it keeps is shared)
     seen = set(state.public)
     if seat is not None:
         seen.add(seat)
