@@ -128,8 +128,11 @@ def resampled_world(real: Match, seat: int | None, world: World) -> Match:
             used += 1
 
     def compare(step: int) -> None:
-        if dream.view(seat) != truth.view(seat):
-            raise InconsistentWorld(f"{_who(seat)}'s view differs at step {step}")
+        seen, dreamt = truth.view(seat), dream.view(seat)
+        if dreamt != seen:
+            raise InconsistentWorld(
+                f"{_who(seat)}'s view differs at step {step} ({_where(seen, dreamt)})"
+            )
         if dream.events(seat, step - 1) != truth.events(seat, step - 1):
             mine = [e["text"] for e in truth.events(seat, step - 1)]
             theirs = [e["text"] for e in dream.events(seat, step - 1)]
@@ -160,6 +163,28 @@ def resampled_world(real: Match, seat: int | None, world: World) -> Match:
             f"the world gives {len(outcomes)} chance outcomes and the match draws {used}"
         )
     return dream
+
+
+def _where(seen: Any, dreamt: Any, path: str = "") -> str:
+    """Where two views first differ, and how: the path of keys and indexes down to
+    the first differing value, with that value in the match and in the world."""
+    if isinstance(seen, dict) and isinstance(dreamt, dict):
+        for key in sorted(seen.keys() | dreamt.keys(), key=str):
+            if key not in seen or key not in dreamt:
+                has = "the match" if key in seen else "the world"
+                return f"{path}[{key!r}] is only in {has}'s view"
+            if seen[key] != dreamt[key]:
+                return _where(seen[key], dreamt[key], f"{path}[{key!r}]")
+    if isinstance(seen, list) and isinstance(dreamt, list) and len(seen) == len(dreamt):
+        for i, (a, b) in enumerate(zip(seen, dreamt, strict=True)):
+            if a != b:
+                return _where(a, b, f"{path}[{i}]")
+    return f"{path or 'the view'}: {_short(seen)} in the match, {_short(dreamt)} in the world"
+
+
+def _short(value: Any, most: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def _who(seat: int | None) -> str:

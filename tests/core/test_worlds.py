@@ -90,8 +90,15 @@ def test_a_world_that_deals_the_seat_another_hand_is_refused_at_the_deal() -> No
     others = [c for c in CARDS if c not in mine and c != match._state.trump]
     swapped = {1: [*mine[1:], others[0]], 2: others[1:4], 3: others[4:7]}
     world = World(tuple(deal_outcomes(3, swapped, match._state.trump)))
-    with pytest.raises(InconsistentWorld, match="seat 1's view differs at step 0"):
+    with pytest.raises(InconsistentWorld, match="seat 1's view differs at step 0") as caught:
         resampled_world(match, 1, world)
+    # The message says where: the first card of the hand that differs, both ways.
+    real = match.at(0).view(1)["hand"]
+    dealt = sorted(swapped[1], key=CARDS.index)
+    i = next(i for i, (a, b) in enumerate(zip(real, dealt, strict=True)) if a != b)
+    assert f"(['hand'][{i}]: {real[i]!r} in the match, {dealt[i]!r} in the world)" in str(
+        caught.value
+    )
 
 
 def test_the_seat_s_own_action_cannot_be_changed() -> None:
