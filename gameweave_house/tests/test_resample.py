@@ -283,3 +283,19 @@ def test_a_world_that_forgets_the_peek_fails_the_check(monkeypatch: pytest.Monke
                     assert "differs at step" in str(exc) or "told otherwise" in str(exc)
             break
     assert tried >= 20 and refused >= 1, (tried, refused)
+
+
+def test_the_world_ends_in_the_job_resample_draws_with_the_same_generator() -> None:
+    """The search bot keeps calling ``resample``; the cards it draws are those the
+    checked world deals, so the core's check of the worlds covers the bot's draws."""
+    compared = 0
+    for seed in (0, 1, 139):
+        match = random_match(TITLE, 2 + seed % 3, seed)
+        for step in range(5, match.step, 7):
+            at = match.at(step)
+            world = TITLE.resample_world(at.state, 1, Rng(step))
+            replayed: State = resampled_world(at, 1, world).state
+            drawn = TITLE.resample(at.state, 1, Rng(step))
+            assert (replayed.deck, replayed.dealer) == (drawn.deck, drawn.dealer), step
+            compared += 1
+    assert compared >= 20

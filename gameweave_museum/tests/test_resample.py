@@ -293,3 +293,19 @@ def test_a_world_that_ignores_what_security_saw_empty_fails_the_check() -> None:
             check_worlds(twin, steps=8)
         failures.append(str(caught.value))
     assert all("museum: the world resample_world drew for" in f for f in failures), failures
+
+
+def test_the_world_ends_in_the_state_resample_draws_with_the_same_generator() -> None:
+    """The search bot keeps calling ``resample``; its draw is the state the checked
+    world replays to, so the core's check of the worlds covers the bot's draws."""
+    compared = 0
+    for match in games()[::2]:
+        for at in hidden_steps(match, every=11):
+            for seat in seats(match):
+                seed = derive_seed(at.step, f"same {seat}")
+                world = TITLE.resample_world(at.state, seat, Rng(seed))
+                replayed = resampled_world(at, seat, world).state
+                drawn = TITLE.resample(at.state, seat, Rng(seed))
+                assert TITLE.snapshot(replayed) == TITLE.snapshot(drawn), f"step {at.step}"
+                compared += 1
+    assert compared >= 20
