@@ -11,12 +11,12 @@ from gameweave_core import Match, Rng, Title
 from gameweave_core.testing import (
     SURFACES,
     TitleConformance,
-    _around,
     check_resampled_twins,
     difference,
     random_match,
     surfaces,
 )
+from gameweave_core.testing.twinrun import _around
 from gameweave_sealedbid import SealedBid
 from gameweave_sealedbid.state import State
 
