@@ -33,6 +33,8 @@ all importable from here. They live in one module per job:
 - :mod:`~gameweave_core.testing.probes`: the refusals probed in twins;
 - :mod:`~gameweave_core.testing.twinrun` and :mod:`~gameweave_core.testing.resampled`:
   one automatic twin played beside the match, and the twins of a whole match;
+- :mod:`~gameweave_core.testing.moved`: the twins of the steps where hidden state
+  moved (a chance draw or a choice changed), where the kit spends its budget;
 - :mod:`~gameweave_core.testing.determinism`: determinism that names the culprit;
 - :mod:`~gameweave_core.testing.golden` (and ``python -m
   gameweave_core.testing.record_golden``): golden logs;
@@ -73,6 +75,7 @@ from .golden import (
     record_new,
     write_golden,
 )
+from .moved import CHANCE_DRAWS, CHANCE_SHIFTS, CHANCE_STEPS, CHOICE_TRIES, MOVED_DRIVE
 from .play import (
     check_bots,
     check_ends,
@@ -89,9 +92,6 @@ from .play import (
 )
 from .probes import EDGES, SEEN, SEEN_PER_KIND, from_view
 from .resampled import (
-    CHANCE_DRAWS,
-    CHANCE_SHIFTS,
-    CHANCE_STEPS,
     DEEPER,
     EARLY_SHARE,
     RARE,
@@ -100,6 +100,7 @@ from .resampled import (
 from .twinrun import CHOICES
 from .twins import (
     CHANCE,
+    CHOICE,
     REPLAYED,
     RESAMPLED,
     RESAMPLED_OWN,
@@ -138,6 +139,7 @@ __all__ = [  # noqa: RUF022 (source order, kept by the API page)
     "RESAMPLED_OWN",
     "REPLAYED",
     "CHANCE",
+    "CHOICE",
     "TwinStats",
     "SEEN",
     "SEEN_PER_KIND",
@@ -148,6 +150,8 @@ __all__ = [  # noqa: RUF022 (source order, kept by the API page)
     "CHANCE_DRAWS",
     "CHANCE_SHIFTS",
     "CHANCE_STEPS",
+    "CHOICE_TRIES",
+    "MOVED_DRIVE",
     "DEEPER",
     "EARLY_SHARE",
     "check_resampled_twins",

@@ -30,6 +30,7 @@ from .determinism import (
     check_setup_deterministic,
 )
 from .golden import check_golden_folder
+from .moved import depth
 from .play import (
     check_bots,
     check_ends,
@@ -46,12 +47,13 @@ from .watch import watching_randomness
 
 
 def _kit(examples: int, shrink: bool = True) -> settings:
-    # Derandomized: the kit draws the same examples on every run, so CI is stable.
+    # Derandomized: the kit draws the same examples on every run, so CI is stable
+    # (a deeper run draws more, the first ones the same).
     # Checks whose examples are only seeds skip shrinking: a smaller seed is not a
     # simpler game, and each try replays whole matches.
     phases = tuple(Phase) if shrink else (Phase.explicit, Phase.reuse, Phase.generate)
     return settings(
-        max_examples=examples,
+        max_examples=examples * depth(),
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
         derandomize=True,

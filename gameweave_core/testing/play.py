@@ -98,22 +98,59 @@ def check_replay(match: Match) -> None:
             assert match.at(step).digest() == entry.digest, f"at({step}) disagrees with the log"
 
 
+def _changed(new: Any, old: Any) -> Any:
+    """What of ``new`` differs from ``old``: within tables, the entries whose value
+    changed, and within lists as long as before, the items that changed (by their
+    index, as a table), each cut the same way; anything else whole."""
+    if isinstance(new, dict) and isinstance(old, dict):
+        return {
+            k: _changed(v, old[k]) if k in old else v
+            for k, v in new.items()
+            if old.get(k, _NONE) != v
+        }
+    if isinstance(new, list) and isinstance(old, list) and len(new) == len(old):
+        return {
+            str(i): _changed(v, w) for i, (v, w) in enumerate(zip(new, old, strict=True)) if v != w
+        }
+    return new
+
+
+_NONE = object()
+
+
 def check_round_trips(match: Match) -> None:
-    """Every view, legal action and history line survives JSON and TOML, at every step."""
+    """Every view, legal action and history line survives JSON and TOML, at every step.
+
+    Each step round-trips what changed for the seat: the view's entries whose value
+    changed since the step before (a value that survives alone survives in its table),
+    the history lines and events that are new (or all of them when a title rewrote its
+    history). Every value is checked once rather than once a step, which on a long
+    match was most of the kit's time."""
     codec = match.title.codec
+    lines: dict[int | None, list[str]] = {}
+    views: dict[int | None, Any] = {}
+    since = -1
     for state in match.steps():
         for seat in observers(state):
             payload = snapshot_for(state, seat)
+            history, view = payload["history"], payload["view"]
+            before, shown = lines.get(seat, []), views.get(seat)
+            lines[seat], views[seat] = history, view
+            if history[: len(before)] == before:
+                payload = {**payload, "history": history[len(before) :]}
+            if shown is not None:
+                payload = {**payload, "view": _changed(view, shown)}
             as_json = json.loads(json.dumps(payload))
             assert as_json == payload, f"the payload for seat {seat} is not plain JSON"
             as_toml = tomllib.loads(tomli_w.dumps(payload))
             assert as_toml == payload, f"the payload for seat {seat} does not survive TOML"
-            events = state.events(seat)
+            events = state.events(seat, since)
             assert json.loads(json.dumps(events)) == events, (
                 f"events for seat {seat} are not plain JSON"
             )
             for act in payload["legal"]:
                 assert codec.to_json(codec.from_json(act)) == act
+        since = state.step
 
 
 def fingerprint(match: Match) -> tuple[Any, ...]:

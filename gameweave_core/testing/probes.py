@@ -6,6 +6,7 @@ view shows (:func:`from_view`)."""
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import typing
 from collections.abc import Mapping
@@ -107,6 +108,16 @@ def _field_values(kind: Any, strings: set[str], numbers: set[int]) -> list[Any] 
     return None
 
 
+@functools.cache
+def _hints(cls: type) -> dict[str, Any] | None:
+    """The field types of an action class (``None`` when they cannot be resolved),
+    resolved once per class."""
+    try:
+        return typing.get_type_hints(cls)
+    except Exception:
+        return None
+
+
 def from_view(match: Match, seat: int) -> list[dict[str, Any]]:
     """The seat's own actions built from the values its view shows (every card in its
     hand, every square or piece it is shown, every number on its screen), in JSON
@@ -120,9 +131,8 @@ def from_view(match: Match, seat: int) -> list[dict[str, Any]]:
     title = match.title
     out: list[dict[str, Any]] = []
     for _, cls in sorted(title.codec.types.items()):
-        try:
-            hints = typing.get_type_hints(cls)
-        except Exception:  # an annotation the kit cannot resolve: skip the kind
+        hints = _hints(cls)
+        if hints is None:  # an annotation the kit cannot resolve: skip the kind
             continue
         fields = attrs.fields(cls)
         values = [_field_values(hints.get(f.name), strings, numbers) for f in fields]

@@ -11,10 +11,10 @@ from ..match import Match
 from ..registry import Registry
 from ..rng import Rng, derive_seed
 from ..title import Title
+from .moved import MOVED_SPINES, check_moved_twins, depth, moved_twins
 from .play import observers
-from .probes import _Probes
-from .twinrun import CHOICES, _copy, _OneDrawChanged, _spine, _twin_bots, _TwinRun
-from .twins import CHANCE, REPLAYED, RESAMPLED, TwinStats, _bump
+from .twinrun import CHOICES, _spine, _twin_bots, _TwinRun
+from .twins import REPLAYED, RESAMPLED, TwinStats
 
 #: A kind of action played at most this often in a match is rare: twins going
 #: deeper fork before every play of it.
@@ -51,80 +51,6 @@ def _deeper_forks(
     return rare, others
 
 
-#: Twins made at a chance step by changing one of its draws: the first this many.
-CHANCE_DRAWS = 4
-#: The other outcomes tried for a changed draw (a whole number drawn one more, two
-#: more, ... than it was), until one keeps what the seat receives the same.
-CHANCE_SHIFTS = 3
-#: Chance steps of a match tried that way, at most (drawn at random).
-CHANCE_STEPS = 8
-
-
-def _chance_twins(
-    spine: Match,
-    chance: list[int],
-    seed: int,
-    pool: _Probes,
-    bots: dict[str, Any],
-    drive: int,
-    probes: int,
-    checks: dict[str, int],
-) -> TwinStats:
-    """Twins of the steps where the rules drew chance (up to :data:`CHANCE_STEPS`):
-    the same action with one of the step's first :data:`CHANCE_DRAWS` draws coming
-    out otherwise (see :class:`_OneDrawChanged`). For every seat and the spectator
-    that receives the same at that step while the state came out differently (the
-    dice alike, another card taken), play goes on as in any twin; a seat told which
-    outcome came has nothing to compare. Plain-Python matches only: a compiled
-    match takes no generator but the core's."""
-    made = TwinStats()
-    rng = Rng(derive_seed(seed, "chance"))
-    tried = sorted(rng.sample(chance, min(CHANCE_STEPS, len(chance))))
-    at = {}
-    for match in spine.steps():  # one replay gives the match at every chosen step
-        if match.step in tried:
-            at[match.step] = _copy(match)
-    title = spine.title
-    for fork in tried:
-        actor, act = spine._log[fork]
-        real = _copy(at[fork])
-        real.submit(actor, act)
-        mine = title.snapshot(real._state)
-        for which in range(CHANCE_DRAWS):
-            for shift in range(1, CHANCE_SHIFTS + 1):
-                twin = _copy(at[fork])
-                changed = _OneDrawChanged(twin._rng, which, shift)
-                try:
-                    twin._rng = changed  # type: ignore[assignment]
-                except TypeError:  # a compiled match
-                    return made
-                twin.submit(actor, act)
-                if changed._left >= 0 or title.snapshot(twin._state) == mine:
-                    break  # the step drew no such draw, or it changed nothing
-                alike = [
-                    o for o in observers(spine) if real.events(o, fork) == twin.events(o, fork)
-                ]
-                for seat in alike:
-                    label = f"chance:{fork}:{seat}:{which}:{shift}"
-                    run = _TwinRun(
-                        spine, fork, seat, Rng(derive_seed(seed, label)), pool, bots, drive, probes
-                    )
-                    run.checks = checks
-                    run.how = (
-                        f"replayed for {run.who} from step {fork} with chance draw {which} of "
-                        f"the step coming out otherwise (+{shift})"
-                    )
-                    _bump(run.stats.made, CHANCE)
-                    made.add(run.play(_copy(real), _copy(twin)))
-                if alike:
-                    break  # one twin of each draw is enough
-            else:
-                continue
-            if changed._left >= 0:
-                break  # no draw this far into the step: none further either
-    return made
-
-
 #: How much further the kit goes when most twins end early: at most this many times
 #: the comparisons the first twins made, in twins drawn at other steps.
 DEEPER = 2
@@ -149,6 +75,7 @@ def check_resampled_twins(
     deeper: bool = True,
     by_bots: float = 0.5,
     registry: Registry | None = None,
+    moved_spines: int | None = None,
 ) -> TwinStats:
     """Automatic twins: secrecy checked on worlds a seat cannot tell apart.
 
@@ -228,7 +155,7 @@ def check_resampled_twins(
     for fork in steps:
         stats.add(twins_at(fork, "twin", own_generators))
     if replayed:
-        stats.add(_chance_twins(spine, chance, seed, pool, bots, drive, probes, checks))
+        stats.add(moved_twins(spine, chance, seed, pool, bots, drive, probes, checks))
     early = sum(n for why, n in stats.ended.items() if why.startswith("told apart"))
     if deeper and early > EARLY_SHARE * stats.twins:
         budget = DEEPER * stats.comparisons
@@ -248,4 +175,9 @@ def check_resampled_twins(
                 extra.add(twins_at(fork, "deeper", 0.0))
         extra.deeper = extra.twins
         stats.add(extra)
+    # Where leaks hide: more matches played by the title's bot, whose steps where
+    # hidden state moved are checked (cheaper than full twins, so more of them).
+    for n in range(MOVED_SPINES * depth() if moved_spines is None else moved_spines):
+        more = derive_seed(seed, f"moved spine {n}")
+        stats.add(check_moved_twins(title, players, more, config, registry=registry))
     return stats

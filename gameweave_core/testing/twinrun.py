@@ -55,6 +55,8 @@ def _spine(
     of every awaited seat at every step, and their near misses); and the steps
     before which the rules drew chance (a die, a card taken at random)."""
     match = Match(title, players, seed, config)
+    # Built once here and shared by every copy and replay of the spine (its twins).
+    _ = match.observation_spec
     rng = Rng(derive_seed(seed, "kit"))
     bots = {s: bot(s, players) for s in range(1, players + 1)} if bot is not None else {}
     to_json = title.codec.to_json
@@ -90,7 +92,7 @@ def _copy(base: Match) -> Match:
         twin._rng = copy.copy(base._rng)
     except TypeError:  # a compiled Match or Rng
         return base.at(base.step)
-    twin._state = copy.deepcopy(base._state)
+    twin._state = base.title.copy_state(base._state)
     twin._log = list(base._log)
     twin._events = list(base._events)
     twin._lines = {}

@@ -171,6 +171,7 @@ RESAMPLED = "resampled"
 RESAMPLED_OWN = "resampled, own generator"
 REPLAYED = "replayed, own generator"
 CHANCE = "replayed, one chance draw changed"
+CHOICE = "replayed, one choice changed"
 
 
 def _bump(counts: dict[Any, int], key: Any, by: int = 1) -> None:
