@@ -16,7 +16,7 @@ HOUSE := gameweave_house
 TITLE_DIRS := gameweave_museum $(HOUSE) $(patsubst %/pyproject.toml,%,$(sort $(wildcard titles/*/pyproject.toml)))
 TITLE_PROJECTS := $(addsuffix /pyproject.toml,$(TITLE_DIRS))
 
-.PHONY: play test check check-tests lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers \
+.PHONY: play test check check-tests lint typecheck jscheck unit docs tutorial scaffold dists bench bench-peers kit-deep \
 	bench-bgio serve browser-deps clean compiled test-compiled jscheck-run check-uvicorn
 
 # The Makefile too: a title moved or added changes what is installed editable.
@@ -114,6 +114,16 @@ $(JSSTAMP): $(JS)/package.json $(JS)/package-lock.json
 jscheck-run: $(JSSTAMP)
 	$(JS)/node_modules/.bin/eslint --config $(JS)/eslint.config.js --max-warnings 0
 	$(JS)/node_modules/.bin/tsc -p $(JS)
+
+## kit-deep: the conformance kit on every title, five times deeper (a nightly run)
+# GAMEWEAVE_KIT_DEPTH multiplies every check's examples and the bot-played matches
+# whose steps where hidden state moved are twinned (docs/reference/testing.md,
+# "Going deeper"); KIT_DEPTH=10 goes further still.
+KIT_DEPTH ?= 5
+kit-deep: $(STAMP)
+	GAMEWEAVE_KIT_DEPTH=$(KIT_DEPTH) $(BIN)/pytest -q -p no:cacheprovider tests/core/test_conformance_sealedbid.py
+	set -e; for d in $(TITLE_DIRS); do echo "== $$d"; \
+	  (cd $$d && GAMEWEAVE_KIT_DEPTH=$(KIT_DEPTH) $(CURDIR)/$(BIN)/pytest -q -p no:cacheprovider tests/test_conformance.py); done
 
 # The core's and adapters' tests, then each title's own tests from its own folder
 # (each distribution carries its tests, run with its own pytest settings).

@@ -857,7 +857,7 @@ class Match:
         (with explicit chance: a new such match, at its first chance node)."""
         if self.explicit_chance:
             return Match.explicit(self.title, self.players, self.config)
-        return Match(
+        other = Match(
             self.title,
             self.players,
             self.seed,
@@ -866,6 +866,10 @@ class Match:
             distribution_version=self.distribution_version,
             generator=self.generator,
         )
+        # Derived from the title, players and options alone, which are the same:
+        # built once per match rather than once per replay (the kit replays often).
+        other._space, other._spec, other._info = self._space, self._spec, self._info
+        return other
 
     def at(self, step: int) -> Match:
         """A new match as this one stood after ``step`` actions (0: the start)."""

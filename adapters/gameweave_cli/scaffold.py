@@ -6,7 +6,7 @@ rules, views, resample, a bot, the rules text, the plugin hook), its
 ``pyproject.toml`` with the entry point, tests running the conformance kit, a golden
 log, a README and a LICENSE. The golden log is played here, once the files are
 written, by the new title's own bots; its expected screens are recorded by the kit's
-:func:`~gameweave_core.testing.check_golden`, so they are exactly what the tests read.
+:func:`~gameweave_core.testing.golden.write_golden`, so they are exactly what the tests read.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import importlib.util
-import os
 import re
 import string
 import sys
@@ -116,20 +115,13 @@ def record_golden(folder: Path, slug: str) -> tuple[Path, Path | None]:
         registry = Registry()
         registry.add_plugin(module, slug, f"gameweave-{slug}", "0.1.0")
         match = Match.create(slug, GOLDEN_PLAYERS, GOLDEN_SEED, registry=registry)
-        play_out(match, registry=registry).save(log)
+        play_out(match, registry=registry)
         try:
-            from gameweave_core.testing import check_golden, golden_path_expected
+            from gameweave_core.testing.golden import golden_path_expected, write_golden
         except ImportError:
+            match.save(log)
             return log, None
-        previous = os.environ.get("GAMEWEAVE_UPDATE_GOLDEN")
-        os.environ["GAMEWEAVE_UPDATE_GOLDEN"] = "1"  # record, as a maintainer would
-        try:
-            check_golden(log, registry)
-        finally:
-            if previous is None:
-                del os.environ["GAMEWEAVE_UPDATE_GOLDEN"]
-            else:
-                os.environ["GAMEWEAVE_UPDATE_GOLDEN"] = previous
+        write_golden(match, log)  # the log and its expected screens, as the kit reads them
         return log, golden_path_expected(log)
 
 

@@ -217,21 +217,38 @@ def _class(cls: type, analyzer: ModuleAnalyzer) -> Iterator[str]:
         yield text
 
 
+def _homes(module: Any) -> list[ModuleAnalyzer]:
+    """The analyzers of the modules a package re-exports from (its submodules, the
+    package itself first); a plain module's own only."""
+    analyzers = [ModuleAnalyzer.for_module(module.__name__)]
+    for sub in sorted(getattr(module, "__path__", [])):
+        for path in sorted(Path(sub).glob("*.py")):
+            if path.stem != "__init__":
+                analyzers.append(ModuleAnalyzer.for_module(f"{module.__name__}.{path.stem}"))
+    return analyzers
+
+
 def render_module(name: str) -> str:
-    """One module's section."""
+    """One module's section. A package that re-exports its submodules' names in
+    ``__all__`` (the testing kit) is documented as one module, each name with the
+    comments of the module it is defined in."""
     module = importlib.import_module(name)
-    analyzer = ModuleAnalyzer.for_module(name)
-    attr_docs = analyzer.find_attr_docs()
+    homes = _homes(module)
+    analyzer = homes[0]
+    by_name = {a.modname: a for a in homes}
     out = [f"## `{name}`\n", prose(module.__doc__)]
     for public in _public(module, analyzer):
         value = getattr(module, public)
         own = getattr(value, "__name__", None) == public  # not an alias like SeatArg = Any
+        home = by_name.get(getattr(value, "__module__", ""), analyzer)
+        constant = next((a for a in homes if ("", public) in a.find_attr_docs()), None)
         if inspect.isclass(value) and own:
-            out.extend(_class(value, analyzer))
+            out.extend(_class(value, home))
         elif inspect.isfunction(value) and own:
             out.append(f"### `{public}{signature(value)}`\n\n{prose(value.__doc__)}")
-        elif ("", public) in attr_docs:
-            out.append(f"### `{public}`\n\n{prose(chr(10).join(attr_docs[('', public)]))}")
+        elif constant is not None:
+            text = chr(10).join(constant.find_attr_docs()[("", public)])
+            out.append(f"### `{public}`\n\n{prose(text)}")
     return "\n".join(part.rstrip() + "\n" for part in out if part.strip())
 
 

@@ -6,6 +6,8 @@ every history line since the first deal is compared too, through the ``deck`` op
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -90,9 +92,19 @@ def deck_twins(draw: st.DrawFn) -> Twin:
 class TestHouseConformance(TitleConformance):
     title = TITLE
     examples = 40
+    golden = Path(__file__).resolve().parent / "golden"
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(twin=deck_twins())
 def test_decks_differing_in_unseen_cards_look_the_same(twin: Twin) -> None:
     check_indistinguishable(TITLE, twin)
+
+
+def test_a_mid_round_golden_view_keeps_the_hole_card_down() -> None:
+    golden = TestHouseConformance.golden
+    assert golden is not None
+    expected = json.loads((golden / "house-3-midround.expected.json").read_text())
+    for snapshot in expected["seats"].values():
+        dealer = snapshot["view"]["dealer"]
+        assert dealer["hole_down"] and len(dealer["cards"]) == 1

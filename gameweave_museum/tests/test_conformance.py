@@ -14,6 +14,8 @@ surface, at any step up to the fork.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gameweave_core import Match, Rng, derive_seed
@@ -32,6 +34,7 @@ TITLE = MuseumJob()
 class TestMuseumConformance(TitleConformance):
     title = TITLE
     examples = 10
+    golden = Path(__file__).resolve().parent / "golden"
 
 
 def heuristic_game(players: int, seed: int) -> Match:

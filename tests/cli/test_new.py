@@ -4,6 +4,7 @@ Makefile's ``scaffold`` target installs the same output into a fresh environment
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -67,6 +68,28 @@ def test_its_tests_and_checks_pass_as_written(made: tuple[Path, str]) -> None:
     for command in (["check", "."], ["format", "--check", "."]):
         lint = subprocess.run([str(RUFF), *command], cwd=folder, capture_output=True, text=True)
         assert lint.returncode == 0, lint.stdout + lint.stderr
+
+
+def test_its_conformance_class_checks_the_golden_log(made: tuple[Path, str]) -> None:
+    """The kit runs the recorded game (the class names the folder): an edited
+    expected screen fails it, naming the log."""
+    folder, _ = made
+    copy = folder.parent / "lanterns-edited"
+    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    expected = copy / "tests" / "golden" / "lanterns.expected.json"
+    expected.write_text(expected.read_text().replace('"digest": "', '"digest": "0', 1))
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    env.pop("GAMEWEAVE_UPDATE_GOLDEN", None)
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "golden"],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert tests.returncode == 1, tests.stdout[-3000:] + tests.stderr[-2000:]
+    assert "lanterns.toml no longer plays the same" in tests.stdout
 
 
 @pytest.mark.parametrize(

@@ -11,14 +11,19 @@ from gameweave_core import Match, Rng, Title
 from gameweave_core.testing import (
     SURFACES,
     TitleConformance,
-    _around,
     check_resampled_twins,
     difference,
     random_match,
     surfaces,
 )
+from gameweave_core.testing.moved import check_moved_twins
+from gameweave_core.testing.twinrun import _around
+from gameweave_core.testing.twins import CHANCE, CHOICE
 from gameweave_sealedbid import SealedBid
 from gameweave_sealedbid.state import State
+
+from .pickpocket import Pickpocket
+from .test_kit_mutations import ForgetsOnlyTheTakenCard
 
 
 def test_a_twin_around_an_equal_state_receives_exactly_what_the_match_does() -> None:
@@ -104,8 +109,27 @@ def test_a_resample_hook_breaking_its_contract_fails_the_kit(title: Title[Any], 
 
 
 def test_the_twins_compare_many_steps_and_tell_how_many() -> None:
-    stats = check_resampled_twins(SealedBid(), 4, seed=11, forks=4)
+    stats = check_resampled_twins(SealedBid(), 4, seed=11, forks=4, moved_spines=0)
     # One twin per fork step (steps drawn may coincide) for each of 4 seats and the
-    # spectator; each is compared at least where it was drawn.
-    assert stats.twins >= 5 and stats.twins % 5 == 0
+    # spectator; each is compared at least where it was drawn. The twins of the steps
+    # where hidden state moved are made only for the observers told the same there.
+    moved = stats.made.get(CHANCE, 0) + stats.made.get(CHOICE, 0)
+    forked = stats.twins - moved
+    assert moved > 0 and forked >= 5 and forked % 5 == 0
     assert stats.redrawn and stats.comparisons >= stats.twins
+
+
+def test_twins_are_made_at_the_steps_where_hidden_state_moved() -> None:
+    """Every step is tried with one chance draw or the actor's choice changed; where
+    the state differs and an observer is told the same, a twin is played: chance in
+    Pickpocket (a card taken at random), choices in Sealed Bids (another sealed bid)."""
+    drawn = check_moved_twins(Pickpocket(), 3, 0)
+    assert drawn.made.get(CHANCE, 0) > 0 and drawn.comparisons > 0
+    chosen = check_moved_twins(SealedBid(), 3, 0)
+    assert chosen.made.get(CHOICE, 0) > 0 and chosen.comparisons > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_leak_of_a_card_taken_at_random_fails_the_moved_twins_alone(seed: int) -> None:
+    with pytest.raises(AssertionError, match=r"view differs from a twin's at step \d+"):
+        check_moved_twins(ForgetsOnlyTheTakenCard(), 3, seed)

@@ -1,5 +1,6 @@
 """No module of a title is past 700 lines: past that, it is cut by concept (see
-docs/architecture.md, "How a title is laid out"), with ``rules.py`` the way in."""
+docs/architecture.md, "How a title is laid out"), with ``rules.py`` the way in. The
+conformance kit's package (gameweave_core/testing/) keeps to the same limit."""
 
 from __future__ import annotations
 
@@ -51,3 +52,15 @@ def test_a_module_past_the_limit_is_named() -> None:
         "gameweave_museum/gameweave_museum/rules.py": lines
     }
     assert too_long([long], limit=lines) == {}
+
+
+def kit_modules(root: Path = ROOT) -> list[Path]:
+    """The modules of the conformance kit, one per job."""
+    return sorted((root / "gameweave_core" / "testing").glob("*.py"))
+
+
+def test_the_kit_is_a_package_of_modules_within_the_limit() -> None:
+    names = {p.name for p in kit_modules()}
+    assert {"__init__.py", "conformance.py", "golden.py", "watch.py", "twins.py"} <= names
+    assert not (ROOT / "gameweave_core" / "testing.py").exists()
+    assert too_long(kit_modules()) == {}, "cut these by job (gameweave_core/testing/__init__.py)"

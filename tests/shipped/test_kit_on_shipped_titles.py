@@ -10,10 +10,12 @@ core by ``make``); the core's own tests (tests/core) use only its test titles.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import random
 import re
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +26,9 @@ from gameweave_core.ismcts import IsmctsBot
 from gameweave_core.testing import TitleConformance, check_resampled_twins
 
 BOTS = "test_bots_are_deterministic"
+
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def messages(exc: BaseException) -> Iterator[str]:
@@ -158,16 +163,12 @@ def old_bookkeeping(state: Any, cards: list[int], card: int, told: int) -> None:
     state.knows[card] = told
 
 
-@pytest.mark.slow  # 24 matches of Museum Rush (make test runs it)
-def test_the_kit_catches_museum_rushs_leak_as_it_shipped(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 25: with seat 2 holding two cards everyone has seen and seat 1 robbing
-    it, the spectator's view listed only the one that stayed. The kit's view
-    criterion catches that bookkeeping (restored here in the title's rules), in
-    matches played by the title's bot, where robberies of seen cards happen; the
-    same matches pass with the bookkeeping as it is now."""
+def restore_old_bookkeeping(
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[Callable[[Any], None], Callable[..., None]]:
+    """Put Museum Rush's bookkeeping of unseen moves back as it shipped; returns the
+    function that sets the bookkeeping and today's (to put it back)."""
     hands = pytest.importorskip("gameweave_museumrush.hands")  # a distribution of its own
-    from gameweave_museumrush import MuseumRush
-
     fixed = hands.unseen_move
     # Each rules module that imported the function holds its own reference to it.
     holders = [
@@ -183,6 +184,54 @@ def test_the_kit_catches_museum_rushs_leak_as_it_shipped(monkeypatch: pytest.Mon
             monkeypatch.setattr(module, "unseen_move", move)
 
     bookkeeping(old_bookkeeping)
+    return bookkeeping, fixed
+
+
+def museum_rushs_own_conformance() -> type[TitleConformance]:
+    """The conformance class of Museum Rush's own tests
+    (titles/museum-rush/tests/test_conformance.py), with its own settings."""
+    path = ROOT / "titles" / "museum-rush" / "tests" / "test_conformance.py"
+    spec = importlib.util.spec_from_file_location("museumrush_own_conformance", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    own: type[TitleConformance] = module.TestMuseumRushConformance
+    return own
+
+
+@pytest.mark.slow  # the secrets check of Museum Rush's own conformance (make test runs it)
+def test_the_kit_at_museum_rushs_own_settings_catches_its_shipped_leak(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 37.3: the leak Museum Rush shipped with (a robbery of a hand holding
+    cards the table has seen) fails the title's own conformance class, at its own
+    settings: the kit spends its budget on the steps where hidden state moved, in
+    matches played by the title's bot as well as at random. Today's bookkeeping
+    passes the same check (the title's own test run)."""
+    own = museum_rushs_own_conformance()
+    assert own.examples == 6 and own.twin_examples is None  # the settings it ships with
+    restore_old_bookkeeping(monkeypatch)
+    try:
+        own().test_secrets_are_kept()
+    except AssertionError as exc:
+        message = "\n".join(messages(exc))
+    else:
+        raise AssertionError("Museum Rush's own conformance passed with the leak it shipped")
+    print(f"museumrush as it shipped, at its own settings: {message.splitlines()[0]}")
+    assert "view differs" in message and "['known']" in message and "step" in message
+    assert "no event told it" in message
+
+
+@pytest.mark.slow  # 24 matches of Museum Rush (make test runs it)
+def test_the_kit_catches_museum_rushs_leak_as_it_shipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: with seat 2 holding two cards everyone has seen and seat 1 robbing
+    it, the spectator's view listed only the one that stayed. The kit's view
+    criterion catches that bookkeeping (restored here in the title's rules), in
+    matches played by the title's bot, where robberies of seen cards happen; the
+    same matches pass with the bookkeeping as it is now."""
+    bookkeeping, fixed = restore_old_bookkeeping(monkeypatch)
+    from gameweave_museumrush import MuseumRush
+
     title, found = MuseumRush(), None
     # Matches played by the title's bot (they rob rivals whose cards the table has
     # seen); the twins a chance step makes catch it, so the deeper ones are not drawn.

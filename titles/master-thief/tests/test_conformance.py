@@ -4,6 +4,7 @@ its resample hook (hands, Calling Cards, the Museum pile and the Thief deck)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -86,6 +87,7 @@ def grip_twin() -> Twin:
 class TestMasterThiefConformance(TitleConformance):
     title = MasterThief()
     examples = 24
+    golden = Path(__file__).resolve().parent / "golden"
 
     def twins(self) -> st.SearchStrategy[Twin]:
         return st.sampled_from([latch_twin(), grip_twin()])

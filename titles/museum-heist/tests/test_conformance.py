@@ -6,6 +6,7 @@ hidden (nobody challenges seat 1 and no piece goes onto the Artwork)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -68,6 +69,7 @@ def hidden_first_card(draw: st.DrawFn) -> Twin:
 class TestMuseumHeistConformance(TitleConformance):
     title = TITLE
     examples = 10
+    golden = Path(__file__).resolve().parent / "golden"
 
     def twins(self) -> st.SearchStrategy[Twin]:
         return hidden_first_card()

@@ -4,6 +4,7 @@ the title's resample hook (hands, decks, face-down cards, Stash and Buyer cards)
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -19,6 +20,7 @@ pytestmark = pytest.mark.slow
 class TestMuseumRushConformance(TitleConformance):
     title = MuseumRush()
     examples = 6
+    golden = Path(__file__).resolve().parent / "golden"
 
 
 class TestMuseumRushFirstGameConformance(TitleConformance):

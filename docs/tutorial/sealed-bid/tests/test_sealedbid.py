@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ def bid(coins: int) -> dict[str, Any]:
 
 class TestSealedBidConformance(TitleConformance):
     title = SealedBid()
+    golden = Path(__file__).parent / "golden"
 
 
 def test_the_installed_plugin_registers_the_title() -> None:

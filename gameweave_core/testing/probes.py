@@ -1,0 +1,154 @@
+"""Refusal probes: the illegal actions the kit submits in twins while a seat cannot
+tell them apart, so that a refusal worded from a secret shows. Sampled kinds, the
+near misses of the seat's own legal actions, and actions built from the values its
+view shows (:func:`from_view`)."""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from ..match import Match
+from ..rng import Rng
+
+
+def _perturbed(action: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Near misses of a legal action: each whole-number field one more, one less, -1."""
+    out: list[dict[str, Any]] = []
+    for key, value in action.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            out.extend({**action, key: v} for v in (value + 1, value - 1, -1))
+    return out
+
+
+def _key(action: Mapping[str, Any]) -> str:
+    return repr(sorted(action.items()))
+
+
+@attrs.define
+class _Probes:
+    """Illegal and out-of-turn actions to submit in twins, by kind of action, so that
+    every kind's refusals are tried while twins are alike, however rare the kind."""
+
+    kinds: dict[str, list[dict[str, Any]]] = attrs.field(factory=dict)
+
+    def add(self, action: dict[str, Any]) -> None:
+        found = self.kinds.setdefault(str(action.get("type")), [])
+        if all(_key(p) != _key(action) for p in found[-50:]):
+            found.append(action)
+
+    def draw(self, match: Match, seat: int | None, count: int, rng: Rng) -> list[Any]:
+        """``count`` kinds, one probe each (the kinds taken in turn from a random
+        start, so each comes round every few steps), and the near misses of the
+        seat's own legal actions that are illegal (the edges of what it may do, where
+        a reason most often says more than it should), two at most."""
+        if seat is None or not self.kinds:
+            return []
+        names = sorted(self.kinds)
+        start = rng.randrange(len(names))
+        shown = [
+            rng.choice(self.kinds[names[(start + i) % len(names)]])
+            for i in range(min(count, len(names)))
+        ]
+        legal = match.legal_json(seat)
+        legal_keys = {_key(a) for a in legal}
+        near = rng.sample(legal, min(EDGES, len(legal)))
+        edges = {_key(p): p for a in near for p in _perturbed(a) if _key(p) not in legal_keys}
+        misses = [edges[k] for k in sorted(edges)]
+        seen = [a for a in from_view(match, seat) if _key(a) not in legal_keys]
+        return (
+            shown
+            + (rng.sample(misses, 2) if len(misses) > 2 else misses)
+            + (rng.sample(seen, SEEN) if len(seen) > SEEN else seen)
+        )
+
+
+#: Actions built from what a seat's view shows that are probed at each step, at most.
+SEEN = 3
+#: Combinations of shown values tried per kind of action with several fields, at most.
+SEEN_PER_KIND = 64
+
+
+def _shown_values(view: Any, strings: set[str], numbers: set[int]) -> None:
+    """Gather the text and whole numbers among the leaves of a view (and its keys)."""
+    if isinstance(view, Mapping):
+        for key, value in view.items():
+            if isinstance(key, str):
+                strings.add(key)
+            _shown_values(value, strings, numbers)
+    elif isinstance(view, list | tuple):
+        for value in view:
+            _shown_values(value, strings, numbers)
+    elif isinstance(view, bool):
+        return
+    elif isinstance(view, int):
+        numbers.add(view)
+    elif isinstance(view, str):
+        strings.add(view)
+
+
+def _field_values(kind: Any, strings: set[str], numbers: set[int]) -> list[Any] | None:
+    """The shown values a field of type ``kind`` could take (``None``: a type the
+    probes cannot build, such as a nested class)."""
+    options = [k for k in typing.get_args(kind) if k is not type(None)]
+    if options and len(options) < len(typing.get_args(kind)):
+        kind = options[0] if len(options) == 1 else kind  # ``X | None``: X
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return [m for m in kind if isinstance(m.value, str | int)]
+    if kind is str:
+        return sorted(strings)
+    if kind is int:
+        return sorted(numbers)
+    return None
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any] | None:
+    """The field types of an action class (``None`` when they cannot be resolved),
+    resolved once per class."""
+    try:
+        return typing.get_type_hints(cls)
+    except Exception:
+        return None
+
+
+def from_view(match: Match, seat: int) -> list[dict[str, Any]]:
+    """The seat's own actions built from the values its view shows (every card in its
+    hand, every square or piece it is shown, every number on its screen), in JSON
+    form, legal or not: a refusal of one of them is worded from what the seat may
+    know, so twins the seat cannot tell apart must refuse it alike. A title whose
+    field is a string (a card's name) is reached this way where whole-number near
+    misses never go. Kinds with a field of another type are left out."""
+    strings: set[str] = set()
+    numbers: set[int] = set()
+    _shown_values(match.view(seat), strings, numbers)
+    title = match.title
+    out: list[dict[str, Any]] = []
+    for _, cls in sorted(title.codec.types.items()):
+        hints = _hints(cls)
+        if hints is None:  # an annotation the kit cannot resolve: skip the kind
+            continue
+        fields = attrs.fields(cls)
+        values = [_field_values(hints.get(f.name), strings, numbers) for f in fields]
+        if not fields or any(v is None or not v for v in values):
+            continue
+        made = 0
+        for combo in itertools.product(*typing.cast(list[list[Any]], values)):
+            if made >= SEEN_PER_KIND:
+                break
+            try:
+                out.append(title.codec.to_json(cls(*combo)))
+            except Exception:  # the class refuses such values itself: not a probe
+                continue
+            made += 1
+    return out
+
+
+#: Legal actions of the seat whose near misses are probed at each step, at most.
+EDGES = 6
