@@ -263,7 +263,7 @@ class Hub:
                 distribution=entry.distribution,
                 distribution_version=entry.distribution_version,
             )
-            seated = seat_bots(match, bots, self.registry)
+            seated = seat_bots(match, bots, self.registry) if bots else {}
         except ConfigError as exc:
             raise Unplayable(str(exc)) from None
         except GameweaveError:
