@@ -715,11 +715,12 @@ def run(
     profile: bool = False,
     command: str = "python benchmarks/run.py versus",
     bgio: bool = True,
+    skip: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """The comparison; returns ``{"body": [markdown lines], "goals": [...], "raw": {...}}``."""
     vers = versions(node() if bgio else None)
     say(f"versus: {vers}")
-    sides = sides_for(before, pin, bgio)
+    sides = [side for side in sides_for(before, pin, bgio) if side.key not in skip]
     keys = tuple(side.key for side in sides if side.key != "bgio-default")
     measured = measure(s, sides, sizes, keys if memory else (), profile)
     measured["machine"].update(
@@ -756,6 +757,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-bgio", action="store_true", help="only Gameweave and --before (an A/B of builds)"
     )
+    parser.add_argument(
+        "--skip",
+        action="append",
+        default=[],
+        choices=("bgio-default",),
+        help="leave a side out (boardgame.io with new clients per match)",
+    )
     args = parser.parse_args(argv)
     s = Settings.make(args.quick, args.rounds)
     if args.seconds:
@@ -771,6 +779,7 @@ def main(argv: list[str] | None = None) -> int:
         profile=args.profile,
         command=command.strip(),
         bgio=not args.no_bgio,
+        skip=tuple(args.skip),
     )
     print("\n".join(out["body"]))
     print()
