@@ -229,6 +229,7 @@ class EventStream:
         token stops being the seat's."""
         loop = asyncio.get_running_loop()
         _, changed = self.entry
+        hub, live, seat = self.hub, self.live, self.seat
         watcher = loop.create_task(self._watch(receive))
         try:
             # A list of its own: middleware may change a response's headers in place.
@@ -239,7 +240,9 @@ class EventStream:
             sent = b""
             while True:
                 try:
-                    payload = await self.hub.payload(self.live, self.seat)
+                    payload = hub.payload_now(live, seat)
+                    if payload is None:
+                        payload = await hub.payload(live, seat)
                 except TitleFailed:
                     # The title failed (logged in one line): the stream ends, and the
                     # page's reconnection is answered 503 until the title is fixed.
