@@ -103,3 +103,102 @@ def summarise(folded: Path, top: int = 10, drop_idle: bool = True) -> dict[str, 
 def _name(frame: str) -> str:
     # "Store._tx (gameweave_http/store.py:99)" -> "Store._tx (gameweave_http/store.py)"
     return re.sub(r":\d+\)$", ")", frame.strip())
+
+
+#: The kinds of work a move's CPU time goes to, for :func:`categorise`: a sample
+#: counts for the first kind (in this order) one of whose marks is in any of its
+#: frames, so that a socket write made while sending an event counts as a write,
+#: and the event's own work as the event stream's. The last kind takes the rest.
+KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("socket writes (the kernel's send, on loopback)", ("OneWrite.write", "OneWrite.flush")),
+    (
+        "checks: host, head size, limits, origin, seat token",
+        (
+            "Gate.admit",
+            "refuse_cross_site",
+            "read_token",
+            "hash_token",
+            "Store.seat_for",
+            "Hub.seat (",
+            "RateLimit.take",
+            "BodyClock",
+            "still_seated",
+        ),
+    ),
+    ("store: SQLite commits and new matches' rows", ("gameweave_http/store.py",)),
+    (
+        "payloads: view, history, legal actions, labels, JSON",
+        ("Hub._payload (", "Match.payload", "labels (gameweave_http/hub.py", "wire.py"),
+    ),
+    (
+        "rules: the action decoded, checked and applied; new matches set up",
+        ("Hub._apply", "_submitted", "Match.__init__", "gameweave_core/", "gameweave_tictactoe"),
+    ),
+    ("event streams: woken, framed, sent", ("gameweave_http/events.py",)),
+    (
+        "responses: uvicorn's send (status line, headers, chunks)",
+        ("RequestResponseCycle.send", "send_json", "send_safely", "Errors.__call__.<locals>"),
+    ),
+    ("request bodies: read, JSON parsed, structured", ("read_body", "parse_json", "bodies.py")),
+    (
+        "HTTP parsing: httptools and uvicorn's protocol (head, scope, task)",
+        (
+            "data_received",
+            "on_headers_complete",
+            "on_message_complete",
+            "on_url",
+            "on_header",
+            "on_body",
+            "_start_asgi_task",
+        ),
+    ),
+    (
+        "connections: opened and closed",
+        ("connection_made", "connection_lost", "Protocol.__init__", "create_protocol"),
+    ),
+    (
+        "app layers: ASGI, routing, handlers, the hub's locks",
+        ("gameweave_http/", "starlette/", "uvicorn/", "asyncio/locks.py"),
+    ),
+)
+#: What takes the samples no kind claims.
+REST = "event loop: uvloop's polls, reads and callbacks"
+#: The frames every sample of the server's main thread sits under, left out
+#: before the kinds are looked for.
+OUTER = (
+    "gameweave_http/server.py",
+    "uvicorn/server.py",
+    "uvicorn/main.py",
+    "uvicorn/_compat.py",
+    "asyncio/runners.py",
+    "<frozen runpy>",
+    "<module>",
+    "threading.py",
+)
+
+
+def categorise(folded: Path) -> dict[str, Any]:
+    """The share of busy samples of each kind of work (:data:`KINDS`, then
+    :data:`REST`), from py-spy's folded stacks of every running thread (idle
+    waits left out)."""
+    counts: collections.Counter[str] = collections.Counter()
+    total = 0
+    for line in folded.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        frames = [f for f in stack.split(";") if not f.startswith(("process ", "thread "))]
+        if not frames or any(mark in frames[-1] for mark in IDLE):
+            continue
+        n = int(count)
+        total += n
+        frames = [f for f in frames if not any(o in f for o in OUTER)]
+        kind = next(
+            (name for name, marks in KINDS if any(m in f for f in frames for m in marks)), REST
+        )
+        counts[kind] += n
+    names = [name for name, _ in KINDS] + [REST]
+    return {
+        "samples": total,
+        "shares": {name: counts[name] / (total or 1) for name in names},
+    }

@@ -236,6 +236,17 @@ def structure(cls: type[T], data: Any) -> T:
     the first field (in the class's order) that is missing or of the wrong kind."""
     if not isinstance(data, dict):
         raise BadBody(f"the body must be a JSON object, got {kind(data)}")
+    plain = _plain_fields(cast(type, cls))
+    if plain is not None and len(data) == len(plain):
+        # The usual body of a move (an int and an action) needs none of cattrs'
+        # work: exactly the class's fields, each an int or a field of any value.
+        # Anything else (a missing or unknown field, a float, a boolean) takes
+        # cattrs' road below, and its refusal. 2.8% of the server's CPU per move.
+        try:
+            if all(anything or type(data[name]) is int for name, anything in plain):
+                return cls(**data)
+        except KeyError:
+            pass
     for name in _integer_fields(cast(type, cls)):
         value = data.get(name)
         # 2.0 is refused as not an integer; 2.5, as not a whole number at all.
@@ -247,6 +258,22 @@ def structure(cls: type[T], data: Any) -> T:
         raise _refusal(cls, data, exc) from None
     except ForbiddenExtraKeysError as exc:  # a class without fields says so at once
         raise _unknown(cls, exc.extra_fields) from None
+
+
+@functools.cache
+def _plain_fields(cls: type) -> tuple[tuple[str, bool], ...] | None:
+    """Each field of ``cls`` and whether it takes any value (typed ``Any``), when
+    every field is typed ``int`` or ``Any`` and has no converter, validator or
+    default: a body of exactly those fields, each ``int`` one an int, is the class
+    as cattrs would make it. ``None`` for any other class."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in attrs.fields(cls):
+        kind_ = hints[f.name]
+        if kind_ not in (int, Any) or f.converter or f.validator or f.default is not attrs.NOTHING:
+            return None
+        out.append((f.name, kind_ is Any))
+    return tuple(out)
 
 
 @functools.cache

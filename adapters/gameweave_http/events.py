@@ -219,12 +219,17 @@ class EventStream:
         #: Set once the client went away, or the keep-alive is due.
         self.gone = False
         self.idle = False
+        #: When the stream last sent or woke (the loop's clock), and the keep-alive's
+        #: timer, armed while the stream waits.
+        self.last = 0.0
+        self.timer: asyncio.TimerHandle | None = None
 
     async def run(self, receive: Receive, send: Send) -> None:
         """Answer the request with the stream, until the client goes away or the
         token stops being the seat's."""
         loop = asyncio.get_running_loop()
         _, changed = self.entry
+        hub, live, seat = self.hub, self.live, self.seat
         watcher = loop.create_task(self._watch(receive))
         try:
             # A list of its own: middleware may change a response's headers in place.
@@ -235,7 +240,9 @@ class EventStream:
             sent = b""
             while True:
                 try:
-                    payload = await self.hub.payload(self.live, self.seat)
+                    payload = hub.payload_now(live, seat)
+                    if payload is None:
+                        payload = await hub.payload(live, seat)
                 except TitleFailed:
                     # The title failed (logged in one line): the stream ends, and the
                     # page's reconnection is answered 503 until the title is fixed.
@@ -250,13 +257,17 @@ class EventStream:
                         return
                 elif not await self._send(send, b""):
                     return  # woken by a reissued token (see reissue_token): it is over
-                # A timer instead of asyncio.wait_for, which (Python 3.11) wraps the
+                # The keep-alive's timer is armed once and moved on by what was sent
+                # meanwhile (see _keepalive), not armed and cancelled around every
+                # wait: 2% of the server's CPU per move (versus benchmark, py-spy).
+                # A timer rather than asyncio.wait_for, which (Python 3.11) wraps the
                 # wait in a task of its own: three turns of the loop per wake-up
-                # instead of one, on the road of every move (versus benchmark, A/B:
-                # p99 at M=32 48.6 -> 39.8 ms, at M=256 306 -> 261 ms).
-                timer = loop.call_later(KEEPALIVE, self._keepalive)
+                # instead of one (versus benchmark, A/B: p99 at M=32 48.6 -> 39.8
+                # ms, at M=256 306 -> 261 ms).
+                self.last = loop.time()
+                if self.timer is None:
+                    self.timer = loop.call_at(self.last + KEEPALIVE, self._keepalive)
                 await changed.wait()
-                timer.cancel()
                 changed.clear()
                 if self.gone:
                     return
@@ -266,6 +277,8 @@ class EventStream:
                         return
         finally:
             watcher.cancel()
+            if self.timer is not None:
+                self.timer.cancel()
             self.on_close()
 
     async def _send(self, send: Send, chunk: bytes) -> bool:
@@ -282,8 +295,16 @@ class EventStream:
         return True
 
     def _keepalive(self) -> None:
-        self.idle = True
-        self.entry[1].set()
+        """The keep-alive is due if nothing was sent for :data:`KEEPALIVE` seconds;
+        else the timer moves to that long after the last send."""
+        loop = self.entry[0]
+        due = self.last + KEEPALIVE
+        if loop.time() >= due - 0.001:
+            self.timer = None
+            self.idle = True
+            self.entry[1].set()
+        else:
+            self.timer = loop.call_at(due, self._keepalive)
 
     async def _watch(self, receive: Receive) -> None:
         """Wake the stream once the client has gone (an ASGI server says so to

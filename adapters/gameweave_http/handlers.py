@@ -9,12 +9,13 @@ the server from the scope (an :class:`~gameweave_http.state.AppState`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import re
 import secrets
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -140,14 +141,16 @@ def still_seated(
 async def hint(scope: Scope, body: Empty) -> bytes:
     """``POST /api/matches/{match_id}/hint``: what the search would play for the
     token's seat now, from that seat's observation only, and how sure it is.
-    Searched in the search pool, off the event loop."""
+    Searched in the search pool, off the event loop. The client's limits (hints
+    a minute, hints at once) and the pool's room are asked first, before the
+    match is looked at: a client asking without pause is refused at the least
+    cost to the server."""
     state = state_of(scope)
     hub = state.hub
     token = seat_token(scope, "a hint")
     live = await hub.get(scope["path_params"]["match_id"])
     seat = hub.seat(live.id, token)
     assert seat is not None
-    job = await hub.hint_job(live, seat)
     client = client_address(scope)
     wait = state.hints.take(client)
     if wait is not None:
@@ -157,16 +160,16 @@ async def hint(scope: Scope, body: Empty) -> bytes:
             retry_after=max(1, round(wait + 0.5)),
         )
     pool = hub.search
+    if pool is not None:
+        with pool_refusals():
+            pool.admit_hint(live.id, seat, client)
+    job = await hub.hint_job(live, seat)
     try:
         if pool is None:
             found = await off_loop(run_search, job, hub.registry)
         else:
-            try:
+            with pool_refusals():
                 future = pool.submit(job, hint=True, client=client)
-            except PoolFull as exc:
-                raise ServerFull(str(exc), retry_after=RETRY_AFTER) from None
-            except AlreadySearching as exc:
-                raise TooMany(str(exc), retry_after=RETRY_AFTER) from None
             found = await asyncio.wrap_future(future)
     except (ServerFull, TooMany):
         raise
@@ -174,6 +177,18 @@ async def hint(scope: Scope, body: Empty) -> bytes:
         log.error("match %s: the hint for seat %d failed", live.id, seat, exc_info=exc)
         raise SearchFailed("the search for a hint failed (see the server log)") from None
     return to_json(found)
+
+
+@contextlib.contextmanager
+def pool_refusals() -> Iterator[None]:
+    """The search pool's refusals of a hint as the API's: no room (503), this seat's
+    or this client's hints already under way (429)."""
+    try:
+        yield
+    except PoolFull as exc:
+        raise ServerFull(str(exc), retry_after=RETRY_AFTER) from None
+    except AlreadySearching as exc:
+        raise TooMany(str(exc), retry_after=RETRY_AFTER) from None
 
 
 # -- titles and matches ----------------------------------------------------------------------

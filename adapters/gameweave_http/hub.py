@@ -263,7 +263,7 @@ class Hub:
                 distribution=entry.distribution,
                 distribution_version=entry.distribution_version,
             )
-            seated = seat_bots(match, bots, self.registry)
+            seated = seat_bots(match, bots, self.registry) if bots else {}
         except ConfigError as exc:
             raise Unplayable(str(exc)) from None
         except GameweaveError:
@@ -504,13 +504,21 @@ class Hub:
 
     async def payload(self, live: LiveMatch, seat: int | None) -> bytes:
         """Everything ``seat`` may see of ``live``, encoded for the API."""
-        if not live.lock.locked() and not self._is_slow(live.match):
-            # No await between this check and the answer, and nothing changes a
-            # match without its lock: the same as taking the lock, without its cost
-            # (every event of every stream reads here).
-            return self._payload(live, seat)
+        found = self.payload_now(live, seat)
+        if found is not None:
+            return found
         async with live.lock:
             return await self._payload_held(live, seat)
+
+    def payload_now(self, live: LiveMatch, seat: int | None) -> bytes | None:
+        """:meth:`payload` without waiting, when it needs no wait (``None``: it
+        does, the match's lock being held, or its title slow). Every event of
+        every stream reads here, without a coroutine of its own."""
+        if not live.lock.locked() and not self._is_slow(live.match):
+            # No await between this check and the answer, and nothing changes a
+            # match without its lock: the same as taking the lock, without its cost.
+            return self._payload(live, seat)
+        return None
 
     async def _payload_held(self, live: LiveMatch, seat: int | None) -> bytes:
         """:meth:`_payload`, the lock held: off the loop for a slow title (unless

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -120,13 +121,19 @@ def parse_limits(pairs: Iterable[str], base: Limits | None = None) -> Limits:
 class RateLimit:
     """At most ``per_minute`` events per key in any 60 seconds (a sliding log of
     each key's last events, each of a cost, 1 unless said). Keys idle for a minute
-    are forgotten, so the table stays as small as the number of recent clients."""
+    are forgotten, so the table stays as small as the number of recent clients.
+
+    Each key keeps its events in order and their total cost, so that taking one
+    costs the same however many the limit allows: with a sum over the log, a
+    generous limit (the benchmarks' ten million matches a minute) cost every
+    creation a walk over the last minute's (0.4 ms at 1,000 creations a minute)."""
 
     def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.per_minute = per_minute
         self.clock = clock
         self._lock = threading.Lock()
-        self._seen: dict[str, list[tuple[float, int]]] = {}
+        #: Key -> [the total cost of its events, its events (time, cost) oldest first].
+        self._seen: dict[str, _Log] = {}
         self._swept = clock()
 
     def take(self, key: str, cost: int = 1) -> float | None:
@@ -137,12 +144,15 @@ class RateLimit:
         now = self.clock()
         with self._lock:
             if now - self._swept > 60:
-                self._seen = {k: v for k, v in self._seen.items() if now - v[-1][0] < 60}
+                self._seen = {k: v for k, v in self._seen.items() if now - v.events[-1][0] < 60}
                 self._swept = now
-            events = self._seen.setdefault(key, [])
+            found = self._seen.get(key)
+            if found is None:
+                found = self._seen[key] = _Log()
+            events = found.events
             while events and now - events[0][0] >= 60:
-                events.pop(0)
-            spent = sum(c for _, c in events)
+                found.spent -= events.popleft()[1]
+            spent = found.spent
             if spent + cost > self.per_minute:
                 # Wait until enough of the oldest events have slid out of the window.
                 for at, c in events:
@@ -150,4 +160,15 @@ class RateLimit:
                     if spent + cost <= self.per_minute:
                         return 60 - (now - at)
             events.append((now, cost))
+            found.spent += cost
             return None
+
+
+class _Log:
+    """One key's events of the last minute and their total cost."""
+
+    __slots__ = ("events", "spent")
+
+    def __init__(self) -> None:
+        self.events: deque[tuple[float, int]] = deque()
+        self.spent = 0

@@ -22,10 +22,17 @@ takes them in this order:
 3. a turn of a bots-only match (every seat a bot), which no one waits for, and
    only while no hint waits.
 
-With two workers or more, hints take all of them but one, and so do bots-only
-turns, so that a bot's turn in a person's match starts at once however many
-hints are asked for (a search may take seconds): hints cannot delay other
-people's bots, nor can bots-only matches.
+With two workers or more, one of them is kept for bots' turns in people's
+matches, a process of its own at the server's CPU priority
+(:data:`KEPT_NICENESS`); the others are shared, at a lower priority
+(:data:`WORKER_NICENESS`). Bots-only turns run on the shared workers only, and
+hints take all the workers but one at most (a shared one first, the kept one only
+when it is idle and every shared one busy), so that however many hints or
+bots-only turns are asked for, a bot's turn in a person's match finds a worker
+at once (a search may take seconds), or, when a hint and a bots-only turn hold
+both workers of two, the first to end. On a machine busy with other work, hints
+and bots-only matches get what the people's bots and the server leave: hints
+cannot delay other people's bots, nor can bots-only matches.
 A bot's move is owed and is never refused. A hint is refused (:class:`PoolFull`,
 a 503) while people's searches alone take every worker (bots-only ones do not
 count: the hint goes ahead of them); a seat gets one hint at a time
@@ -35,8 +42,9 @@ also limits how many it asks for a minute). How many bots-only matches may
 search at all is the hub's limit (``bot_matches``, ``bot_matches_per_client``).
 
 Workers are started with ``spawn`` (a fresh interpreter: forking a server's
-threads is unsafe) on the first search, at a lower CPU priority than the server
-(so that on a busy machine reads come first), and find the titles by loading
+threads is unsafe) on the first search of their kind, the shared ones at a lower
+CPU priority than the server (so that on a busy machine reads and people's bots
+come first), and find the titles by loading
 the same plugin modules as the server's registry. Each ends as soon as the
 server's process is gone, even one killed with SIGKILL. As with any ``spawn``, a
 script that builds the app itself must do so under ``if __name__ ==
@@ -83,9 +91,15 @@ RETRY_AFTER = 2
 HINTS_PER_CLIENT = 2
 #: Hints one client (by address) may ask for in a minute (the handler's limit).
 HINTS_PER_MINUTE = 120
-#: How much less CPU priority a worker process takes (``os.nice``): on a busy
-#: machine the server's own thread, which answers reads, comes first.
+#: How much less CPU priority a shared worker process takes (``os.nice``: hints and
+#: bots-only matches): on a busy machine the server's own thread, which answers
+#: reads, and people's bots come first.
 WORKER_NICENESS = 10
+#: The same for the worker kept for bots' turns in people's matches: the server's
+#: own priority. At the shared workers' (as before), a person's bot under hint spam
+#: on a busy machine got a sliver of a core: replies p50/p99 863/4,756 ms against
+#: about 500 undisturbed (issue 38's soak).
+KEPT_NICENESS = 0
 
 
 class PoolFull(Exception):
@@ -221,11 +235,12 @@ def registry_from(recipe: Recipe) -> Registry:
     return registry
 
 
-def _start_worker(recipe: Recipe) -> None:
+def _start_worker(recipe: Recipe, niceness: int = WORKER_NICENESS) -> None:
     global _registry
     _exit_with_parent()
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
     _registry = registry_from(recipe)
 
 
@@ -342,10 +357,16 @@ def hint_json(match: Match, result: SearchResult) -> dict[str, Any]:
 # -- in the server ------------------------------------------------------------------------
 
 
-@attrs.frozen(eq=False)
+#: The two kinds of worker: the one kept for bots' turns in people's matches, and
+#: those shared by every search.
+Where = Literal["kept", "shared"]
+
+
+@attrs.define(eq=False)
 class _Search:
     """A search in the pool, waiting for a worker or running: its job, the future
-    its caller holds, what it counts toward, and the pool's generation then."""
+    its caller holds, what it counts toward, the pool's generation then, and
+    the kind of worker running it (once it runs)."""
 
     job: SearchJob
     future: cf.Future[Any]
@@ -355,6 +376,7 @@ class _Search:
     #: Who asked for a hint (its client's address), counted against
     #: :data:`HINTS_PER_CLIENT`; ``None`` for a bot's turn.
     client: str | None = None
+    where: Where = "shared"
 
 
 class SearchPool:
@@ -380,16 +402,21 @@ class SearchPool:
                 "searches run in threads of the server's process"
             )
         self._lock = threading.Lock()
-        self._executor: cf.Executor | None = None
+        #: The executors, by kind of worker, started with their first search.
+        self._executors: dict[Where, cf.Executor | None] = {"kept": None, "shared": None}
         self._done: cf.ThreadPoolExecutor | None = None
-        #: Searches handed to the executor (at most ``workers``), and how many of
-        #: them are hints and bots-only matches' turns (each at most ``_shared``).
-        self._running = 0
-        self._running_hints = 0
-        self._running_bots_only = 0
         #: One worker is kept for bots' turns in people's matches whenever there are
-        #: two or more: hints, and bots-only turns, take the others.
-        self._shared = max(1, self.workers - 1)
+        #: two or more: hints, bots-only turns and people's bots share the others.
+        self._slots: dict[Where, int] = {
+            "kept": 1 if self.workers >= 2 else 0,
+            "shared": self.workers - 1 if self.workers >= 2 else 1,
+        }
+        #: Searches running on each kind of worker (at most its slots).
+        self._busy: dict[Where, int] = {"kept": 0, "shared": 0}
+        #: Hints running, at most ``_hint_cap``: all the workers but the kept one, so
+        #: that however many hints are asked for, a person's bot finds a worker.
+        self._running_hints = 0
+        self._hint_cap = max(1, self.workers - 1)
         #: Searches waiting for a worker, by class, in the order they are taken:
         #: bots' turns in a match a person plays, hints, bots-only matches' turns.
         self._people: deque[_Search] = deque()
@@ -423,7 +450,8 @@ class SearchPool:
     def in_flight(self) -> int:
         """Searches running or waiting for a worker."""
         with self._lock:
-            return self._running + len(self._people) + len(self._hint_queue) + len(self._bots_only)
+            running = self._busy["kept"] + self._busy["shared"]
+            return running + len(self._people) + len(self._hint_queue) + len(self._bots_only)
 
     def waiting(self) -> tuple[int, int]:
         """Searches waiting for a worker: people's (bots' turns and hints), and
@@ -452,20 +480,7 @@ class SearchPool:
             if self._closed:
                 raise PoolClosed("the server is stopping; try again once it is back")
             if hint:
-                if key in self._hints:
-                    raise AlreadySearching(
-                        f"seat {job.seat} already asked for a hint; it is still being searched"
-                    )
-                if client is not None and self._hint_clients.get(client, 0) >= HINTS_PER_CLIENT:
-                    raise TooManyHints(
-                        f"this client has {HINTS_PER_CLIENT} hints being searched, the most "
-                        "one client may at once; try again once one is answered"
-                    )
-                if self._people_searches >= self.workers:
-                    raise PoolFull(
-                        f"the server is running as many searches as it may ({self.workers} "
-                        "at once); try again shortly"
-                    )
+                self._refuse_hint(key, client)
                 self._hints.add(key)
                 if client is not None:
                     self._hint_clients[client] = self._hint_clients.get(client, 0) + 1
@@ -490,41 +505,75 @@ class SearchPool:
         self._send(ready)
         return search.future
 
+    def admit_hint(self, match_id: str, seat: int, client: str | None) -> None:
+        """Raise what :meth:`submit` would refuse a hint for ``seat`` of
+        ``match_id``, asked by ``client``, with now (nothing is reserved): the
+        server asks before it builds the hint's job, so that a client asking
+        without pause is refused at the least cost."""
+        with self._lock:
+            if self._closed:
+                raise PoolClosed("the server is stopping; try again once it is back")
+            self._refuse_hint((match_id, seat), client)
+
+    def _refuse_hint(self, key: tuple[str, int], client: str | None) -> None:
+        """The refusal of a hint for ``key`` (match, seat) asked by ``client``, if
+        any (called with the lock held)."""
+        if key in self._hints:
+            raise AlreadySearching(
+                f"seat {key[1]} already asked for a hint; it is still being searched"
+            )
+        if client is not None and self._hint_clients.get(client, 0) >= HINTS_PER_CLIENT:
+            raise TooManyHints(
+                f"this client has {HINTS_PER_CLIENT} hints being searched, the most "
+                "one client may at once; try again once one is answered"
+            )
+        if self._people_searches >= self.workers:
+            raise PoolFull(
+                f"the server is running as many searches as it may ({self.workers} "
+                "at once); try again shortly"
+            )
+
     def _take(self) -> list[_Search]:
-        """The waiting searches that free workers take now, class by class: bots'
-        turns in people's matches, then hints while they hold fewer than
-        ``_shared`` workers, then bots-only turns, likewise, while no hint waits
-        (called with the lock held)."""
+        """The waiting searches that free workers take now, class by class (called
+        with the lock held): bots' turns in people's matches, on the kept worker
+        or else a shared one; then hints while they hold fewer than ``_hint_cap``
+        workers, on a shared one or else the kept one; then bots-only turns while
+        no hint waits, on the shared workers only."""
         ready = []
-        while self._running < self.workers:
-            if self._people:
-                search = self._people.popleft()
-                kind = "bot"
-            elif self._hint_queue and self._running_hints < self._shared:
-                search = self._hint_queue.popleft()
+        slots, busy = self._slots, self._busy
+        while True:
+            kept = busy["kept"] < slots["kept"]
+            shared = busy["shared"] < slots["shared"]
+            where: Where
+            if self._people and (kept or shared):
+                search, kind, where = self._people.popleft(), "bot", "kept" if kept else "shared"
+            elif self._hint_queue and (kept or shared) and self._running_hints < self._hint_cap:
+                search, kind, where = (
+                    self._hint_queue.popleft(),
+                    "hint",
+                    "shared" if shared else "kept",
+                )
                 self._running_hints += 1
-                kind = "hint"
-            elif (
-                self._bots_only and not self._hint_queue and self._running_bots_only < self._shared
-            ):
-                search = self._bots_only.popleft()
-                self._running_bots_only += 1
-                kind = "bots-only"
+            elif self._bots_only and not self._hint_queue and shared:
+                search, kind, where = self._bots_only.popleft(), "bots-only", "shared"
             else:
                 break
+            search.where = where
+            busy[where] += 1
             ready.append(search)
             self.started.append((search.job.match_id, search.job.seat, kind))
-            self._running += 1
         return ready
 
     def _send(self, ready: list[_Search]) -> None:
-        """Hand each search to the executor; its end settles the caller's future."""
+        """Hand each search to its kind of worker's executor; its end settles the
+        caller's future."""
         for search in ready:
+            where = search.where
             with self._lock:
                 if search.generation != self.generation:  # the pool closed meanwhile
                     search.future.cancel()
                     continue
-                executor = self._executor or self._start()
+                executor = self._executors[where] or self._start(where)
             try:
                 try:
                     running = self._execute(executor, search.job)
@@ -532,9 +581,9 @@ class SearchPool:
                     # A worker died (killed, out of memory): start a new pool, once.
                     log.error("a search worker died; starting the search pool again")
                     with self._lock:
-                        if self._executor is executor:
-                            self._executor = None
-                        executor = self._executor or self._start()
+                        if self._executors[where] is executor:
+                            self._executors[where] = None
+                        executor = self._executors[where] or self._start(where)
                     running = self._execute(executor, search.job)
             except Exception as exc:
                 self._settle(search, None, exc)
@@ -554,10 +603,8 @@ class SearchPool:
         with self._lock:
             ready = []
             if search.generation == self.generation:  # else close() reset the counts
-                self._running -= 1
-                if search.bots_only:
-                    self._running_bots_only -= 1
-                else:
+                self._busy[search.where] -= 1
+                if not search.bots_only:
                     self._people_searches -= 1
                 if search.hint is not None:
                     self._running_hints -= 1
@@ -590,19 +637,23 @@ class SearchPool:
         else:
             self._hint_clients.pop(client, None)
 
-    def _start(self) -> cf.Executor:
-        """The executor, started now (called with the lock held)."""
+    def _start(self, where: Where) -> cf.Executor:
+        """The executor of the ``where`` workers, started now (called with the lock
+        held): worker processes at that kind's priority, or threads (see the
+        module docstring)."""
         executor: cf.Executor
+        workers = self._slots[where]
         if self._recipe is None:
-            executor = cf.ThreadPoolExecutor(self.workers, thread_name_prefix="gameweave-search")
+            executor = cf.ThreadPoolExecutor(workers, thread_name_prefix="gameweave-search")
         else:
+            niceness = KEPT_NICENESS if where == "kept" else WORKER_NICENESS
             executor = cf.ProcessPoolExecutor(
-                self.workers,
+                workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(self._recipe,),
+                initargs=(self._recipe, niceness),
             )
-        self._executor = executor
+        self._executors[where] = executor
         return executor
 
     def later(self, call: Callable[..., None], *args: Any) -> None:
@@ -632,26 +683,29 @@ class SearchPool:
         :meth:`open`."""
         with self._lock:
             self._closed = True
-            executor, self._executor = self._executor, None
+            executors = [e for e in self._executors.values() if e is not None]
+            self._executors = {"kept": None, "shared": None}
             done, self._done = self._done, None
             self.generation += 1
             waiting = [*self._people, *self._hint_queue, *self._bots_only]
             self._people.clear()
             self._hint_queue.clear()
             self._bots_only.clear()
-            self._running = self._running_bots_only = self._running_hints = 0
+            self._busy = {"kept": 0, "shared": 0}
+            self._running_hints = 0
             self._people_searches = 0
             self._hints.clear()
             self._hint_clients.clear()
         for search in waiting:
             search.future.cancel()
-        if executor is not None:
-            processes = dict(getattr(executor, "_processes", None) or {})
+        processes = []
+        for executor in executors:
+            processes += list((getattr(executor, "_processes", None) or {}).values())
             executor.shutdown(wait=False, cancel_futures=True)
-            for process in processes.values():
-                process.terminate()
-            for process in processes.values():
-                process.join(5)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(5)
         if done is not None:
             done.shutdown(wait=True)
 

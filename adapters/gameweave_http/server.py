@@ -114,7 +114,7 @@ def serve(
         # The protocol ends the event streams at once; a request still running
         # (a hint being searched) is given this long.
         timeout_graceful_shutdown=2,
-        **uvicorn_options(limits, forwarded_allow_ips),
+        **uvicorn_options(limits, forwarded_allow_ips, bound_here=fd is None),
     )
 
 
@@ -138,7 +138,9 @@ def collect_less() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def uvicorn_options(limits: Limits, forwarded_allow_ips: Sequence[str] = ()) -> dict[str, Any]:
+def uvicorn_options(
+    limits: Limits, forwarded_allow_ips: Sequence[str] = (), *, bound_here: bool = False
+) -> dict[str, Any]:
     """uvicorn's settings for ``limits``: the guarded protocol (open connections,
     the time to send a request, a head still arriving, event streams ended at
     shutdown; see :mod:`gameweave_http.protocol`) and uvicorn's own idle
@@ -149,17 +151,24 @@ def uvicorn_options(limits: Limits, forwarded_allow_ips: Sequence[str] = ()) -> 
     Forwarded headers are read only from ``forwarded_allow_ips``: uvicorn would
     otherwise trust them from 127.0.0.1 (or its ``FORWARDED_ALLOW_IPS``), so any
     program on the machine, or a proxy passing on what clients send, could pose
-    as any number of clients and escape the per-client limits."""
+    as any number of clients and escape the per-client limits.
+
+    ``bound_here``: uvicorn binds the socket itself (not handed one, ``fd``), so
+    the event loop turns Nagle's algorithm off on each connection and the
+    protocol need not (see :func:`gameweave_http.protocol.no_delay`)."""
     trusted = [ip.strip() for ip in forwarded_allow_ips if ip.strip()]
     options: dict[str, Any] = {
+        # No "server: uvicorn" header: it names the software to anyone who asks,
+        # and is one more header checked and written on every response.
+        "server_header": False,
         "timeout_keep_alive": limits.keep_alive,
         "proxy_headers": bool(trusted),
         "forwarded_allow_ips": trusted or None,
     }
-    return {**options, **connection_limits(limits)}
+    return {**options, **connection_limits(limits, bound_here=bound_here)}
 
 
-def connection_limits(limits: Limits) -> dict[str, Any]:
+def connection_limits(limits: Limits, *, bound_here: bool = False) -> dict[str, Any]:
     """uvicorn's protocol setting: the guarded protocol (:mod:`gameweave_http.protocol`)
     when the installed uvicorn has everything it relies on (its seam,
     :func:`~gameweave_http.protocol.seam_missing`); else, said in one line, uvicorn's
@@ -171,7 +180,7 @@ def connection_limits(limits: Limits) -> dict[str, Any]:
     if missing is None:
         from .protocol import guarded_protocol
 
-        return {"http": guarded_protocol(limits)}
+        return {"http": guarded_protocol(limits, nagle_off=not bound_here)}
     log.warning(
         "%s: serving with uvicorn's own HTTP protocol, without the server's limits on "
         "connections (see the HTTP reference, Limits); a uvicorn release within "

@@ -368,3 +368,73 @@ def test_the_access_log_names_each_request_without_its_token(
 
 def test_the_app_is_a_starlette_app(app: Any) -> None:
     assert isinstance(app, Starlette) and app.state.hub is not None
+
+
+def test_the_api_routes_are_found_as_starlettes_router_finds_them(app: Any) -> None:
+    """The pipeline's router (:class:`~gameweave_http.pipeline.Routes`) takes the
+    API's requests straight to their endpoints, with the scope Starlette's router
+    would give them; anything else is the router's (another method, a path of no
+    API route, a mounted app, a page, a route added in front of the API's)."""
+    import asyncio
+
+    from starlette.routing import Route
+
+    from gameweave_http.pipeline import Endpoint, Routes
+    from gameweave_http.routes import API
+
+    reached: list[dict[str, Any]] = []
+    asked: list[str] = []
+
+    class Spy(Endpoint):
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            reached.append(dict(scope))
+
+    class Router:
+        """Starlette's router as the pipeline sees it: the API's routes (each
+        endpoint a spy), then the pages; it counts what it is asked."""
+
+        routes = [Route(api.path, Spy(api.ops), methods=list(api.ops)) for api in API] + [
+            r for r in app.router.routes if not isinstance(getattr(r, "app", None), Endpoint)
+        ]
+
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            asked.append(scope["path"])
+
+    routes = Routes(Router())  # type: ignore[arg-type]
+
+    def ask(method: str, path: str, root_path: str = "") -> None:
+        scope = {"type": "http", "method": method, "path": path, "root_path": root_path}
+        asyncio.run(routes(scope, None, None))  # type: ignore[arg-type]
+
+    ask("POST", "/api/matches/abc_-1/actions")
+    ask("HEAD", "/api/matches/xyz")
+    ask("POST", "/api/matches")
+    ask("GET", "/api/matches/abc/actions")  # another method: the router's 405
+    ask("POST", "/api/matches/abc/actions/")  # not the route's path
+    ask("POST", "/api/matches//actions")  # an empty id: no route of the API's
+    ask("POST", "/api/matches/abc/actions", root_path="/games")  # mounted: the router's
+    ask("GET", "/play/abc")  # a page
+    assert [(r["path"], r["path_params"]) for r in reached] == [
+        ("/api/matches/abc_-1/actions", {"match_id": "abc_-1"}),
+        ("/api/matches/xyz", {"match_id": "xyz"}),
+        ("/api/matches", {}),
+    ]
+    first = Router.routes[0]
+    assert reached[0]["route"] is first and reached[0]["endpoint"] is first.endpoint
+    assert asked == [
+        "/api/matches/abc/actions",
+        "/api/matches/abc/actions/",
+        "/api/matches//actions",
+        "/api/matches/abc/actions",
+        "/play/abc",
+    ]
+
+    # A route added in front of the API's is the router's to answer, as before.
+    async def mine(request: Request) -> JSONResponse:
+        return JSONResponse({"mine": request.path_params["match_id"]})
+
+    app.router.routes.insert(0, Route("/api/matches/{match_id}", mine))
+    with client(app) as c:
+        assert c.get("/api/matches/xyz").json() == {"mine": "xyz"}
+        r = c.get("/api/matches/xyz/actions")
+        assert r.status_code == 405 and r.headers["allow"] == "POST"

@@ -47,8 +47,8 @@ class Held:
         pool._execute = self._execute  # type: ignore[method-assign]
         self.pool = pool
 
-    def _start(self) -> Any:
-        self.pool._executor = self  # type: ignore[assignment]
+    def _start(self, where: Any) -> Any:
+        self.pool._executors[where] = self  # type: ignore[assignment]
         return self
 
     def _execute(self, executor: Any, job: Any) -> cf.Future[Any]:
@@ -111,6 +111,20 @@ def test_a_persons_bot_goes_before_hints_and_hints_before_bots_only_turns(
     ]
 
 
+def test_a_bots_only_turn_never_takes_the_worker_kept_for_people(
+    pool: SearchPool, sealed_registry: Registry
+) -> None:
+    """A bots-only turn runs on the shared workers only: with a hint on the one
+    shared worker of two, it waits, and a person's bot then starts at once."""
+    held = Held(pool)
+    m = match(sealed_registry)
+    pool.submit(hint_job("h1", m, 1), hint=True, client="A")
+    pool.submit(bot_job("b1", m, 1, "random"), bots_only=True)
+    assert held.started == [("h1", 1)]  # the bots-only turn waits for the shared worker
+    pool.submit(bot_job("p1", m, 2, "random"))
+    assert held.started == [("h1", 1), ("p1", 2)]
+
+
 def test_hint_spam_leaves_a_worker_for_a_persons_bot(
     pool: SearchPool, sealed_registry: Registry
 ) -> None:
@@ -163,3 +177,36 @@ def test_hints_are_limited_per_client_per_minute(tmp_path: Path, sealed_registry
         assert f"{HINTS_PER_MINUTE} hints in the last minute" in r.json()["error"]
         assert int(r.headers["retry-after"]) >= 1
         assert app.state.hub.search.searches == 0  # refused before any search
+
+
+def test_the_kept_worker_runs_at_the_servers_priority_and_the_shared_ones_below(
+    sealed_registry: Registry,
+) -> None:
+    """On a machine busy with other work, a person's bot is not left a sliver of a
+    core behind hints: its worker process has the server's CPU priority, the
+    workers hints and bots-only matches share a lower one."""
+    import os
+
+    from gameweave_http.search import KEPT_NICENESS, WORKER_NICENESS
+
+    pool = SearchPool(sealed_registry, workers=2)
+    try:
+        assert pool.uses_processes
+        m = match(sealed_registry)
+        found = [
+            pool.submit(bot_job("person", m, 1, "random")),
+            pool.submit(hint_job("hinted", m, 2), hint=True, client="A"),
+        ]
+        for future in found:
+            future.result(HANG)
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        niceness = {}
+        for where, executor in pool._executors.items():
+            assert executor is not None, where
+            pids = list(getattr(executor, "_processes", {}))
+            assert len(pids) == 1, (where, pids)
+            niceness[where] = os.getpriority(os.PRIO_PROCESS, pids[0]) - own
+        assert niceness == {"kept": KEPT_NICENESS, "shared": WORKER_NICENESS}
+        assert KEPT_NICENESS < WORKER_NICENESS
+    finally:
+        pool.close()

@@ -103,3 +103,41 @@ def test_closed_streams_are_forgotten(live_sealed: ThreadServer, listeners: int)
                 time.sleep(0.05)
             assert app_listeners.count(mid) == 0
         assert app_listeners.open() == 0
+
+
+def test_a_quiet_stream_gets_a_keep_alive_and_then_its_payloads(
+    live_sealed: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream with nothing to say sends a keep-alive comment once it has been
+    quiet for ``KEEPALIVE`` seconds, and goes on carrying payloads after it."""
+    from gameweave_http import events as sse
+
+    monkeypatch.setattr(sse, "KEEPALIVE", 0.2)
+    with httpx.Client(base_url=live_sealed.url, timeout=60) as http:
+        created = http.post(
+            "/api/matches", json={"title": "sealedbid", "players": 2, "seed": 5}
+        ).json()
+        mid, token = created["id"], created["seats"][0]["token"]
+        with http.stream("GET", f"/api/matches/{mid}/events", params={"token": token}) as s:
+            lines = s.iter_lines()
+
+            def until(wanted: str) -> list[str]:
+                seen = []
+                for line in lines:
+                    seen.append(line)
+                    if line.startswith(wanted):
+                        return seen
+                raise AssertionError(f"the stream ended before {wanted!r}: {seen}")
+
+            until("data:")  # the first payload
+            for _ in range(2):
+                assert until(": keep-alive")[-1] == ": keep-alive"
+            r = http.post(
+                f"/api/matches/{mid}/actions",
+                headers={"X-Seat-Token": token},
+                json={"version": 0, "action": {"type": "bid", "coins": 3}},
+            )
+            assert r.status_code == 200
+            data = until("data:")[-1]
+            assert json.loads(data[5:])["version"] == 1
+            assert until(": keep-alive")[-1] == ": keep-alive"
