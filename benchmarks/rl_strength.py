@@ -215,6 +215,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu", type=float, default=0.05, help="CPU seconds per decision")
     parser.add_argument("--json", type=Path, default=RESULTS, help="where to write the table")
     args = parser.parse_args(argv)
+    # The code the games run is the code at the start: everything is imported now,
+    # so that an edit made while the games run is not loaded half-way.
+    import gameweave_rl.openspiel  # noqa: F401
+    from gameweave_core import default_registry, ismcts  # noqa: F401
+
+    for name in args.titles:
+        default_registry().title(name)
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=HERE.parent, capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--", "adapters", "gameweave_core", "benchmarks"],
+        cwd=HERE.parent,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     started = time.time()
     load_start = os.getloadavg()
     rows = [pairing(t, args.games, args.cpu, log=sys.stderr) for t in args.titles]
@@ -229,15 +245,6 @@ def main(argv: list[str] | None = None) -> int:
             f"({row['openspiel_iterations_per_decision']:.0f} simulations), "
             f"budget {row['cpu_budget'] * 1000:.0f} CPU ms"
         )
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=HERE.parent, capture_output=True, text=True
-    ).stdout.strip()
-    dirty = subprocess.run(
-        ["git", "status", "--porcelain", "--", "adapters", "gameweave_core", "benchmarks"],
-        cwd=HERE.parent,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
     meta = {
         "command": "python benchmarks/rl_strength.py "
         + " ".join(sys.argv[1:] if argv is None else argv),
