@@ -166,29 +166,70 @@ def _tictactoe(s: Settings, ours: H.Worker, sec: Section) -> None:
     ]
 
 
-#: Games per pairing of the strength table (the issue's figure); --quick plays 2.
+#: Games per pairing of the strength table (the issue's figure).
 STRENGTH_GAMES = 200
 #: CPU seconds per decision for both searchers.
 STRENGTH_CPU = 0.05
+STRENGTH_TITLES = ("museumheist", "masterthief")
 
 
-def _strength(s: Settings, ours: H.Worker, sec: Section) -> None:
-    games = 2 if s.quick else STRENGTH_GAMES
-    rows = []
-    for title in ("museumheist", "masterthief"):
-        say(f"rl strength {title}: {games} games at {STRENGTH_CPU} CPU s per decision")
-        r = ours.info("rl_strength:pairing", {"name": title, "games": games, "cpu": STRENGTH_CPU})
-        sec.raw[f"strength_{title}"] = r
+def _strength_rows(rows: list[dict[str, Any]]) -> list[list[str]]:
+    table = []
+    for r in rows:
         low, high = r["ci95"]
-        rows.append(
+        table.append(
             [
-                title,
+                r["title"],
                 str(r["games"]),
                 f"{r['win_rate']:.1%}",
                 f"{low:.1%} – {high:.1%}",
-                f"{r['gameweave_cpu_per_decision'] * 1000:.0f} ms ({r['gameweave_iterations']})",
-                f"{r['openspiel_cpu_per_decision'] * 1000:.0f} ms ({r['openspiel_simulations']})",
+                f"{r['cpu_budget'] * 1000:.0f} ms",
+                f"{r['gameweave_cpu_per_decision'] * 1000:.0f} ms "
+                f"({r['gameweave_iterations_per_decision']:.0f})",
+                f"{r['openspiel_cpu_per_decision'] * 1000:.0f} ms "
+                f"({r['openspiel_iterations_per_decision']:.0f})",
             ]
+        )
+    return table
+
+
+def _strength(s: Settings, ours: H.Worker, sec: Section) -> None:
+    """The strength table: from the long run's file (``rl_strength.py`` writes it:
+    200 games a pairing take about an hour on a shared machine), else played here."""
+    import json
+    from pathlib import Path
+
+    results = Path(__file__).resolve().parent / "rl_strength.json"
+    if results.exists():
+        saved = json.loads(results.read_text())
+        meta, rows = saved["meta"], saved["rows"]
+        source = (
+            f"From the long run's file `benchmarks/rl_strength.json` (`{meta['command']}` "
+            f"at commit {meta['commit']}, finished {meta['finished']} after "
+            f"{meta['minutes']} minutes, load average {meta['loadavg_at_start']} at the "
+            f"start and {meta['loadavg_at_end']} at the end), not replayed by this run: "
+            "rerun that command after changing the bot or the adapter."
+        )
+    else:
+        games = 2 if s.quick else STRENGTH_GAMES
+        rows = []
+        for title in STRENGTH_TITLES:
+            say(f"rl strength {title}: {games} games at {STRENGTH_CPU} CPU s per decision")
+            rows.append(
+                ours.info(
+                    "rl_strength:pairing", {"name": title, "games": games, "cpu": STRENGTH_CPU}
+                )
+            )
+        source = f"Played by this run ({games} games a pairing)."
+    for r in rows:
+        sec.raw[f"strength_{r['title']}"] = r
+        sec.goals.append(
+            Goal(
+                "RL",
+                f"strength: {r['title']}, 200 games a pairing",
+                f"{r['games']}",
+                r["games"] >= 200,
+            )
         )
     sec.body += [
         "",
@@ -198,17 +239,21 @@ def _strength(s: Settings, ours: H.Worker, sec: Section) -> None:
                 "games",
                 "Gameweave ISMCTS wins",
                 "95% CI",
+                "CPU budget/decision",
                 "Gameweave CPU/decision (iterations)",
                 "OpenSpiel CPU/decision (simulations)",
             ],
-            rows,
+            _strength_rows(rows),
         ),
         "",
         "Strength (`benchmarks/rl_strength.py`): Gameweave's `ismcts` bot against "
         "OpenSpiel's `ISMCTSBot` on the title's OpenSpiel game (resampling with the "
-        "title's resample hook), seats swapped every other game on the same seeds; "
-        "each searcher gets the iterations that fill the same CPU time per decision, "
-        "measured on the title first. A draw counts half; Wilson intervals.",
+        "title's resample hook), seats swapped every other game on the same seeds. "
+        "Equal CPU is enforced by CPU time: each searcher stops when the process has spent "
+        "the budget of CPU time (`time.process_time`) on the decision; the CPU columns are "
+        "what each side actually spent per decision, measured the same way (a decision "
+        "with one legal move, or one candidate, costs no search). A draw counts half; "
+        "Wilson intervals. " + source,
     ]
 
 

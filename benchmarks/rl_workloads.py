@@ -152,6 +152,14 @@ def same_mcts_games(seed: int = 0, games: int = 10) -> dict[str, Any]:
     return {"same": a == b, "actions": sum(a)}
 
 
+def origin() -> str:
+    """Where this worker's core and adapter come from (the before/after check)."""
+    import gameweave_core
+    import gameweave_rl
+
+    return f"gameweave_core {Path(gameweave_core.__file__).parent}, gameweave_rl {Path(gameweave_rl.__file__).parent}"
+
+
 def titles() -> list[str]:
     """Every installed title, and tic-tac-toe."""
     return [*default_registry().names(), "tictactoe"]

@@ -47,9 +47,10 @@ from __future__ import annotations
 
 import abc
 import enum
+import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, cast
 
 import attrs
 
@@ -94,15 +95,27 @@ class _Miss(Exception):
 
 _MISS = _Miss()
 
+
+class Sink(Protocol):
+    """Where an encoder writes: ``out[i] = x`` (a list of zeros, or a dict that
+    collects only the numbers written)."""
+
+    def __setitem__(self, index: int, value: float, /) -> None: ...
+
+
 #: A compiled encoder: writes a value's numbers at an offset, or raises.
-Encoder = Callable[[Any, list[float], int], None]
+Encoder = Callable[[Any, Sink, int], None]
+
+
+_SCALARS = (str, int, float, bool, type(None))
+_ABSENT = object()
 
 
 class _Index:
     """The place of each allowed value, by :func:`_freeze` key: one dict lookup
     per value, kinds kept apart."""
 
-    __slots__ = ("by_repr", "hashable", "places")
+    __slots__ = ("by_key", "by_repr", "hashable", "places")
 
     def __init__(self, values: Sequence[Any]) -> None:
         self.places: dict[Any, int] = {}
@@ -118,14 +131,42 @@ class _Index:
             if isinstance(v, dict | list):
                 self.by_repr[repr(v)] = i
         #: Whether every value is a plain scalar, looked up as ``(type(v), v)``.
-        self.hashable = all(type(v) in (str, int, float, bool, type(None)) for v in values)
+        self.hashable = all(type(v) in _SCALARS for v in values)
+        #: Objects of plain scalars (cards: an id, a kind, a name) told apart by one
+        #: of their keys: the key, and per ``(type, value)`` under it the place, the
+        #: object and its values' types (checked, so that ``1`` is not ``true``).
+        self.by_key: tuple[str, dict[Any, tuple[int, Any, tuple[type, ...]]]] | None = None
+        flat = [
+            v for v in values if type(v) is dict and all(type(x) in _SCALARS for x in v.values())
+        ]
+        if flat and len(flat) == len(values):
+            for key in flat[0]:
+                table = {}
+                for i, v in enumerate(flat):
+                    if key in v:
+                        x = v[key]
+                        table[(type(x), x)] = (i, v, tuple(map(type, v.values())))
+                if len(table) == len(flat):
+                    self.by_key = (key, table)
+                    break
 
     def find(self, value: Any) -> int | None:
         try:
             return self.places.get((type(value), value))
         except TypeError:  # a list or an object
-            found = self.by_repr.get(repr(value))
-            return found if found is not None else self.places.get(_freeze(value))
+            pass
+        by_key = self.by_key
+        if by_key is not None and type(value) is dict:
+            key, table = by_key
+            x = value.get(key, _ABSENT)
+            try:
+                hit = table.get((type(x), x))
+            except TypeError:  # an unhashable value under the key: no such object
+                hit = None
+            if hit is not None and value == hit[1] and tuple(map(type, value.values())) == hit[2]:
+                return hit[0]
+        found = self.by_repr.get(repr(value))
+        return found if found is not None else self.places.get(_freeze(value))
 
 
 class Schema(abc.ABC):
@@ -146,11 +187,13 @@ class Schema(abc.ABC):
     def compile(self) -> Encoder:
         """A fast encoder of this schema: the same numbers as :meth:`write` for a
         value it takes; for any other it raises (without naming the place). Default:
-        :meth:`write` itself."""
+        :meth:`write` itself (writing into any :class:`Sink`: a ``write`` that
+        reads ``out`` back fails on a dict sink, and its caller then encodes into a
+        list)."""
         write = self.write
 
-        def encode(value: Any, out: list[float], at: int) -> None:
-            write(value, out, at, "")
+        def encode(value: Any, out: Sink, at: int) -> None:
+            write(value, cast(list[float], out), at, "")
 
         return encode
 
@@ -181,7 +224,7 @@ class Bool(Schema):
         out[at] = 1.0 if value else 0.0
 
     def compile(self) -> Encoder:
-        def encode(value: Any, out: list[float], at: int) -> None:
+        def encode(value: Any, out: Sink, at: int) -> None:
             if value is True:
                 out[at] = 1.0
             elif value is not False:
@@ -227,14 +270,14 @@ class IntRange(Schema):
 
         if self.one_hot:
 
-            def one_hot(value: Any, out: list[float], at: int) -> None:
+            def one_hot(value: Any, out: Sink, at: int) -> None:
                 if type(value) is not int or not low <= value <= high:
                     raise _MISS
                 out[at + value - low] = 1.0
 
             return one_hot
 
-        def scaled(value: Any, out: list[float], at: int) -> None:
+        def scaled(value: Any, out: Sink, at: int) -> None:
             if type(value) is not int or not low <= value <= high:
                 raise _MISS
             if span:
@@ -320,7 +363,7 @@ class OneOf(Schema):
 
         if self.one_hot and index.hashable:
 
-            def plain(value: Any, out: list[float], at: int) -> None:
+            def plain(value: Any, out: Sink, at: int) -> None:
                 try:
                     out[at + places[(type(value), value)]] = 1.0
                 except (KeyError, TypeError):
@@ -328,7 +371,7 @@ class OneOf(Schema):
 
             return plain
 
-        def general(value: Any, out: list[float], at: int) -> None:
+        def general(value: Any, out: Sink, at: int) -> None:
             i = find(value)
             if i is None:
                 raise _MISS
@@ -387,7 +430,7 @@ class Bag(Schema):
         find = self._index.find
         most = self.max_count
 
-        def encode(value: Any, out: list[float], at: int) -> None:
+        def encode(value: Any, out: Sink, at: int) -> None:
             if not isinstance(value, list | tuple):
                 raise _MISS
             counts: dict[int, int] = {}
@@ -426,7 +469,7 @@ class Maybe(Schema):
     def compile(self) -> Encoder:
         inner = self.schema.compile()
 
-        def encode(value: Any, out: list[float], at: int) -> None:
+        def encode(value: Any, out: Sink, at: int) -> None:
             if value is not None:
                 out[at] = 1.0
                 inner(value, out, at + 1)
@@ -456,7 +499,7 @@ class NotEncoded(Schema):
         return
 
     def compile(self) -> Encoder:
-        def encode(value: Any, out: list[float], at: int) -> None:
+        def encode(value: Any, out: Sink, at: int) -> None:
             return
 
         return encode
@@ -491,7 +534,7 @@ class Const(Schema):
     def compile(self) -> Encoder:
         fixed = self.value
 
-        def encode(value: Any, out: list[float], at: int) -> None:
+        def encode(value: Any, out: Sink, at: int) -> None:
             if value is not fixed and value != fixed:
                 raise _MISS
 
@@ -559,7 +602,7 @@ class ListOf(Schema):
             if isinstance(item, OneOf) and item.one_hot and item._index.hashable:
                 places = item._index.places
 
-                def fixed_choices(value: Any, out: list[float], at: int) -> None:
+                def fixed_choices(value: Any, out: Sink, at: int) -> None:
                     if (type(value) is not list and not isinstance(value, tuple)) or len(
                         value
                     ) != slots:
@@ -574,7 +617,7 @@ class ListOf(Schema):
                 return fixed_choices
             each = item.compile()
 
-            def fixed(value: Any, out: list[float], at: int) -> None:
+            def fixed(value: Any, out: Sink, at: int) -> None:
                 if (type(value) is not list and not isinstance(value, tuple)) or len(
                     value
                 ) != slots:
@@ -586,7 +629,7 @@ class ListOf(Schema):
             return fixed
         each = item.compile()
 
-        def bounded(value: Any, out: list[float], at: int) -> None:
+        def bounded(value: Any, out: Sink, at: int) -> None:
             if (type(value) is not list and not isinstance(value, tuple)) or len(value) > slots:
                 raise _MISS
             for v in value:
@@ -647,7 +690,7 @@ class MapOf(Schema):
         places = {k: i * step for i, k in enumerate(self.keys)}
         each = self.value.compile()
 
-        def encode(value: Any, out: list[float], at: int) -> None:
+        def encode(value: Any, out: Sink, at: int) -> None:
             if type(value) is not dict and not isinstance(value, Mapping):
                 raise _MISS
             for k, v in value.items():
@@ -672,7 +715,6 @@ class MapOf(Schema):
 
 #: Record fields that may be missing (or ``None``).
 _OPTIONAL = (Maybe, NotEncoded, Const)
-_ABSENT = object()
 
 
 class Record(Schema):
@@ -733,7 +775,7 @@ class Record(Schema):
             offset += schema.width
         absent = _ABSENT
 
-        def encode(value: Any, out: list[float], at: int) -> None:
+        def encode(value: Any, out: Sink, at: int) -> None:
             if type(value) is not dict and not isinstance(value, Mapping):
                 raise _MISS
             present = 0
@@ -760,6 +802,217 @@ class Record(Schema):
     def skipped(self, path: str) -> Iterable[tuple[str, str]]:
         for name, schema in self.fields.items():
             yield from schema.skipped(f"{path}[{name!r}]")
+
+
+#: The schemas whose check takes ``None`` exactly when their reference ``write``
+#: does (a required field holding ``None`` is handed to them as it is).
+_REFUSE_NONE = (Bool, IntRange, Number, OneOf, Bag, Record, ListOf, MapOf)
+
+
+class _Plan:
+    """The source of one flat encoder for a whole schema (see :func:`plan`): each
+    record's fields, each scalar's check and write inlined at its offset, lists as
+    loops, so that a view costs one Python call instead of one per field. A schema
+    kind it does not inline is called through its own :meth:`Schema.compile`."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.names: dict[str, Any] = {"MISS": _MISS, "ABSENT": _ABSENT, "Mapping": Mapping}
+        self.count = 0
+
+    def fresh(self, stem: str) -> str:
+        self.count += 1
+        return f"{stem}{self.count}"
+
+    def const(self, value: Any, stem: str = "k") -> str:
+        name = self.fresh(stem)
+        self.names[name] = value
+        return name
+
+    def emit(self, depth: int, line: str) -> None:
+        self.lines.append("    " * depth + line)
+
+    @staticmethod
+    def at(base: str, offset: int) -> str:
+        return f"{base} + {offset}" if offset else base
+
+    def value(self, schema: Schema, v: str, base: str, offset: int, depth: int) -> None:
+        """Code that encodes the value in variable ``v`` at ``base + offset``, or
+        raises ``MISS`` for a value the schema does not take."""
+        at = self.at(base, offset)
+        kind = type(schema)
+        if kind is Bool:
+            self.emit(depth, f"if {v} is True:")
+            self.emit(depth + 1, f"out[{at}] = 1.0")
+            self.emit(depth, f"elif {v} is not False:")
+            self.emit(depth + 1, "raise MISS")
+        elif kind is IntRange:
+            assert isinstance(schema, IntRange)
+            low, high = schema.low, schema.high
+            self.emit(depth, f"if type({v}) is not int or not {low} <= {v} <= {high}:")
+            self.emit(depth + 1, "raise MISS")
+            if schema.one_hot:
+                self.emit(depth, f"out[{at} + {v} - {low}] = 1.0")
+            elif high > low:
+                # Zeros are there already: the lowest value writes nothing.
+                self.emit(depth, f"if {v} != {low}:")
+                self.emit(depth + 1, f"out[{at}] = ({v} - {low}) / {high - low}")
+        elif kind is OneOf and schema.one_hot and schema._index.hashable:  # type: ignore[attr-defined]
+            places = self.const(schema._index.places, "p")  # type: ignore[attr-defined]
+            self.emit(depth, "try:")
+            self.emit(depth + 1, f"out[{at} + {places}[(type({v}), {v})]] = 1.0")
+            self.emit(depth, "except (KeyError, TypeError):")
+            self.emit(depth + 1, "raise MISS from None")
+        elif kind is OneOf:
+            assert isinstance(schema, OneOf)
+            last = len(schema.values) - 1
+            i = self.fresh("i")
+            if schema._index.hashable:
+                places = self.const(schema._index.places, "p")
+                self.emit(depth, "try:")
+                self.emit(depth + 1, f"{i} = {places}.get((type({v}), {v}))")
+                self.emit(depth, "except TypeError:")
+                self.emit(depth + 1, "raise MISS from None")
+            else:
+                find = self.const(schema._index.find, "find")
+                self.emit(depth, f"{i} = {find}({v})")
+            self.emit(depth, f"if {i} is None:")
+            self.emit(depth + 1, "raise MISS")
+            if schema.one_hot:
+                self.emit(depth, f"out[{at} + {i}] = 1.0")
+            elif last:
+                self.emit(depth, f"if {i}:")
+                self.emit(depth + 1, f"out[{at}] = {i} / {last}")
+        elif kind is Number:
+            assert isinstance(schema, Number)
+            lo, hi = self.const(schema.low, "lo"), self.const(schema.high, "hi")
+            self.emit(
+                depth,
+                f"if type({v}) is bool or not isinstance({v}, int | float) "
+                f"or not {lo} <= {v} <= {hi}:",
+            )
+            self.emit(depth + 1, "raise MISS")
+            if schema.high > schema.low:
+                span = self.const(schema.high - schema.low, "span")
+                self.emit(depth, f"out[{at}] = ({v} - {lo}) / {span}")
+        elif kind is Maybe:
+            assert isinstance(schema, Maybe)
+            self.emit(depth, f"if {v} is not None:")
+            self.emit(depth + 1, f"out[{at}] = 1.0")
+            self.value(schema.schema, v, base, offset + 1, depth + 1)
+        elif kind is NotEncoded:
+            pass
+        elif kind is Const:
+            assert isinstance(schema, Const)
+            fixed = self.const(schema.value, "c")
+            self.emit(depth, f"if {v} is not {fixed} and {v} != {fixed}:")
+            self.emit(depth + 1, "raise MISS")
+        elif kind is Record:
+            assert isinstance(schema, Record)
+            self.record(schema, v, base, offset, depth)
+        elif kind is ListOf:
+            assert isinstance(schema, ListOf)
+            self.list_of(schema, v, at, depth)
+        elif kind is MapOf:
+            assert isinstance(schema, MapOf)
+            self.map_of(schema, v, at, depth)
+        else:
+            each = self.const(schema.compile(), "f")
+            self.emit(depth, f"{each}({v}, out, {at})")
+
+    def record(self, schema: Record, v: str, base: str, offset: int, depth: int) -> None:
+        self.emit(depth, f"if type({v}) is not dict and not isinstance({v}, Mapping):")
+        self.emit(depth + 1, "raise MISS")
+        # The required fields in one C call: a missing key is a KeyError.
+        placed: list[tuple[str, Schema, int]] = []
+        required = []
+        for name, field in schema.fields.items():
+            placed.append((name, field, offset))
+            offset += field.width
+            if not isinstance(field, _OPTIONAL):
+                required.append(name)
+        names = {name: self.fresh("x") for name in schema.fields}
+        if required:
+            targets = ", ".join(names[n] for n in required)
+            getter = self.const(operator.itemgetter(*required), "g")
+            self.emit(depth, "try:")
+            if len(required) == 1:
+                self.emit(depth + 1, f"{targets} = {v}[{required[0]!r}]")
+            else:
+                self.emit(depth + 1, f"{targets} = {getter}({v})")
+            self.emit(depth, "except KeyError:")
+            self.emit(depth + 1, "raise MISS from None")
+        for name, field, at in placed:
+            x = names[name]
+            kind = type(field)
+            if kind is NotEncoded:
+                continue  # any value; only its key is checked, below
+            if isinstance(field, _OPTIONAL):
+                # Missing is as None, as for the reference (a constant must be there,
+                # unless it is None).
+                self.emit(depth, f"{x} = {v}.get({name!r})")
+                self.value(field, x, base, at, depth)
+            else:
+                if kind not in _REFUSE_NONE:
+                    self.emit(depth, f"if {x} is None:")
+                    self.emit(depth + 1, "raise MISS")
+                self.value(field, x, base, at, depth)
+        # A key the record does not name: with every required key there, any other
+        # key must be an optional field's.
+        known = self.const(frozenset(schema.fields), "names")
+        self.emit(depth, f"if len({v}) != {len(required)} and not {v}.keys() <= {known}:")
+        self.emit(depth + 1, "raise MISS")
+
+    def list_of(self, schema: ListOf, v: str, at: str, depth: int) -> None:
+        slots, step = schema._slots, schema._slot_width
+        fixed = schema.length is not None
+        test = f"len({v}) != {slots}" if fixed else f"len({v}) > {slots}"
+        self.emit(depth, f"if (type({v}) is not list and not isinstance({v}, tuple)) or {test}:")
+        self.emit(depth + 1, "raise MISS")
+        if schema.item.width == 0 and type(schema.item) is NotEncoded and fixed:
+            return
+        base, y = self.fresh("a"), self.fresh("y")
+        self.emit(depth, f"{base} = {at}")
+        self.emit(depth, f"for {y} in {v}:")
+        if not fixed:
+            self.emit(depth + 1, f"out[{base}] = 1.0")
+        self.value(schema.item, y, base, 0 if fixed else 1, depth + 1)
+        self.emit(depth + 1, f"{base} += {step}")
+
+    def map_of(self, schema: MapOf, v: str, at: str, depth: int) -> None:
+        step = 1 + schema.value.width
+        places = self.const({k: i * step for i, k in enumerate(schema.keys)}, "m")
+        key, y, start = self.fresh("q"), self.fresh("y"), self.fresh("s")
+        self.emit(depth, f"if type({v}) is not dict and not isinstance({v}, Mapping):")
+        self.emit(depth + 1, "raise MISS")
+        self.emit(depth, f"for {key}, {y} in {v}.items():")
+        self.emit(depth + 1, f"{start} = {places}.get({key})")
+        self.emit(depth + 1, f"if {start} is None:")
+        self.emit(depth + 2, "raise MISS")
+        self.emit(depth + 1, f"if {y} is not None:")
+        self.emit(depth + 2, f"{start} += {at}")
+        self.emit(depth + 2, f"out[{start}] = 1.0")
+        self.value(schema.value, y, start, 1, depth + 2)
+
+
+def plan(schema: Schema) -> Encoder:
+    """``schema`` compiled once into one flat function (Python source built from the
+    schema and compiled): the same numbers as :meth:`Schema.write` for a value it
+    takes, and for any other it raises, as :meth:`Schema.compile`'s encoders do.
+    ``out`` may be anything that takes ``out[i] = x`` (a list of zeros, or a dict
+    collecting the numbers that are not zero)."""
+    built = _Plan()
+    built.emit(1, "v0 = view")
+    built.value(schema, "v0", "at", 0, 1)
+    source = "def encode(view, out, at):\n" + "\n".join(built.lines) + "\n    return None\n"
+    namespace = dict(built.names)
+    try:
+        exec(compile(source, f"<view schema plan {type(schema).__name__}>", "exec"), namespace)
+    except (SyntaxError, RecursionError, MemoryError):  # nested past what CPython compiles
+        return schema.compile()
+    encoder: Encoder = namespace["encode"]
+    encoder.source = source  # type: ignore[attr-defined]  # for reading when debugging
+    return encoder
 
 
 @attrs.frozen
@@ -794,7 +1047,7 @@ class ObservationSpec:
             size=schema.width,
             parts=tuple(schema.parts("", 0)),
             not_encoded=tuple(schema.skipped("")),
-            encoder=schema.compile(),
+            encoder=plan(schema),
         )
 
     def encode(self, view: Any) -> list[float]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,6 +43,28 @@ def resolve(title: str | Title[Any], registry: Registry | None = None) -> Title[
     if not isinstance(title, str):
         raise TypeError(f"a title is an installed title's name or a Title, not {title!r}")
     return (registry or default_registry()).title(title)
+
+
+class _Legal:
+    """A seat's legal actions at one step of one match, with their numbers."""
+
+    __slots__ = ("_actions", "legal", "match", "numbers", "ordered", "seat", "step")
+
+    def __init__(
+        self, match: Match, step: int, seat: int, legal: Sequence[Any], numbers: list[int]
+    ) -> None:
+        self.match, self.step, self.seat, self.legal = match, step, seat, legal
+        self.numbers = numbers
+        self.ordered: list[int] | None = None
+        self._actions: dict[int, Any] | None = None
+
+    @property
+    def actions(self) -> dict[int, Any]:
+        """Each legal number's action object."""
+        found = self._actions
+        if found is None:
+            found = self._actions = dict(zip(self.numbers, self.legal, strict=True))
+        return found
 
 
 class Host:
@@ -98,6 +120,7 @@ class Host:
         self.hidden_information = not info.perfect_information
         # Each action's number, looked up once: actions are frozen attrs classes.
         self._numbers: dict[Any, int] = {}
+        self._last: _Legal | None = None
 
     # -- matches ---------------------------------------------------------------------
 
@@ -147,14 +170,15 @@ class Host:
         return self.encode(match.view(seat))
 
     def encode(self, view: Any) -> NDArray[np.float32]:
-        """``view`` encoded by the title's view schema, as ``spec.encode`` does, but
-        written by the spec's compiled encoder straight into a NumPy array
-        (converting a list of tens of thousands of floats cost more than encoding
-        it). A view the schema does not cover is refused by ``spec.encode``, which
-        names the place (:class:`~gameweave_core.ViewOutsideSchema`)."""
+        """``view`` encoded by the title's view schema: the numbers of
+        ``spec.encode(view)``, written by the spec's compiled plan straight into a
+        NumPy array (a view is mostly zeros: setting its few hundred numbers in
+        place beats building a list and converting it, or collecting them to set
+        at once). A view the schema does not cover is refused by ``spec.encode``,
+        which names the place (:class:`~gameweave_core.ViewOutsideSchema`)."""
         out = np.zeros(self.obs_size, np.float32)
         try:
-            self.spec.encoder(view, cast(list[float], out), 0)
+            self.spec.encoder(view, out, 0)
         except Exception:
             return np.asarray(self.spec.encode(view), dtype=np.float32)
         return out
@@ -162,13 +186,36 @@ class Host:
     def mask(self, match: Match, seat: int) -> NDArray[np.int8]:
         """1 at the number of each action ``seat`` may take now, else 0."""
         out = np.zeros(self.size, np.int8)
-        for number in self.legal_numbers(match, seat):
-            out[number] = 1
+        numbers = self._legal(match, seat).numbers
+        if numbers:
+            out[numbers] = 1
         return out
+
+    def _legal(self, match: Match, seat: int) -> _Legal:
+        """``seat``'s legal actions now with their numbers, kept for the step: a
+        trainer's step asks for the mask, then submits a number, and OpenSpiel asks
+        for legal actions many times per state."""
+        legal = match.legal_actions(seat)
+        last = self._last
+        # The match keeps one legal-actions object per seat until its next action:
+        # the same object, match and step mean the same numbers.
+        if (
+            last is not None
+            and last.legal is legal
+            and last.match is match
+            and last.step == match.step
+            and last.seat == seat
+        ):
+            return last
+        numbers = self._number_all(match, seat, legal)
+        last = self._last = _Legal(match, match.step, seat, legal, numbers)
+        return last
 
     def legal_numbers(self, match: Match, seat: int) -> list[int]:
         """The numbers of ``seat``'s legal actions, in the order of its legal actions."""
-        legal = match.legal_actions(seat)
+        return list(self._legal(match, seat).numbers)
+
+    def _number_all(self, match: Match, seat: int, legal: Sequence[Any]) -> list[int]:
         if not legal:
             return []
         numbers = self._numbers
@@ -196,7 +243,10 @@ class Host:
 
     def legal_indices(self, match: Match, seat: int) -> list[int]:
         """The numbers of ``seat``'s legal actions, in increasing order."""
-        return sorted(self.legal_numbers(match, seat))
+        found = self._legal(match, seat)
+        if found.ordered is None:
+            found.ordered = sorted(found.numbers)
+        return list(found.ordered)
 
     def view_string(self, match: Match, seat: int) -> str:
         """``seat``'s view, in canonical JSON: the observation string."""
@@ -258,6 +308,13 @@ class Host:
         now is refused in one line (:class:`ValueError`) and changes nothing."""
         if isinstance(number, np.integer):
             number = int(number)
+        if type(number) is int:
+            act = self._legal(match, seat).actions.get(number)
+            if act is not None:
+                # The very object of the legal actions: the match finds it by identity.
+                match.submit(seat, act)
+                return
+        # Not a legal number now: the space and the match say what is wrong.
         space = self.space
         try:
             act = space.action(number, match.view(seat) if space.relative else None)
@@ -271,7 +328,7 @@ class Host:
             number = int(number)
         if type(number) is not int or not 0 <= number < self.size:
             return False
-        return number in self.legal_numbers(match, seat)
+        return number in self._legal(match, seat).actions
 
     def apply(self, match: Match, number: int) -> None:
         """Apply OpenSpiel's action ``number``: the pending draw's outcome at a chance

@@ -149,53 +149,76 @@ def _shared_of(name: str, params: tuple[tuple[str, Any], ...]) -> _Shared:
 class _MatchRef:
     """A state's match, made when first needed: OpenSpiel's clone makes a new
     initial state and then copies the attributes into it, so the new state's own
-    match would be made for nothing. Deep-copying it clones the match. It keeps the
-    numbers applied so far (chance outcomes included), from which it is pickled and
-    from which it is replayed, once, when an information state is first asked for:
-    keeping information states costs a canonical view per seat per step, which the
-    algorithms that never ask (MCTS, rollouts) would pay for nothing."""
+    match would be made for nothing. Deep-copying it clones the match.
 
-    __slots__ = ("_match", "applied", "recall", "shared")
+    The match keeps no information states: keeping them costs a canonical view per
+    seat per step, which the algorithms that never ask (MCTS, the rollouts of
+    IS-MCTS) would pay for nothing. A second match that keeps them is made the
+    first time one is asked for, and from then on follows this one; a copy does not
+    take it along, only the way to make it: the numbers applied since the start
+    (from which the state is also pickled), or, for a state drawn by the title's
+    resample hook, the drawn match that keeps them (shared, never advanced) and the
+    numbers applied since the draw."""
+
+    __slots__ = ("_match", "_recalled", "applied", "origin", "shared", "since")
 
     def __init__(
         self,
         shared: _Shared,
         match: Any = None,
         applied: list[int] | None = None,
-        recall: bool = False,
+        origin: Any = None,
+        since: list[int] | None = None,
     ) -> None:
         self.shared = shared
         self._match = match
         #: The numbers applied since the start; None for a resampled match (no
         #: history of actions leads to it).
-        self.applied: list[int] | None = [] if applied is None and match is None else applied
-        self.recall = recall
+        self.applied: list[int] | None = [] if applied is None and origin is None else applied
+        #: A resampled match's drawn match that keeps information states.
+        self.origin = origin
+        self.since: list[int] = [] if since is None else since
+        self._recalled: Any = None
 
     @property
     def match(self) -> Any:
         match = self._match
         if match is None:
-            match = self._match = self.shared.host.new_explicit(recall=self.recall)
+            match = self._match = self.shared.host.new_explicit()
         return match
 
     def recalling(self) -> Any:
-        """The match, keeping its seats' information states from now on (a resampled
-        match gives them by replaying itself)."""
-        if not self.recall and self.applied is not None:
+        """The match at the same point that keeps its seats' information states."""
+        recalled = self._recalled
+        if recalled is None:
             host = self.shared.host
-            match = host.new_explicit(recall=True)
-            for number in self.applied:
-                host.apply(match, number)
-            self._match, self.recall = match, True
-        return self.match
+            if self.origin is not None:
+                recalled, numbers = host.clone(self.origin), self.since
+            else:
+                assert self.applied is not None
+                recalled, numbers = host.new_explicit(recall=True), self.applied
+            for number in numbers:
+                host.apply(recalled, number)
+            self._recalled = recalled
+        return recalled
 
     def record(self, number: int) -> None:
+        """Note ``number``, just applied to :attr:`match`."""
         if self.applied is not None:
             self.applied.append(number)
+        else:
+            self.since.append(number)
+        if self._recalled is not None:
+            self.shared.host.apply(self._recalled, number)
 
     def __deepcopy__(self, memo: Any) -> _MatchRef:
-        applied = None if self.applied is None else list(self.applied)
-        return _MatchRef(self.shared, self.shared.host.clone(self.match), applied, self.recall)
+        return _MatchRef(
+            self.shared,
+            self.shared.host.clone(self.match),
+            None if self.applied is None else list(self.applied),
+            self.origin,
+            list(self.since),
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self.applied is None:
@@ -219,6 +242,8 @@ class GameweaveState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._shared = game.shared
         self._ref = _MatchRef(game.shared)
+        #: The player to act, kept until the next action (None: not known yet).
+        self._player: int | None = None
 
     @property
     def match(self) -> Any:
@@ -226,18 +251,23 @@ class GameweaveState(pyspiel.State):  # type: ignore[misc]
         return self._ref.match
 
     # current_player and is_terminal are asked many times per node by OpenSpiel's
-    # algorithms: they read the match directly rather than through the host.
+    # algorithms (MCTS asks several times per node it visits): the answer is kept
+    # until the state's next action (a clone copies it, as it copies the match).
 
     def current_player(self) -> int:
-        match = self._ref.match
-        if match.is_chance_node:
-            return _CHANCE
-        awaiting = match.awaiting
-        return awaiting[0] - 1 if awaiting else _TERMINAL
+        player = self._player
+        if player is None:
+            match = self._ref.match
+            if match.is_chance_node:
+                player = _CHANCE
+            else:
+                awaiting = match.awaiting
+                player = awaiting[0] - 1 if awaiting else _TERMINAL
+            self._player = player
+        return player
 
     def is_terminal(self) -> bool:
-        match = self._ref.match
-        return not match.awaiting and not match.is_chance_node
+        return self.current_player() == _TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._shared.host.legal_indices(self._ref.match, player + 1)
@@ -247,6 +277,7 @@ class GameweaveState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         ref = self._ref
+        self._player = None
         self._shared.host.apply(ref.match, action)
         ref.record(action)
 
@@ -270,11 +301,15 @@ class GameweaveState(pyspiel.State):  # type: ignore[misc]
             raise NotImplementedError(f"{host.title.name} has no resample hook")
         seed = int(probability_sampler() * 2**31)
         drawn = GameweaveState(self.get_game())
-        # From a match keeping information states, so that the drawn one keeps them
-        # too: IS-MCTS keys its tree by them at every node it visits.
-        source = self._ref.recalling()
+        seat, ref = player_id + 1, self._ref
+        # Drawn twice with the same seed, so the same world: from the match, for the
+        # moves, and from the match keeping information states, whose draw keeps
+        # them too (IS-MCTS keys its tree by them at every node it visits; the
+        # rollouts from a node never ask).
         drawn._ref = _MatchRef(
-            self._shared, host.resampled(source, player_id + 1, seed), None, True
+            self._shared,
+            host.resampled(ref.match, seat, seed),
+            origin=host.resampled(ref.recalling(), seat, seed),
         )
         return drawn
 

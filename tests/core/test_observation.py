@@ -195,3 +195,106 @@ def test_the_compiled_encoder_agrees_with_the_reference(view: dict[str, Any]) ->
         return
     assert spec.encode(view) == expected
     assert all(spec.low <= x <= spec.high for x in expected)
+
+
+_CARDS = [{"id": 1, "kind": "coin"}, {"id": 2, "kind": "guard"}, {"id": 3, "kind": "coin"}]
+#: One schema with every constructor, nested, for the compiled plan's property test.
+_EVERY = Record(
+    flag=Bool(),
+    n=IntRange(-2, 3),
+    hot=IntRange(0, 2, one_hot=True),
+    x=Number(-1.5, 2.0),
+    pick=OneOf(("a", "b", None, 1)),
+    far=OneOf(("p", "q", "r"), one_hot=False),
+    card=OneOf(_CARDS),
+    hand=Bag(_CARDS, max_count=2),
+    board=Const([1, 2]),
+    words=NotEncoded("for people"),
+    cells=ListOf(OneOf(("", "X")), length=2),
+    rows=ListOf(Record(k=IntRange(0, 1), m=Maybe(Bool())), max_len=2),
+    seen=MapOf(["1", "2"], value=Record(on=Bool())),
+    opt=Maybe(Record(deep=ListOf(Maybe(OneOf(_CARDS, one_hot=False)), max_len=2))),
+)
+_ANY = st.none() | st.booleans() | st.integers(-3, 4) | st.sampled_from(["a", "p", "X", ""])
+_CARD = st.sampled_from(_CARDS)
+#: A view the schema takes, every constructor at work...
+_VALID = st.fixed_dictionaries(
+    {
+        "flag": st.booleans(),
+        "n": st.integers(-2, 3),
+        "hot": st.integers(0, 2),
+        "x": st.floats(-1.5, 2.0) | st.integers(-1, 2),
+        "pick": st.sampled_from(["a", "b", None, 1]),
+        "far": st.sampled_from(["p", "q", "r"]),
+        "card": _CARD,
+        "hand": st.lists(_CARD, max_size=2),
+        "cells": st.lists(st.sampled_from(["", "X"]), min_size=2, max_size=2),
+        "rows": st.lists(
+            st.fixed_dictionaries(
+                {"k": st.integers(0, 1)}, optional={"m": st.none() | st.booleans()}
+            ),
+            max_size=2,
+        ),
+        "seen": st.dictionaries(
+            st.sampled_from(["1", "2"]), st.none() | st.fixed_dictionaries({"on": st.booleans()})
+        ),
+    },
+    optional={
+        "board": st.sampled_from([[1, 2], (1, 2)]),
+        "words": _ANY,
+        "opt": st.none() | st.fixed_dictionaries({"deep": st.lists(st.none() | _CARD, max_size=2)}),
+    },
+)
+#: ...and the junk one field may hold instead (or a key the schema does not name).
+_JUNK = _ANY | st.sampled_from(
+    [
+        {"id": True, "kind": "coin"},
+        {"id": 1.0, "kind": "coin"},
+        {"kind": "coin", "id": 1},
+        {"id": 4, "kind": "coin"},
+        [{"id": 1, "kind": "coin"}] * 3,
+        ["", "X", "X"],
+        ["O", "X"],
+        [{"k": 2}],
+        [{"k": 0, "m": 1}],
+        [{"k": 0, "z": 1}],
+        {"3": None},
+        {"1": {"on": 1}},
+        {"deep": [None, None, None]},
+        {"deep": [], "extra": 1},
+        [2, 1],
+        ["p"],
+        3.5,
+        1.0,
+    ]
+)
+
+
+@given(
+    valid=_VALID,
+    change=st.none()
+    | st.tuples(st.sampled_from([*_EVERY.fields, "stray"]), _JUNK)
+    | st.tuples(st.sampled_from(list(_EVERY.fields)), st.just("drop")),
+)
+def test_the_compiled_plan_encodes_as_the_reference_or_refuses(
+    valid: dict[str, Any], change: tuple[str, Any] | None
+) -> None:
+    """The flat plan (``spec.encoder``, no fallback) writes the reference's numbers
+    for every value the reference takes, and raises for every value it refuses."""
+    view = dict(valid)
+    if change is not None:
+        key, junk = change
+        if junk == "drop":
+            view.pop(key, None)
+        else:
+            view[key] = junk
+    spec = ObservationSpec.of(_EVERY)
+    out = [0.0] * spec.size
+    try:
+        expected = spec.reference(view)
+    except ViewOutsideSchema:
+        with pytest.raises(Exception):  # noqa: B017 - the plan's miss names nothing
+            spec.encoder(view, out, 0)
+        return
+    spec.encoder(view, out, 0)
+    assert out == expected
