@@ -18,7 +18,9 @@ A title offers worlds with the hook ``resample_world(state, seat, rng) -> World`
 and checks one, and the conformance kit checks every title that has the hook.
 :func:`shuffle_outcomes` gives the outcomes that make :meth:`Rng.shuffle
 <gameweave_core.rng.Rng.shuffle>` put a list in a chosen order: a deal the title
-picked becomes chance outcomes.
+picked becomes chance outcomes; :func:`sample_outcomes` does the same for
+:meth:`Rng.sample <gameweave_core.rng.Rng.sample>` (a :meth:`Rng.choice
+<gameweave_core.rng.Rng.choice>`'s outcome is the index of the item chosen).
 """
 
 from __future__ import annotations
@@ -31,7 +33,13 @@ import attrs
 from .errors import GameweaveError, IllegalAction, TitleError
 from .match import Match
 
-__all__ = ["InconsistentWorld", "World", "resampled_world", "shuffle_outcomes"]
+__all__ = [
+    "InconsistentWorld",
+    "World",
+    "resampled_world",
+    "sample_outcomes",
+    "shuffle_outcomes",
+]
 
 
 @attrs.frozen
@@ -69,6 +77,28 @@ def shuffle_outcomes(items: Sequence[Hashable], arranged: Sequence[Hashable]) ->
     return out
 
 
+def sample_outcomes(items: Sequence[Hashable], chosen: Sequence[Hashable]) -> list[int]:
+    """The chance outcomes that make ``Rng.sample(items, len(chosen))`` return
+    ``chosen``, in its order.
+
+    The sample swaps position ``i`` (from the first up) with position
+    ``i + randbelow(len(items) - i)``; walking the same way, each outcome is how far
+    past ``i`` the item that must come ``i``-th stands then. ``chosen`` must be
+    distinct items of ``items``."""
+    work = list(items)
+    out: list[int] = []
+    for i, item in enumerate(chosen):
+        try:
+            j = work.index(item, i)
+        except ValueError:
+            raise ValueError(
+                f"sample_outcomes: {item!r} is not among the items left to sample"
+            ) from None
+        out.append(j - i)
+        work[i], work[j] = work[j], work[i]
+    return out
+
+
 def resampled_world(real: Match, seat: int | None, world: World) -> Match:
     """Replay ``real`` (a :class:`~gameweave_core.match.Match`) in ``world``, as
     explicit chance, and return the replayed match if ``seat`` (``None``: a
@@ -98,8 +128,11 @@ def resampled_world(real: Match, seat: int | None, world: World) -> Match:
             used += 1
 
     def compare(step: int) -> None:
-        if dream.view(seat) != truth.view(seat):
-            raise InconsistentWorld(f"{_who(seat)}'s view differs at step {step}")
+        seen, dreamt = truth.view(seat), dream.view(seat)
+        if dreamt != seen:
+            raise InconsistentWorld(
+                f"{_who(seat)}'s view differs at step {step} ({_where(seen, dreamt)})"
+            )
         if dream.events(seat, step - 1) != truth.events(seat, step - 1):
             mine = [e["text"] for e in truth.events(seat, step - 1)]
             theirs = [e["text"] for e in dream.events(seat, step - 1)]
@@ -130,6 +163,28 @@ def resampled_world(real: Match, seat: int | None, world: World) -> Match:
             f"the world gives {len(outcomes)} chance outcomes and the match draws {used}"
         )
     return dream
+
+
+def _where(seen: Any, dreamt: Any, path: str = "") -> str:
+    """Where two views first differ, and how: the path of keys and indexes down to
+    the first differing value, with that value in the match and in the world."""
+    if isinstance(seen, dict) and isinstance(dreamt, dict):
+        for key in sorted(seen.keys() | dreamt.keys(), key=str):
+            if key not in seen or key not in dreamt:
+                has = "the match" if key in seen else "the world"
+                return f"{path}[{key!r}] is only in {has}'s view"
+            if seen[key] != dreamt[key]:
+                return _where(seen[key], dreamt[key], f"{path}[{key!r}]")
+    if isinstance(seen, list) and isinstance(dreamt, list) and len(seen) == len(dreamt):
+        for i, (a, b) in enumerate(zip(seen, dreamt, strict=True)):
+            if a != b:
+                return _where(a, b, f"{path}[{i}]")
+    return f"{path or 'the view'}: {_short(seen)} in the match, {_short(dreamt)} in the world"
+
+
+def _short(value: Any, most: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def _who(seat: int | None) -> str:

@@ -420,6 +420,7 @@ def copy_state(state: State) -> State:
         cur_hand=state.cur_hand,
         last_round=state.last_round,
         ended=state.ended,
+        shuffles=list(state.shuffles),  # its pairs of tuples never change: shared
         last=None
         if last is None
         else Settled(

@@ -19,9 +19,11 @@ def draw(state: State, rng: Rng) -> tuple[str, list[Event]]:
     if not state.deck:
         if not state.discard:  # pragma: no cover - 52 cards cannot all be on the table
             raise RuntimeError("the deck and the discard are both empty")
+        pile = tuple(state.discard)
         state.deck = state.discard
         state.discard = []
         rng.shuffle(state.deck)
+        state.shuffles.append((pile, tuple(state.deck)))
         state.shown = 0
         state.last_round = True
         events.append(

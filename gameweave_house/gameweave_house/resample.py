@@ -10,7 +10,10 @@ so there are no others). What the crew knows about them:
 
 - which cards they are, as a set (the deck's size and The Count read only the set);
 - a face-down hole card does not make the dealer's blackjack: the house peeked;
-- with an Inside Man at the table, The Tell said HIGH or LOW for the hole card.
+- with an Inside Man at the table, The Tell said HIGH or LOW for the hole card;
+- once the deck has run dry and the discard was shuffled back in, the face-down
+  deck holds only cards the crew saw in the discard, so a hole card dealt before
+  that shuffle is the one card the crew has seen nowhere: it is known, and stays.
 
 A resampled job deals those cards out again over the same positions, uniformly among
 every deal that keeps the two facts about the hole card: that is the exact posterior
@@ -26,10 +29,10 @@ crew could not tell apart.
 
 from __future__ import annotations
 
-import copy
-
 from gameweave_core import Rng
+from gameweave_core.worlds import World, shuffle_outcomes
 
+from .algorithms import copy_state
 from .cards import high_low, is_two_card_21
 from .state import State
 
@@ -37,10 +40,12 @@ from .state import State
 def resample(state: State, seat: int | None, rng: Rng) -> State:
     """A copy of ``state`` with the unseen cards dealt again from ``rng``; ``state``
     is left untouched. ``seat`` does not matter: the crew hides nothing from itself."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)  # the title's fast copy: the shuffles it shares never change
     hidden = new.face_down  # deck[:hidden] is face down; the face-up top stays
     unseen = sorted(new.deck[:hidden])  # canonical: nothing of the true order is kept
-    if new.hole_down:
+    # A hole card not in the latest shuffle was dealt before it (the discard shuffled
+    # back in cannot hold a card on the table): the crew knows it by elimination.
+    if new.hole_down and not (new.shuffles and new.dealer[1] not in new.shuffles[-1][1]):
         up, hole = new.dealer
         told = new.has_role("inside_man")
 
@@ -58,3 +63,30 @@ def resample(state: State, seat: int | None, rng: Rng) -> State:
     rng.shuffle(unseen)
     new.deck[:hidden] = unseen
     return new
+
+
+def resample_world(state: State, seat: int | None, rng: Rng) -> World:
+    """The job :func:`resample` draws, given as the chance outcomes that make it (a
+    world, which the core replays and checks: :mod:`gameweave_core.worlds`).
+
+    Each shuffle of the job (:attr:`State.shuffles`) left its pile in an order; the
+    cards the crew has not seen keep their places in that order and only change
+    cards, as :func:`resample` changed them: each face-down deck card's place takes
+    the card drawn there, and the hole card's place (in the shuffle it was dealt
+    from) the drawn hole card. With the test option ``deck`` nothing was shuffled:
+    the order is the option's, and the world the real one."""
+    if not state.shuffles:
+        return World(())
+    drawn = resample(state, seat, rng)
+    hidden = state.face_down
+    latest: dict[str, str] = dict(zip(state.deck[:hidden], drawn.deck[:hidden], strict=True))
+    changes = [dict[str, str]() for _ in state.shuffles]
+    changes[-1] = latest
+    if state.hole_down:
+        hole = state.dealer[1]
+        dealt_from = max(k for k, (_, after) in enumerate(state.shuffles) if hole in after)
+        changes[dealt_from] = {**changes[dealt_from], hole: drawn.dealer[1]}
+    chance: list[int] = []
+    for (pile, after), change in zip(state.shuffles, changes, strict=True):
+        chance += shuffle_outcomes(pile, [change.get(card, card) for card in after])
+    return World(tuple(chance))

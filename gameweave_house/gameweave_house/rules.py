@@ -84,9 +84,11 @@ def check_config(players: int, config: dict[str, Any]) -> dict[str, Any]:
 def setup(players: int, config: Mapping[str, Any], rng: Rng) -> State:
     """A job before the draft: the deck in draw order, the opening Take."""
     order = list(config.get("deck") or [])
+    shuffles: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     if not order:
         order = list(FULL_DECK)
         rng.shuffle(order)
+        shuffles.append((tuple(FULL_DECK), tuple(order)))
     take = int(config.get("take", 1000))
     return State(
         players=players,
@@ -95,6 +97,7 @@ def setup(players: int, config: Mapping[str, Any], rng: Rng) -> State:
         deck=order[::-1],  # the next card is the last item: pop() is cheap
         roles=[""] * players,
         spent=[[] for _ in range(players)],
+        shuffles=shuffles,
     )
 
 

@@ -198,6 +198,12 @@ class State:
     #: of what the state held when the round settled, so the digest leaves it out
     #: (see :func:`for_digest`).
     last: Settled | None = None
+    #: Every shuffle of the job so far: the pile as it was, and as the shuffle left it
+    #: (the setup's, unless the test option ``deck`` fixed the order, and the
+    #: discard's when the deck runs dry). Only ``resample_world`` reads it, to give a
+    #: job as the chance outcomes that made it; the digest leaves it out (see
+    #: :func:`for_digest`): it adds nothing the actions and the seed do not fix.
+    shuffles: list[tuple[tuple[str, ...], tuple[str, ...]]] = attrs.Factory(list)
 
     def box(self, box_id: int) -> Box | None:
         for b in self.boxes:
@@ -254,7 +260,8 @@ class State:
 
 def for_digest(data: dict[str, object]) -> dict[str, object]:
     """The title's snapshot (``data``, the whole state unstructured) without
-    :attr:`State.last`: the rules never read it, and leaving it out keeps the
-    digests of logs recorded before it existed."""
+    :attr:`State.last` and :attr:`State.shuffles`: the rules never read them, and
+    leaving them out keeps the digests of logs recorded before they existed."""
     data.pop("last", None)
+    data.pop("shuffles", None)
     return data

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from gameweave_core import ModuleTitle
+from gameweave_core import ModuleTitle, Rng
+from gameweave_core.worlds import World
 
 from . import actions, algorithms, bots, resample, rules, rules_text, terminal, views
 from .state import State, for_digest
@@ -49,3 +50,8 @@ class HouseJob(
     def snapshot(self, state: State) -> Any:
         # The generic snapshot without State.last, which the digests of older logs lack.
         return for_digest(super().snapshot(state))
+
+    def resample_world(self, state: State, seat: int | None, rng: Rng) -> World:
+        """The resample as a world the core can check (``resample.resample_world``);
+        the core has no module hook of that name, so the class names it."""
+        return resample.resample_world(state, seat, rng)

@@ -12,7 +12,10 @@ import pytest
 from gameweave_cli.hint import search_hint
 from gameweave_core import Match, Rng
 from gameweave_core.ismcts import SearchOptions
+from gameweave_core.testing import check_worlds, random_match
+from gameweave_core.worlds import InconsistentWorld, resampled_world
 from gameweave_house import HouseJob
+from gameweave_house import resample as resample_module
 from gameweave_house.actions import Ability, Chips, DealMeIn, Draft
 from gameweave_house.cards import FULL_DECK, high_low, is_two_card_21, stacked
 from gameweave_house.state import State
@@ -184,3 +187,115 @@ def test_the_hint_is_the_same_in_jobs_the_crew_cannot_tell_apart(
     options = SearchOptions.for_title(TITLE, seat, players, iterations=40)
     hint_a, hint_b = search_hint(a, seat, options), search_hint(b, seat, options)
     assert hint_a.iterations == 40 and hint_a == hint_b
+
+
+# -- the same draws as worlds the core checks (gameweave_core.worlds) -----------------
+
+
+def reshuffled_with_the_hole_down() -> list[Match]:
+    """Random jobs at the steps where the deck ran dry after the dealer's hole card
+    went face down (the discard shuffled back in cannot hold it)."""
+    found = []
+    for seed in range(130, 200):
+        match = random_match(TITLE, 2 + seed % 3, seed)
+        for step in match.steps():
+            state: State = step.state
+            # The hole card is not in the latest shuffle: it was dealt before it.
+            if state.hole_down and state.dealer[1] not in state.shuffles[-1][1]:
+                found.append(match.at(step.step))
+    return found
+
+
+def test_every_world_the_hook_draws_is_accepted_by_the_core() -> None:
+    """The kit's own check (``check_worlds``) on random jobs, some of which run the
+    deck dry and shuffle the discard back in."""
+    reshuffled = 0
+    for seed in range(130, 142):
+        match = random_match(TITLE, 2 + seed % 3, seed)
+        reshuffled += len(match.state.shuffles) > 1
+        check_worlds(match, steps=8)
+    assert reshuffled >= 1
+
+
+def test_a_hole_card_dealt_before_the_deck_ran_dry_is_known_and_kept() -> None:
+    """Once the discard is shuffled back in, every face-down deck card is one the
+    crew saw in the discard, and the hole card the one card seen nowhere. The
+    resample used to pool it with the deck, drawing jobs that cannot be: the
+    world of such a draw is not even a shuffle of the discard."""
+    states = reshuffled_with_the_hole_down()
+    assert len(states) >= 5
+    for i, at in enumerate(states):
+        state: State = at.state
+        for seat in (1, None):
+            drawn = TITLE.resample(state, seat, Rng(i))
+            assert drawn.dealer[1] == state.dealer[1]
+            assert sorted(drawn.deck) == sorted(state.deck)
+            resampled_world(at, seat, TITLE.resample_world(state, seat, Rng(i)))
+
+
+def test_worlds_differ_from_the_real_job_in_the_cards_nobody_has_seen() -> None:
+    """A world that always gave the real deck would pass the core's check: these
+    worlds deal the face-down cards (and the hole card) otherwise in nearly every
+    draw, and what the crew saw stays as it was."""
+    differ = same = 0
+    for seed in range(4):
+        match = random_match(TITLE, 2 + seed % 3, seed)
+        for step in range(10, match.step, 9):
+            at = match.at(step)
+            state: State = at.state
+            world = TITLE.resample_world(state, 1, Rng(step))
+            replayed: State = resampled_world(at, 1, world).state
+            face_up = state.deck[state.face_down :]
+            assert replayed.deck[replayed.face_down :] == face_up
+            if (replayed.deck, replayed.dealer) != (state.deck, state.dealer):
+                differ += 1
+            else:
+                same += 1
+    assert differ > 10 * max(same, 1), (differ, same)
+
+
+def test_a_chosen_deck_has_only_the_real_world() -> None:
+    """The test option ``deck`` fixes every card: nothing was shuffled."""
+    match = Match(TITLE, 2, 1, {"deck": stacked()})
+    assert match.state.shuffles == []
+    assert TITLE.resample_world(match.state, 1, Rng(1)).chance == ()
+
+
+def test_a_world_that_forgets_the_peek_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mutant resample that forgets the house peeked (any unseen card may be the
+    hole card, a blackjack too): some of its worlds give the dealer a blackjack the
+    peek would have shown, and the core refuses them."""
+    monkeypatch.setattr(resample_module, "is_two_card_21", lambda cards: False)
+    refused = tried = 0
+    for seed in range(40):
+        match = random_match(TITLE, 2, seed)
+        for step in match.steps():
+            state: State = step.state
+            if not (state.hole_down and state.dealer[0][0] in "AT"):
+                continue
+            at = match.at(step.step)
+            for i in range(4):
+                tried += 1
+                try:
+                    resampled_world(at, None, TITLE.resample_world(state, None, Rng(i)))
+                except InconsistentWorld as exc:
+                    refused += 1
+                    assert "differs at step" in str(exc) or "told otherwise" in str(exc)
+            break
+    assert tried >= 20 and refused >= 1, (tried, refused)
+
+
+def test_the_world_ends_in_the_job_resample_draws_with_the_same_generator() -> None:
+    """The search bot keeps calling ``resample``; the cards it draws are those the
+    checked world deals, so the core's check of the worlds covers the bot's draws."""
+    compared = 0
+    for seed in (0, 1, 139):
+        match = random_match(TITLE, 2 + seed % 3, seed)
+        for step in range(5, match.step, 7):
+            at = match.at(step)
+            world = TITLE.resample_world(at.state, 1, Rng(step))
+            replayed: State = resampled_world(at, 1, world).state
+            drawn = TITLE.resample(at.state, 1, Rng(step))
+            assert (replayed.deck, replayed.dealer) == (drawn.deck, drawn.dealer), step
+            compared += 1
+    assert compared >= 20

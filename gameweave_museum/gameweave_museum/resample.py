@@ -62,6 +62,7 @@ from typing import Any
 import attrs
 
 from gameweave_core import Rng
+from gameweave_core.worlds import World, shuffle_outcomes
 
 from .actions import THEN_CUT, Cut, Enter, Hold, Lift, MoveGuard, Pick, Post, Walk
 from .floorplan import WIDTH, FloorPlan, coord, parse_coord, quayside_palace
@@ -83,6 +84,33 @@ def resample(state: State, seat: int | None, rng: Rng) -> State:
         return copy.deepcopy(state)
     drawn = draw(state, rng)
     return copy.deepcopy(state) if drawn is None else drawn[1]
+
+
+def resample_world(state: State, seat: int | None, rng: Rng) -> World:
+    """The history of a state ``seat`` cannot tell from ``state``, as a world the
+    core replays and checks (:mod:`gameweave_core.worlds`): the display's shuffle
+    as it was (the display is public), and the Thief's actions of a history drawn
+    as :func:`resample` draws it, each at the step the Thief took it. For the
+    Thief (and before the break-in, and after the end) the world is the real one:
+    nothing is hidden from the seat then. ``state`` is not changed."""
+    plan = quayside_palace()
+    shuffled = [i for i, art in enumerate(plan.collection) if not art.vault]
+    # The display cases, in order, took the shuffled pieces from the front.
+    placed = [state.display[c] for c, case in enumerate(plan.cases) if not case.vault]
+    chance = tuple(shuffle_outcomes(shuffled, placed + [i for i in shuffled if i not in placed]))
+    if seat == THIEF_SEAT or state.phase in (POSTING, ENTRY, OVER):
+        return World(chance)
+    drawn = draw(state, rng)
+    if drawn is None:
+        return World(chance)
+    return World(chance, dict(zip(thief_steps(len(drawn[0])), drawn[0], strict=True)))
+
+
+def thief_steps(count: int) -> list[int]:
+    """The steps of the Thief's first ``count`` actions: the posts come first, then
+    the entry, then each round the Thief's action and one move per guard."""
+    entry = GUARDS + 1
+    return [entry + (k and 1 + (k - 1) * (GUARDS + 1)) for k in range(count)]
 
 
 def draw(state: State, rng: Rng) -> tuple[list[Any], State] | None:

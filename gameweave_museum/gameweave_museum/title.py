@@ -7,7 +7,8 @@ the same name in one of the modules the class names (``rules``, ``state``,
 
 from __future__ import annotations
 
-from gameweave_core import ModuleTitle
+from gameweave_core import ModuleTitle, Rng
+from gameweave_core.worlds import World
 
 from . import actions, algorithms, bots, resample, rules, rules_text, terminal, views
 from . import state as state_module
@@ -38,3 +39,8 @@ class MuseumJob(
     web_renderer = "web/museum.js"
     # 3 posts + the entry + 18 rounds of at most 4 actions.
     max_actions = 4 + DAWN * 4
+
+    def resample_world(self, state: State, seat: int | None, rng: Rng) -> World:
+        """The resample as a world the core can check (``resample.resample_world``);
+        the core has no module hook of that name, so the class names it."""
+        return resample.resample_world(state, seat, rng)

@@ -17,6 +17,8 @@ import pytest
 from scenario import scenario
 
 from gameweave_core import Match, Rng, derive_seed
+from gameweave_core.testing import check_worlds
+from gameweave_core.worlds import World, resampled_world
 from gameweave_museum import MuseumJob, resample, rules, views
 from gameweave_museum.actions import Cut, Enter, Hold, Lift, MoveGuard, Pick, Walk
 from gameweave_museum.bots import heuristic_bot
@@ -215,3 +217,95 @@ def test_a_state_not_reached_by_the_rules_is_refused_in_one_line() -> None:
     assert "\n" not in str(caught.value)
     copied = TITLE.resample(state, 1, Rng(1))  # the Thief sees it all: a copy
     assert copied is not state and TITLE.snapshot(copied) == TITLE.snapshot(state)
+
+
+# -- the same draws as worlds the core checks (gameweave_core.worlds) -----------------
+
+
+def test_every_world_the_hook_draws_is_accepted_by_the_core() -> None:
+    """The kit's own check (``check_worlds``) on the heuristic and the random games:
+    every world drawn for Security, the spectator and the Thief replays to what
+    the seat was told, step by step."""
+    for match in games():
+        check_worlds(match, steps=8)
+
+
+def test_the_thief_actions_of_a_world_stand_at_the_steps_the_thief_took() -> None:
+    for match in games():
+        steps = [i for i, (seat, _) in enumerate(match.actions(), start=1) if seat == 1]
+        assert resample.thief_steps(len(steps)) == steps
+
+
+def test_worlds_differ_from_the_real_match_in_where_the_thief_went() -> None:
+    """A world that always replayed the real Thief would pass the core's check: the
+    worlds drawn here put the Thief elsewhere in most draws, and only where the
+    evidence pins the Thief down do they agree with the real route."""
+    differ = same = 0
+    for match in games():
+        for at in hidden_steps(match, every=7):
+            for i in range(3):
+                world = TITLE.resample_world(at.state, 2, Rng(derive_seed(at.step, f"w {i}")))
+                replayed = resampled_world(at, 2, world)
+                if replayed.state.route != at.state.route:
+                    differ += 1
+                else:
+                    same += 1
+    assert differ > 3 * same, (differ, same)
+
+
+def test_the_thief_and_a_match_before_the_break_in_get_the_real_world() -> None:
+    match = games()[0]
+    for at, seat in ((match.at(match.step // 2), 1), (match.at(3), 2), (match, None)):
+        world = TITLE.resample_world(at.state, seat, Rng(1))
+        assert world.choices == {}
+        assert resampled_world(at, seat, world).state.route == at.state.route
+
+
+class Blind(MuseumJob):
+    """A mutant: its worlds walk the Thief anywhere the guards did not stand, as if
+    no camera or guard had looked at the squares it saw empty."""
+
+    def resample_world(self, state: State, seat: int | None, rng: Rng) -> World:
+        real = TITLE.resample_world(state, seat, rng)
+        if not real.choices:
+            return real
+        facts = resample.Facts.read(PLAN, state)
+        floor = resample.masks(PLAN).floor
+        for r in range(1, facts.rounds + 1):
+            if facts.allowed[r] & (facts.allowed[r] - 1):  # not pinned by a sighting
+                facts.allowed[r] = floor & ~facts.blocked[r]
+        actions = resample.draw_history(PLAN, facts, rng, extras=False)
+        if actions is None:
+            return real
+        return World(
+            real.chance, dict(zip(resample.thief_steps(len(actions)), actions, strict=True))
+        )
+
+
+def test_a_world_that_ignores_what_security_saw_empty_fails_the_check() -> None:
+    blind = Blind()
+    failures = []
+    for match in games():
+        twin = Match(blind, match.players, match.seed)
+        for seat, act in match.actions():
+            twin.submit(seat, act)
+        with pytest.raises(AssertionError, match="could not have happened") as caught:
+            check_worlds(twin, steps=8)
+        failures.append(str(caught.value))
+    assert all("museum: the world resample_world drew for" in f for f in failures), failures
+
+
+def test_the_world_ends_in_the_state_resample_draws_with_the_same_generator() -> None:
+    """The search bot keeps calling ``resample``; its draw is the state the checked
+    world replays to, so the core's check of the worlds covers the bot's draws."""
+    compared = 0
+    for match in games()[::2]:
+        for at in hidden_steps(match, every=11):
+            for seat in seats(match):
+                seed = derive_seed(at.step, f"same {seat}")
+                world = TITLE.resample_world(at.state, seat, Rng(seed))
+                replayed = resampled_world(at, seat, world).state
+                drawn = TITLE.resample(at.state, seat, Rng(seed))
+                assert TITLE.snapshot(replayed) == TITLE.snapshot(drawn), f"step {at.step}"
+                compared += 1
+    assert compared >= 20

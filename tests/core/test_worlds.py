@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 
 from gameweave_core import Match, Rng
 from gameweave_core.rng import ScriptedRng
-from gameweave_core.worlds import InconsistentWorld, World, resampled_world, shuffle_outcomes
+from gameweave_core.worlds import (
+    InconsistentWorld,
+    World,
+    resampled_world,
+    sample_outcomes,
+    shuffle_outcomes,
+)
 
 from .ohhell import CARDS, Bid, OhHell, deal_outcomes, resample_world
 
@@ -28,6 +34,24 @@ def test_shuffle_outcomes_make_the_shuffle_deal_the_chosen_order(arranged: list[
 def test_shuffle_outcomes_refuse_other_items() -> None:
     with pytest.raises(ValueError, match="not the items shuffled"):
         shuffle_outcomes([1, 2, 3], [1, 2, 4])
+
+
+@given(st.data())
+def test_sample_outcomes_make_the_sample_draw_the_chosen_items(data: st.DataObject) -> None:
+    items = list(range(10, 22))
+    k = data.draw(st.integers(0, len(items)))
+    chosen = data.draw(st.permutations(items))[:k]
+    outcomes = sample_outcomes(items, chosen)
+    assert ScriptedRng(outcomes).sample(items, k) == chosen
+    # Each outcome is one of the n - i a draw of sample can give at that point.
+    assert all(0 <= o < len(items) - i for i, o in enumerate(outcomes))
+
+
+def test_sample_outcomes_refuse_an_item_not_left() -> None:
+    with pytest.raises(ValueError, match="9 is not among the items left"):
+        sample_outcomes([1, 2, 3], [2, 9])
+    with pytest.raises(ValueError, match="2 is not among the items left"):
+        sample_outcomes([1, 2, 3], [2, 2])
 
 
 def played(seed: int, steps: int) -> Match:
@@ -66,8 +90,15 @@ def test_a_world_that_deals_the_seat_another_hand_is_refused_at_the_deal() -> No
     others = [c for c in CARDS if c not in mine and c != match._state.trump]
     swapped = {1: [*mine[1:], others[0]], 2: others[1:4], 3: others[4:7]}
     world = World(tuple(deal_outcomes(3, swapped, match._state.trump)))
-    with pytest.raises(InconsistentWorld, match="seat 1's view differs at step 0"):
+    with pytest.raises(InconsistentWorld, match="seat 1's view differs at step 0") as caught:
         resampled_world(match, 1, world)
+    # The message says where: the first card of the hand that differs, both ways.
+    real = match.at(0).view(1)["hand"]
+    dealt = sorted(swapped[1], key=CARDS.index)
+    i = next(i for i, (a, b) in enumerate(zip(real, dealt, strict=True)) if a != b)
+    assert f"(['hand'][{i}]: {real[i]!r} in the match, {dealt[i]!r} in the world)" in str(
+        caught.value
+    )
 
 
 def test_the_seat_s_own_action_cannot_be_changed() -> None:

@@ -181,4 +181,9 @@ def copy_state(state: State) -> State:
             {s: list(r) for s, r in last.ruled_out.items()},
         ),
         winner=state.winner,
+        start=state.start,
+        start_artwork=state.start_artwork,
+        acted=state.acted,
+        chose_at=list(state.chose_at),
+        rounds=list(state.rounds),  # records of tuples: shared, never changed
     )

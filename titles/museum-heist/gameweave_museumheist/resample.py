@@ -16,17 +16,21 @@ the set of assignments the seat cannot rule out.
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Sequence
 
 from gameweave_core import Rng
+from gameweave_core.worlds import World, sample_outcomes
 
-from .board import CHARACTERS
+from .actions import Choose
+from .algorithms import copy_state
+from .board import CHARACTERS, SQUARES
+from .rules import artwork_spaces
 from .state import State
 
 
 def resample(state: State, seat: int | None, rng: Rng) -> State:
     """A fresh state ``seat`` (``None``: a spectator) cannot tell from ``state``."""
-    out = copy.deepcopy(state)
+    out = copy_state(state)  # the title's fast copy (the past it keeps is shared)
     seen = set(state.public)
     if seat is not None:
         seen.add(seat)
@@ -62,3 +66,40 @@ def redraw_last_round(out: State, seat: int | None, rng: Rng) -> None:
             for owner in shown:
                 if owner != seat:
                     shown[owner] = cards[owner]
+
+
+def resample_world(state: State, seat: int | None, rng: Rng) -> World:
+    """A history ``seat`` (``None``: a spectator) cannot tell from the real one, as a
+    world the core replays and checks (:mod:`gameweave_core.worlds`).
+
+    The setup's draws are public (the pieces and the first Artwork stand where
+    everyone saw them), so its chance outcomes are the real ones. Every other seat's
+    choice, in every round so far, is drawn as :func:`resample` draws this round's:
+    the card the seat saw (shown to all, or to it alone) where it saw one, else
+    uniformly among the characters not publicly ruled out for that seat in that
+    round. Each choice stands at the step it was made."""
+    chance = [
+        *sample_outcomes(range(SQUARES), state.start),
+        artwork_spaces(state.start).index(state.start_artwork),
+    ]
+    choices: dict[int, Choose] = {}
+    for past in state.rounds:
+        revealed = dict(past.revealed)
+        mine = dict(past.shown[seat - 1]) if seat is not None else {}
+        ruled = dict(past.ruled_out)
+        for owner, step in enumerate(past.chose_at, start=1):
+            if owner != seat:
+                known = revealed.get(owner) or mine.get(owner)
+                choices[step] = Choose(known or _unruled(ruled.get(owner, ()), rng))
+    seen = set(state.public)
+    if seat is not None:
+        seen.update(state.shown[seat - 1])
+    for owner, step in enumerate(state.chose_at, start=1):
+        if step and owner != seat:
+            known = state.chosen[owner - 1] if owner in seen else ""
+            choices[step] = Choose(known or _unruled(state.ruled_out[owner - 1], rng))
+    return World(tuple(chance), choices)
+
+
+def _unruled(ruled_out: Sequence[str], rng: Rng) -> str:
+    return rng.choice([c for c in CHARACTERS if c not in ruled_out])

@@ -30,6 +30,7 @@ from .state import (
     PLACE,
     PLAY,
     SWAPS_EACH,
+    PastRound,
     RoundEnd,
     State,
     tokens_to_win,
@@ -69,6 +70,7 @@ def setup(players: int, config: Any, rng: Rng) -> State:
     # Ruling: the rulebook names nobody to place the first Artwork; the generator does.
     state.artwork = rng.choice(artwork_spaces(pieces))
     state.supply -= 1
+    state.start, state.start_artwork = tuple(pieces), state.artwork
     return state
 
 
@@ -219,6 +221,7 @@ def explain_swap(state: State, seat: int, a: str, b: str) -> str:
 
 def apply(state: State, seat: int, action: Any, rng: Rng) -> list[Event]:
     """Carry out a legal action of ``seat``."""
+    state.acted += 1
     match action:
         case Place(at=at):
             return do_place(state, seat, parse_coord(at))
@@ -246,6 +249,7 @@ def do_place(state: State, seat: int, sq: int) -> list[Event]:
 
 def do_choose(state: State, seat: int, character: str) -> list[Event]:
     state.chosen[seat - 1] = character
+    state.chose_at[seat - 1] = state.acted
     events = [
         Event.private([seat], f"You choose {NAMES[character]}", "choose", character=character),
         Event.others([seat], state.players, f"{label(seat)} has chosen a character", "chosen"),
@@ -400,6 +404,14 @@ def end_round(state: State, winner: int, how: str, revealed: dict[int, str]) -> 
     state.last = RoundEnd(
         state.round, winner, how, dict(revealed), shown, list(state.challenges), ruled
     )
+    state.rounds.append(
+        PastRound(
+            tuple(state.chose_at),
+            tuple(revealed.items()),
+            tuple(tuple(seen.items()) for seen in shown),
+            tuple((s, tuple(r)) for s, r in ruled.items()),
+        )
+    )
     events = [
         Event.public(
             f"{label(winner)} collects the Artwork of round {state.round} "
@@ -421,6 +433,7 @@ def end_round(state: State, winner: int, how: str, revealed: dict[int, str]) -> 
     state.starter = winner
     state.turn = (winner - 2) % state.players + 1
     state.chosen = [""] * state.players
+    state.chose_at = [0] * state.players
     state.out = [False] * state.players
     state.public = []
     state.shown = [[] for _ in range(state.players)]

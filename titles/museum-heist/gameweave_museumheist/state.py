@@ -7,7 +7,7 @@ Every list indexed by seat holds seat 1 at index 0. A character is a key of
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -44,6 +44,24 @@ class RoundEnd:
     #: The round's challenges and public deductions, as they stood at its end.
     challenges: list[tuple[int, int, str, bool]] = attrs.field(factory=list)
     ruled_out: dict[int, list[str]] = attrs.field(factory=dict)
+
+
+class PastRound(NamedTuple):
+    """A round that has ended, as the table saw it, kept for ``resample_world``: the
+    step each seat chose at, the cards shown to all, the cards each seat alone was
+    shown (``shown[v]`` for seat ``v + 1``) and what everyone knew each seat was not.
+    Tuples only: copies share it, and nothing changes it."""
+
+    chose_at: tuple[int, ...]
+    revealed: tuple[tuple[int, str], ...]
+    shown: tuple[tuple[tuple[int, str], ...], ...]
+    ruled_out: tuple[tuple[int, tuple[str, ...]], ...]
+
+
+#: The fields that keep the match's past for ``resample_world`` alone: the digest
+#: leaves them out (the title's ``snapshot``), since the seed and the actions fix
+#: them, and logs recorded before they existed still verify.
+HISTORY_FIELDS = ("start", "start_artwork", "acted", "chose_at", "rounds")
 
 
 @attrs.define
@@ -83,6 +101,20 @@ class State:
     supply: int = ARTWORK_TOKENS
     last: RoundEnd | None = None
     winner: int = 0
+    # -- the past, for resample_world (see HISTORY_FIELDS) ----------------------------
+    #: The squares the setup drew for the pieces, and for the first Artwork.
+    start: tuple[int, ...] = ()
+    start_artwork: int = -1
+    #: Actions taken so far in the match (the step of the last one).
+    acted: int = 0
+    #: The step at which each seat chose its character this round (0: not yet).
+    chose_at: list[int] = attrs.field()
+    #: Every round that has ended.
+    rounds: list[PastRound] = attrs.field(factory=list)
+
+    @chose_at.default
+    def _nobody_chose(self) -> list[int]:
+        return [0] * self.players
 
 
 def readable_snapshot(state: State) -> dict[str, Any]:

@@ -6,11 +6,14 @@ Every method is the function of the same name in one of them, bound as it is."""
 
 from __future__ import annotations
 
-from gameweave_core import ModuleTitle
+from typing import Any
+
+from gameweave_core import ModuleTitle, Rng
+from gameweave_core.worlds import World
 
 from . import actions, algorithms, bots, resample, rules, rules_text, terminal, views
 from . import state as state_module
-from .state import State
+from .state import HISTORY_FIELDS, State
 
 # A round ends within 1 placement + 4 choices + 686 moves (each move lowers the sum of
 # the pieces' squared distances to the Artwork, at most 7 x 98, and a swap keeps it)
@@ -41,3 +44,16 @@ class MuseumHeist(
     default_bot = "heuristic"
     web_renderer = "web/museumheist.js"
     max_actions = 9 * _ROUND_BOUND
+
+    def snapshot(self, state: State) -> Any:
+        # The generic snapshot without the past kept for resample_world: the seed and
+        # the actions fix it, and the digests of logs recorded before it stay as they were.
+        data = super().snapshot(state)
+        for name in HISTORY_FIELDS:
+            del data[name]
+        return data
+
+    def resample_world(self, state: State, seat: int | None, rng: Rng) -> World:
+        """The resample as a world the core can check (``resample.resample_world``);
+        the core has no module hook of that name, so the class names it."""
+        return resample.resample_world(state, seat, rng)
