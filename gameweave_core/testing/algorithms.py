@@ -6,6 +6,7 @@ information states, the declared game facts, and worlds drawn by
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -104,6 +105,20 @@ def check_action_space(match: Match) -> int:
     return checked
 
 
+#: Steps of a match at which :func:`check_observations` compares the compiled encoder
+#: with the schema's reference encoding: every this many (and the last).
+REFERENCE_EVERY = 5
+
+
+def _finite(numbers: list[float]) -> bool:
+    """Every number finite and within ±1e300, in C: an observation may hold thousands
+    of numbers at every step. (A sum of numbers each within ±1e300 is finite unless
+    one of them is infinite or not a number.)"""
+    if not numbers:
+        return True
+    return math.isfinite(sum(numbers)) and max(map(abs, numbers)) < 1e300
+
+
 def check_observations(match: Match) -> int:
     """At every step of ``match`` (replayed), for every seat and the spectator: the
     view is inside the title's view schema (else the :class:`ViewOutsideSchema`
@@ -126,17 +141,20 @@ def check_observations(match: Match) -> int:
             assert len(seen) == spec.size, (
                 f"{title.name}: an observation of {len(seen)} numbers, the spec says {spec.size}"
             )
-            assert all(-1e300 < x < 1e300 for x in seen), f"{title.name}: a number is not finite"
+            assert _finite(seen), f"{title.name}: a number is not finite"
             view = json.loads(json.dumps(m.view(seat)))
             again = spec.encode(view)
             assert again == seen, (
                 f"{title.name} at step {m.step}, {_who(seat)}: the observation is not the "
                 "encoding of the view alone"
             )
-            assert spec.reference(view) == seen, (
-                f"{title.name} at step {m.step}, {_who(seat)}: the compiled encoder and "
-                "the schema's reference encoding disagree (a bug in the core)"
-            )
+            # The core's own encoders checked against each other (a title cannot make
+            # them disagree): at a sample of the steps, as the reference is slow.
+            if m.step % REFERENCE_EVERY == 0 or m.step == match.step:
+                assert spec.reference(view) == seen, (
+                    f"{title.name} at step {m.step}, {_who(seat)}: the compiled encoder and "
+                    "the schema's reference encoding disagree (a bug in the core)"
+                )
             checked += 1
     return checked
 

@@ -38,7 +38,7 @@ CHANCE_STEPS = 8
 CHOICE_TRIES = 2
 #: Steps a twin of a moved step is played on, at most (a leak of what moved shows
 #: at once, or when the next thing is told).
-MOVED_DRIVE = 12
+MOVED_DRIVE = 6
 
 
 @attrs.define
@@ -218,7 +218,7 @@ def depth() -> int:
 #: Matches played by the title's own bot per example of ``test_secrets_are_kept``
 #: whose moved steps are checked besides the example's own twins (bots reach what
 #: random play rarely does: a robbery of a hand the table has seen).
-MOVED_SPINES = 2
+MOVED_SPINES = 1
 
 
 def check_moved_twins(

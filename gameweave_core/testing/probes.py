@@ -8,14 +8,16 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
+import json
 import typing
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from ..match import Match
 from ..rng import Rng
+from ..title import Title
 
 
 def _perturbed(action: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -61,11 +63,14 @@ class _Probes:
         near = rng.sample(legal, min(EDGES, len(legal)))
         edges = {_key(p): p for a in near for p in _perturbed(a) if _key(p) not in legal_keys}
         misses = [edges[k] for k in sorted(edges)]
-        seen = [a for a in from_view(match, seat) if _key(a) not in legal_keys]
+        mine = _legal(match.legal_actions(seat))
+        seen = [a for a in _from_view(match.title, match.view(seat)) if a not in mine]
+        picked = rng.sample(seen, SEEN) if len(seen) > SEEN else seen
+        to_json = match.title.codec.to_json
         return (
             shown
             + (rng.sample(misses, 2) if len(misses) > 2 else misses)
-            + (rng.sample(seen, SEEN) if len(seen) > SEEN else seen)
+            + [to_json(a) for a in picked]
         )
 
 
@@ -125,11 +130,37 @@ def from_view(match: Match, seat: int) -> list[dict[str, Any]]:
     know, so twins the seat cannot tell apart must refuse it alike. A title whose
     field is a string (a card's name) is reached this way where whole-number near
     misses never go. Kinds with a field of another type are left out."""
+    to_json = match.title.codec.to_json
+    return [to_json(action) for action in _from_view(match.title, match.view(seat))]
+
+
+def _legal(actions: Sequence[Any]) -> Collection[Any]:
+    """The legal actions, as a set when they can be hashed (for the test of each
+    action built from the view)."""
+    try:
+        return set(actions)
+    except TypeError:  # actions of a mutable class
+        return list(actions)
+
+
+#: Views whose actions :func:`_from_view` keeps, at most (then it starts afresh).
+_KEPT = 4096
+_made: dict[tuple[type, str], list[Any]] = {}
+
+
+def _from_view(title: Title[Any], view: Any) -> list[Any]:
+    """:func:`from_view`'s actions for a view, as action objects (only those probed
+    are turned into JSON). Kept by the view's text: every twin plays the real match
+    on beside it, so the real match's views come round again and again, and the
+    actions depend on the view and the title's kinds of action alone."""
+    key = (type(title), json.dumps(view, sort_keys=True, default=repr))
+    kept = _made.get(key)
+    if kept is not None:
+        return kept
     strings: set[str] = set()
     numbers: set[int] = set()
-    _shown_values(match.view(seat), strings, numbers)
-    title = match.title
-    out: list[dict[str, Any]] = []
+    _shown_values(view, strings, numbers)
+    out: list[Any] = []
     for _, cls in sorted(title.codec.types.items()):
         hints = _hints(cls)
         if hints is None:  # an annotation the kit cannot resolve: skip the kind
@@ -143,10 +174,14 @@ def from_view(match: Match, seat: int) -> list[dict[str, Any]]:
             if made >= SEEN_PER_KIND:
                 break
             try:
-                out.append(title.codec.to_json(cls(*combo)))
+                action = cls(*combo)
             except Exception:  # the class refuses such values itself: not a probe
                 continue
+            out.append(action)
             made += 1
+    if len(_made) >= _KEPT:
+        _made.clear()
+    _made[key] = out
     return out
 
 

@@ -13,7 +13,7 @@ from ..rng import Rng, derive_seed
 from ..title import Title
 from .moved import MOVED_SPINES, check_moved_twins, depth, moved_twins
 from .play import observers
-from .twinrun import CHOICES, _spine, _twin_bots, _TwinRun
+from .twinrun import CHOICES, _copy, _spine, _twin_bots, _TwinRun
 from .twins import REPLAYED, RESAMPLED, TwinStats
 
 #: A kind of action played at most this often in a match is rare: twins going
@@ -53,7 +53,7 @@ def _deeper_forks(
 
 #: How much further the kit goes when most twins end early: at most this many times
 #: the comparisons the first twins made, in twins drawn at other steps.
-DEEPER = 2
+DEEPER = 1
 
 #: Twins ended early are those told apart (by what they received, or by another
 #: seat's choice); when more than this share of a match's
@@ -110,10 +110,12 @@ def check_resampled_twins(
     hook must also leave its input untouched, give the same state from the same
     seed, differ from the real state now and then and vary with the seed.
 
-    At steps where the rules drew chance, replayed twins with one chance draw
-    changed are made too (see :class:`_OneDrawChanged`; up to :data:`CHANCE_STEPS`
-    steps). With ``deeper``, when more than half the twins end early (told apart),
-    more are drawn (before rare actions first, then before chance steps, then
+    Replayed twins with one chance draw changed, or another choice of the acting
+    seat, are made too where hidden state moved (see
+    :mod:`~gameweave_core.testing.moved`; up to :data:`CHANCE_STEPS` steps, and as
+    many in each of ``moved_spines`` more matches played by the title's bot: by
+    default one, times the kit's depth). With ``deeper``, when more than half the
+    twins end early (told apart), more are drawn (before rare actions first, then before chance steps, then
     anywhere) until they have made :data:`DEEPER` times the comparisons of the
     first ones.
     """
@@ -126,9 +128,19 @@ def check_resampled_twins(
     checks = {"choices": CHOICES}  # shared by every twin of the match
     steps = sorted({rng.randrange(spine.step + 1) for _ in range(forks)})
 
+    # The spine as it stood at every step, from one replay (made when first needed):
+    # twins fork at many steps, and replaying the match from the start for each was
+    # much of the kit's time on long matches.
+    stood: list[Match] = []
+
+    def at(fork: int) -> Match:
+        if not stood:
+            stood.extend(_copy(m) for m in spine.steps())
+        return stood[fork]
+
     def twins_at(fork: int, label: str, own: float, draws: int = 1, calm: int = 0) -> TwinStats:
         made = TwinStats()
-        base = spine.at(fork)
+        base = at(fork)
         for seat in observers(spine):
             kinds = [f"{RESAMPLED}:{n}" for n in range(draws)] if title.can_resample else []
             if replayed and fork < spine.step:

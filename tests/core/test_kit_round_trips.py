@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from gameweave_core.testing import check_round_trips, random_match
+from gameweave_core.testing.algorithms import _finite
 from gameweave_sealedbid import SealedBid
 from gameweave_sealedbid.state import State
 
@@ -43,3 +44,23 @@ def test_the_tutorial_title_round_trips() -> None:
 def test_a_value_toml_cannot_hold_fails_when_it_first_appears(title: SealedBid) -> None:
     with pytest.raises((AssertionError, TypeError)):
         check_round_trips(random_match(title, 3, 11))
+
+
+@pytest.mark.parametrize(
+    ("numbers", "finite"),
+    [
+        ([0.0, 1.0, -3.5], True),
+        ([1e299] * 20_000, True),
+        ([], True),
+        ([0.0, float("nan")], False),
+        ([float("inf"), 1.0], False),
+        ([float("-inf")], False),
+        ([2.0, 1e300], False),
+        ([-1e301, 0.0], False),
+    ],
+)
+def test_an_observation_number_past_the_bounds_or_not_a_number_is_found(
+    numbers: list[float], finite: bool
+) -> None:
+    """The observation check's bound on every number, done in C over thousands."""
+    assert _finite(numbers) is finite
