@@ -8,6 +8,12 @@ from typing import Any
 import harness as H
 from common import Goal, Section, Settings, profile_md, say, spread
 
+#: Every first-party title: the project's two games and the three published ones.
+TITLES = ("museum", "house", "museumheist", "masterthief", "museumrush")
+#: The goal (issue 40): `Match` costs at most this many times the bare rules, wall
+#: clock and CPU time alike, for every title in either build.
+GOAL = 1.15
+
 
 def calibrate_count(worker: H.Worker, fn: str, kwargs: dict[str, Any], target: float) -> int:
     sample = worker.call(fn, kwargs, seconds=min(0.5, target))
@@ -19,12 +25,14 @@ def bench_overhead(s: Settings, ctx: dict[str, Any]) -> Section:
     """The same random games through Match and through the bare rules."""
     sec = Section("overhead", "2. Framework overhead: `Match` against the bare rules")
     rows = []
-    # Each title in the default (pure Python) install, and the House Job once more in
-    # the compiled build when there is one: there the rules are faster, so the same
-    # Match costs a larger share.
-    variants = [(title, title, ctx["ours"]) for title in ctx["titles"]]
-    if ctx["compiled"] is not None:
-        variants.append(("house, compiled build", "house", ctx["compiled"]))
+    # Each title in the default (pure Python) install, and again in the compiled build
+    # when there is one (its core compiled, and The House Job's rules): there the
+    # core's share is larger. A title the compiled environment lacks is left out of it.
+    variants = [(title, title, ctx["ours"]) for title in TITLES]
+    fast = ctx["compiled"]
+    if fast is not None:
+        there = fast.info("workloads:installed_titles")
+        variants += [(f"{t}, compiled build", t, fast) for t in TITLES if t in there]
     for label, title, ours in variants:
         kw = {"title": title, "players": 2}
         same = ours.info("workloads:same_games", {**kw, "games": 20})
@@ -51,6 +59,7 @@ def bench_overhead(s: Settings, ctx: dict[str, Any]) -> Section:
                 H.fmt_ratio(ratio),
                 spread(pr),
                 H.fmt_ratio(cpu_ratio),
+                f"<= {GOAL:.2f}x",
             ]
         )
         # Met only if both the wall-clock and the CPU-time ratios are within the goal.
@@ -58,9 +67,9 @@ def bench_overhead(s: Settings, ctx: dict[str, Any]) -> Section:
         sec.goals.append(
             Goal(
                 "Overhead",
-                f"{label}: Match <= 1.3x bare rules",
+                f"{label}: Match <= {GOAL:.2f}x bare rules",
                 f"{ratio:.2f}x wall, {cpu_ratio:.2f}x CPU",
-                worst <= 1.3,
+                worst <= GOAL,
             )
         )
         entry: dict[str, Any] = {
@@ -71,7 +80,7 @@ def bench_overhead(s: Settings, ctx: dict[str, Any]) -> Section:
             "bare_rates": bare.rates,
             "match_rates": match.rates,
         }
-        if worst > 1.3 or ctx["profile_always"]:
+        if worst > GOAL or ctx["profile_always"]:
             entry["profile_match"] = ours.info(
                 "workloads:profile_split", {"fn": "match_random", "kwargs": kw, "games": games}
             )
@@ -89,6 +98,7 @@ def bench_overhead(s: Settings, ctx: dict[str, Any]) -> Section:
                 "Match / bare time",
                 "per-round range",
                 "Match / bare CPU time",
+                "goal",
             ],
             rows,
         )

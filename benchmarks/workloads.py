@@ -335,6 +335,11 @@ def profile_split(
     }
 
 
+def installed_titles() -> list[str]:
+    """The names of the titles installed in this environment."""
+    return sorted(default_registry().names())
+
+
 def compiled_modules() -> list[str]:
     """The project's modules this environment would import compiled (extension
     modules rather than ``.py`` files), found without importing them."""

@@ -18,6 +18,9 @@ VALUES: Final = {r: (1 if r == "A" else 10 if r in "TJQK" else int(r)) for r in 
 #: Card strings of a fresh deck, in a fixed order (spades first, ace to king).
 FULL_DECK: Final[tuple[str, ...]] = tuple(r + s for s in SUITS for r in RANKS)
 _FULL_SET: Final = frozenset(FULL_DECK)
+#: Each card's value, by the card itself: one lookup where ``VALUES[card[0]]`` takes
+#: the rank out first (hand totals run after every card drawn: 1% of a compiled hand).
+CARD_VALUES: Final = {card: VALUES[card[0]] for card in FULL_DECK}
 
 
 def value(card: str) -> int:
@@ -30,7 +33,7 @@ def total(cards: list[str]) -> tuple[int, bool]:
     hard = 0
     aces = False
     for c in cards:
-        v = VALUES[c[0]]
+        v = CARD_VALUES[c]
         hard += v
         if v == 1:
             aces = True
@@ -48,7 +51,7 @@ def is_two_card_21(cards: Sequence[str]) -> bool:
     """Two cards making 21: an ace and a ten-valued card."""
     if len(cards) != 2:
         return False
-    a, b = VALUES[cards[0][0]], VALUES[cards[1][0]]
+    a, b = CARD_VALUES[cards[0]], CARD_VALUES[cards[1]]
     return a + b == 11 and (a == 1 or b == 1)
 
 

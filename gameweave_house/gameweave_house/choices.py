@@ -14,6 +14,7 @@ from .actions import (
     ColdFeet,
     DealMeIn,
     Double,
+    Draft,
     Heavy,
     Hit,
     Mark,
@@ -51,6 +52,8 @@ NEXT_ROUND: Final = NextRound()
 OWN_CHIPS: Final = tuple(Chips(step) for step in CHIP_STEPS)
 #: The Mark of each box id (seats 1 to 4, the Extra Box at most 5).
 MARKS: Final = tuple(Mark(box) for box in range(6))
+#: The draft of each role.
+DRAFTS: Final = {role: Draft(role) for role in ROLES}
 
 
 def betting_actions(state: State, seat: int) -> list[Any]:

@@ -32,6 +32,7 @@ from .actions import (
 )
 from .cards import FULL_DECK, check_deck, high_low, is_two_card_21, label, labels, points, rank_name
 from .choices import (
+    DRAFTS,
     MARKS,
     NEXT_ROUND,
     NO_MARK,
@@ -46,7 +47,17 @@ from .choices import (
 from .dealer import dealer_play
 from .deck import can_deal_round, draw
 from .deck import face_up as face_up  # tests/http/test_http_leaks_house.py reads it here
-from .history import box_id_name, box_name, crew, describe, line, settled_line, signed, upcard_line
+from .history import (
+    box_id_name,
+    box_name,
+    crew,
+    describe,
+    hole_line,
+    line,
+    settled_line,
+    signed,
+    upcard_line,
+)
 from .roles import ROLES
 from .settle import BUST, result, settle_backed, settle_hand
 from .state import (
@@ -133,7 +144,7 @@ def legal_actions(state: State, seat: int) -> list[Any]:
     if phase == OVER or seat != state.turn:
         return []
     if phase == DRAFT:
-        return [Draft(r) for r in ROLES if r not in state.roles]
+        return [DRAFTS[r] for r in ROLES if r not in state.roles]
     if phase == SETTLED:
         return [NEXT_ROUND]
     if phase == CALL:
@@ -461,9 +472,7 @@ def dealer_turn(state: State, rng: Rng) -> list[Event]:
         events = [line(f"The house has {points(state.dealer)}")]
     else:
         state.hole_up = True
-        # The card rides along for renderers, as the up-card's does: everyone sees it.
-        text = f"Hole card up — house has {points(state.dealer)}"
-        events = [Event(text, None, True, "hole", {"card": state.dealer[1]})]
+        events = [hole_line(state.dealer[1], points(state.dealer))]
     if not any(h.live for b in state.boxes for h in b.hands):
         events.append(line("No hand stands against the house; it draws nothing"))
         return events + settle(state)

@@ -123,7 +123,7 @@ class Box:
         return bool(h.cards) and h.live
 
 
-@attr.s(auto_attribs=True)
+@attr.s(auto_attribs=True, init=False)  # init=False: as for Hand (one per hand settled)
 class Result:
     """One line of a settlement as the table shows it: a hand, or chips backed on a box."""
 
@@ -136,8 +136,23 @@ class Result:
     #: What it moved against the bet already spent (``+15``, ``-10``).
     chips: int
 
+    # Defaults only so that copying the compiled class may call it with no arguments.
+    def __init__(
+        self,
+        name: str = "",
+        cards: list[str] | None = None,
+        points: int = 0,
+        result: str = "",
+        chips: int = 0,
+    ) -> None:
+        self.name = name
+        self.cards = [] if cards is None else cards
+        self.points = points
+        self.result = result
+        self.chips = chips
 
-@attr.s(auto_attribs=True)
+
+@attr.s(auto_attribs=True, init=False)  # init=False: as for Hand (one per round)
 class Settled:
     """The round that settled last: the dealer's final hand and every result."""
 
@@ -145,6 +160,18 @@ class Settled:
     dealer: list[str]
     results: list[Result]
     take: int
+
+    def __init__(
+        self,
+        round: int = 0,
+        dealer: list[str] | None = None,
+        results: list[Result] | None = None,
+        take: int = 0,
+    ) -> None:
+        self.round = round
+        self.dealer = [] if dealer is None else dealer
+        self.results = [] if results is None else results
+        self.take = take
 
 
 @attr.s(auto_attribs=True)
