@@ -602,7 +602,7 @@ def report(
             p99 = div(pooled(ours, 99), pooled(theirs, 99))
             cpu = div(per_move(ours, "server_cpu"), per_move(theirs, "server_cpu"))
             raw_ratios[f"{other.key}/{m}"] = {"moves": ratio, "p99": p99, "server_cpu": cpu}
-            judged = other is reference
+            judged = other.reference
 
             def against(text: str, goal: str, met: bool, judged: bool = judged) -> str:
                 # The goal beside the figure it judges (the reference row only).
