@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
 import harness as H
@@ -9,6 +10,20 @@ import peers
 from common import Goal, Section, Settings, profile_md, say, spread
 
 Side = tuple[H.Worker, str, str, dict[str, Any]]
+
+
+def _cpu(c: H.Contender) -> float:
+    """The median rate per CPU second of the worker (the machine may be shared: CPU
+    time is what a neighbour's load disturbs least)."""
+    return statistics.median(x.units / x.cpu for x in c.samples if x.cpu > 0)
+
+
+def _cpu_ratios(a: H.Contender, b: H.Contender) -> list[float]:
+    return [
+        (x.units / x.cpu) / (y.units / y.cpu)
+        for x, y in zip(a.samples, b.samples, strict=True)
+        if x.cpu > 0 and y.cpu > 0
+    ]
 
 
 def _pair(label: str, ours: Side, theirs: Side, s: Settings) -> tuple[H.Contender, ...]:
@@ -50,15 +65,15 @@ def _titles(s: Settings, ours: H.Worker, sec: Section) -> None:
             sec.goals.append(Goal("RL", goal, "stopped", None))
             continue
         bare, aec, wrapped = cs
-        ratio = aec.median_rate() / bare.median_rate()
+        ratio = _cpu(aec) / _cpu(bare)
         rows.append(
             [
                 title,
-                H.fmt_rate(bare.median_rate()),
-                H.fmt_rate(aec.median_rate()),
+                H.fmt_rate(_cpu(bare)),
+                H.fmt_rate(_cpu(aec)),
                 H.fmt_ratio(ratio),
-                spread(H.paired_ratios(aec, bare)),
-                H.fmt_ratio(wrapped.median_rate() / bare.median_rate()),
+                spread(_cpu_ratios(aec, bare)),
+                H.fmt_ratio(_cpu(wrapped) / _cpu(bare)),
                 "",
             ]
         )
@@ -77,8 +92,8 @@ def _titles(s: Settings, ours: H.Worker, sec: Section) -> None:
         H.md_table(
             [
                 "Title (2 seats)",
-                "Match actions/s",
-                "AEC env actions/s",
+                "Match actions/CPU s",
+                "AEC env actions/CPU s",
                 "env / Match",
                 "range",
                 "wrapped env / Match",
@@ -87,6 +102,8 @@ def _titles(s: Settings, ours: H.Worker, sec: Section) -> None:
             rows,
         ),
         "",
+        "Rates are per CPU second of each worker (`time.process_time`; the machine may "
+        "be shared), medians of interleaved rounds; ratios of medians. "
         "Random play, one uniform draw among the awaited seat's legal actions per action: "
         "through a bare `Match` (`legal_actions`, `submit`) and through the title's AEC "
         "environment as a trainer drives it (`last()`: the seat's view encoded and its "
@@ -126,14 +143,14 @@ def _tictactoe(s: Settings, ours: H.Worker, sec: Section) -> None:
         rows = []
         for name, theirs_name, mine, theirs in pairs:
             a, b = _pair(name, mine, theirs, s)
-            ratio = a.median_rate() / b.median_rate()
+            ratio = _cpu(a) / _cpu(b)
             rows.append(
                 [
                     f"{name}: `{theirs_name}`",
-                    H.fmt_rate(b.median_rate()),
-                    H.fmt_rate(a.median_rate()),
+                    H.fmt_rate(_cpu(b)),
+                    H.fmt_rate(_cpu(a)),
                     H.fmt_ratio(ratio),
-                    spread(H.paired_ratios(a, b)),
+                    spread(_cpu_ratios(a, b)),
                     "yes" if same[name] else "no",
                 ]
             )
@@ -146,8 +163,8 @@ def _tictactoe(s: Settings, ours: H.Worker, sec: Section) -> None:
         H.md_table(
             [
                 "Tic-tac-toe against",
-                "theirs actions/s",
-                "Gameweave actions/s",
+                "theirs actions/CPU s",
+                "Gameweave actions/CPU s",
                 "ratio",
                 "range",
                 "same games",

@@ -176,6 +176,7 @@ def _area(filename: str) -> str:
     path = filename.replace("\\", "/")
     for marker, area in (
         ("gameweave_core/observation.py", "the core's observation encoder"),
+        ("<view schema plan", "the core's observation encoder"),
         ("gameweave_core/space.py", "the core's action numbering"),
         ("gameweave_core/", "the core (Match, views, ...)"),
         ("gameweave_rl/", "the adapter"),

@@ -187,12 +187,11 @@ class Schema(abc.ABC):
     def compile(self) -> Encoder:
         """A fast encoder of this schema: the same numbers as :meth:`write` for a
         value it takes; for any other it raises (without naming the place). Default:
-        :meth:`write` itself (writing into any :class:`Sink`: a ``write`` that
-        reads ``out`` back fails on a dict sink, and its caller then encodes into a
-        list)."""
+        :meth:`write` itself."""
         write = self.write
 
         def encode(value: Any, out: Sink, at: int) -> None:
+            # A write reads nothing back: any sink takes what it writes.
             write(value, cast(list[float], out), at, "")
 
         return encode

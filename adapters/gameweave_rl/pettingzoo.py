@@ -78,6 +78,8 @@ class GameweaveAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         }
         self.possible_agents = [agent_name(s) for s in range(1, hosted.players + 1)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents, start=1)}
+        # Seat ``s``'s agent at index ``s`` (the hot path picks the next agent by seat).
+        self._agent = ["", *self.possible_agents]
         # One space object per agent, as PettingZoo's api_test asks (`is`, not ==).
         obs_space = spaces.Dict(
             {
@@ -119,7 +121,7 @@ class GameweaveAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         assert self.match is not None
         awaiting = self.match.awaiting
         if awaiting:
-            self.agent_selection = agent_name(awaiting[0])
+            self.agent_selection = self._agent[awaiting[0]]
             return
         utilities = self.host.utilities(self.match)
         for agent in self.agents:
@@ -130,12 +132,12 @@ class GameweaveAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         """``agent``'s observation: its view, encoded, and its action mask."""
-        match = self._live()
+        match = self.match
+        if match is None:
+            match = self._live()  # refuses: not reset yet
         seat = self._seat[agent]
-        return {
-            "observation": self.host.observe(match, seat),
-            "action_mask": self.host.mask(match, seat),
-        }
+        hosted = self.host
+        return {"observation": hosted.observe(match, seat), "action_mask": hosted.mask(match, seat)}
 
     def step(self, action: int | None) -> None:
         """The selected agent takes action number ``action`` (``None`` once it is done).

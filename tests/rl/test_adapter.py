@@ -130,3 +130,74 @@ def test_the_observation_is_the_cores_encoding_of_the_view(name: str) -> None:
         else:
             game.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert checked > 2
+
+
+@pytest.mark.parametrize("name", ["house", "museumheist", "masterthief", "tictactoe"])
+def test_each_legal_number_is_the_spaces_index_of_its_action(name: str) -> None:
+    """The host looks numbers up by an action's fields (attrs actions) and keeps them
+    for the step: every number is still the space's own index of that action (from
+    the view for an action numbered from it: The House Job's all-in), the mask has
+    exactly those ones, and submitting a number plays that very action."""
+    from gameweave_core import Match, NotEnumerable, Rng
+    from gameweave_rl import host as make_host
+
+    title = REGISTRY.title(name)
+    hosted = make_host(title, 2, {})
+    checked = 0
+    for seed in range(3):
+        match = Match(title, 2, seed)
+        policy = Rng(seed)
+        while match.awaiting:
+            seat = match.awaiting[0]
+            legal = match.legal_actions(seat)
+            expected = []
+            for act in legal:
+                try:
+                    expected.append(hosted.space.index(act))
+                except NotEnumerable:
+                    expected.append(hosted.space.index(act, match.view(seat)))
+            assert hosted.legal_numbers(match, seat) == expected
+            assert list(np.flatnonzero(hosted.mask(match, seat))) == sorted(expected)
+            pick = policy.randbelow(len(legal))
+            hosted.submit(match, seat, expected[pick])
+            assert match.actions()[-1] == (seat, title.codec.to_json(legal[pick]))
+            checked += len(expected)
+    assert checked > 100
+
+
+@pytest.mark.parametrize("name", ["museumheist", "masterthief", "house"])
+def test_a_resampled_state_gives_the_information_states_it_kept_before(name: str) -> None:
+    """A state drawn by the resample hook plays on a match that keeps no information
+    states, and makes the one that does when asked: both are the same state (one
+    world drawn twice from one seed), and the drawn state gives the seat the
+    information state of the state it was drawn from."""
+    game = load_game(name, players=2)
+    rs = np.random.RandomState(5)
+    checked = 0
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rs.choice(outcomes, p=probs)))
+                continue
+            player = state.current_player()
+            if rs.rand() < 0.3:
+                drawn = state.resample_from_infostate(player, rs.rand)
+                assert drawn.information_state_string(player) == (
+                    state.information_state_string(player)
+                )
+                for _ in range(4):  # on, then a copy of it
+                    if drawn.is_terminal():
+                        break
+                    if drawn.is_chance_node():
+                        outcomes, probs = zip(*drawn.chance_outcomes(), strict=True)
+                        drawn.apply_action(int(rs.choice(outcomes, p=probs)))
+                    else:
+                        drawn.apply_action(int(rs.choice(drawn.legal_actions())))
+                for each in (drawn, drawn.clone()):
+                    assert each.match.digest() == each._ref.recalling().digest()
+                    assert each._ref.recalling().information_state(1)
+                checked += 1
+            state.apply_action(int(rs.choice(state.legal_actions())))
+    assert checked > 3
