@@ -19,7 +19,6 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -67,7 +66,6 @@ def main() -> int:
         if compiled.exists() and not args.no_compiled:
             workers[side + "_c"] = worker(root, compiled, side + "_c")
     print(f"load average at start: {os.getloadavg()}", flush=True)
-    out: dict[str, Any] = {}
     try:
         if args.only in (None, "blackjack"):
             blackjack(args, workers)
@@ -77,7 +75,6 @@ def main() -> int:
         for w in workers.values():
             w.close()
     print(f"load average at end: {os.getloadavg()}", flush=True)
-    del out
     return 0
 
 
