@@ -111,17 +111,17 @@ def bench_blackjack(s: Settings, ctx: dict[str, Any]) -> Section:
                 ]
             )
     missed = False
-    for (a, b), goal in goals.items():
-        if a not in by:
+    for (who, peer), target in goals.items():
+        if who not in by:
             continue
-        r, rc = raw_ratios[f"{a}/{b}"], raw_ratios[f"{a}/{b} cpu"]
+        r, rc = raw_ratios[f"{who}/{peer}"], raw_ratios[f"{who}/{peer} cpu"]
         # Met only if both the wall-clock and the CPU-time ratios reach the goal.
-        met = min(r, rc) >= goal
+        met = min(r, rc) >= target
         missed = missed or not met
         sec.goals.append(
             Goal(
                 "Blackjack",
-                f"{names[a].removeprefix('The House Job, ')}: >= {goal:.1f}x {PEER[b]} (hands/s)",
+                f"{names[who].removeprefix('The House Job, ')}: >= {target:.1f}x {PEER[peer]} (hands/s)",
                 f"{r:.2f}x wall, {rc:.2f}x CPU",
                 met,
             )

@@ -14,12 +14,12 @@ medians of wall-clock and CPU rates, and the ratios of those medians.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -67,7 +67,6 @@ def main() -> int:
         if compiled.exists() and not args.no_compiled:
             workers[side + "_c"] = worker(root, compiled, side + "_c")
     print(f"load average at start: {os.getloadavg()}", flush=True)
-    out: dict[str, Any] = {}
     try:
         if args.only in (None, "blackjack"):
             blackjack(args, workers)
@@ -77,7 +76,6 @@ def main() -> int:
         for w in workers.values():
             w.close()
     print(f"load average at end: {os.getloadavg()}", flush=True)
-    del out
     return 0
 
 
@@ -100,8 +98,8 @@ def blackjack(args: argparse.Namespace, workers: dict[str, H.Worker]) -> None:
     print(f"\nOpenSpiel blackjack: {osw:,.0f} hands/s wall, {osc:,.0f} per CPU-s")
     print(f"{'contender':32} {'hands/s':>9} {'/CPU-s':>9} {'xOS wall':>9} {'xOS CPU':>8}")
     for c in cs[1:]:
-        w, cp = c.median_rate(), cpu_rate(c)
-        print(f"{c.name:32} {w:9,.0f} {cp:9,.0f} {w / osw:9.2f} {cp / osc:8.2f}")
+        rate, cp = c.median_rate(), cpu_rate(c)
+        print(f"{c.name:32} {rate:9,.0f} {cp:9,.0f} {rate / osw:9.2f} {cp / osc:8.2f}")
     print("\nnew / base (ratio of medians, wall; CPU):")
     for build in ("", "_c"):
         for fn in ("blackjack_bare", "blackjack_match"):
@@ -111,6 +109,10 @@ def blackjack(args: argparse.Namespace, workers: dict[str, H.Worker]) -> None:
                     f"  {fn}{' compiled' if build else ''}: "
                     f"{a.median_rate() / b.median_rate():.3f}; {cpu_rate(a) / cpu_rate(b):.3f}"
                 )
+
+
+def _progress(title: str, message: str) -> None:
+    print(f"  {title} {message[:200]}", flush=True)
 
 
 def overhead(args: argparse.Namespace, workers: dict[str, H.Worker]) -> None:
@@ -125,9 +127,7 @@ def overhead(args: argparse.Namespace, workers: dict[str, H.Worker]) -> None:
         for s in sides:
             for fn in ("bare_random", "match_random"):
                 cs.append(H.on_worker(workers[s], f"{s}:{fn}", f"workloads:{fn}", kw, count=games))
-        H.interleave(
-            cs, args.rounds, progress=lambda m, t=title: print(f"  {t} " + m[:200], flush=True)
-        )
+        H.interleave(cs, args.rounds, progress=functools.partial(_progress, title))
         by = {c.name: c for c in cs}
         for s in sides:
             bare, match = by[f"{s}:bare_random"], by[f"{s}:match_random"]
