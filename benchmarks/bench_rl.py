@@ -212,7 +212,7 @@ def _strength_rows(rows: list[dict[str, Any]]) -> list[list[str]]:
 
 def _strength(s: Settings, ours: H.Worker, sec: Section) -> None:
     """The strength table: from the long run's file (``rl_strength.py`` writes it:
-    200 games a pairing take about an hour on a shared machine), else played here."""
+    200 games a pairing take 15 to 30 minutes on a shared machine), else played here."""
     import json
     from pathlib import Path
 
