@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import types
 from typing import Any
 
 import pytest
@@ -119,17 +120,28 @@ def test_the_twins_compare_many_steps_and_tell_how_many() -> None:
     assert stats.redrawn and stats.comparisons >= stats.twins
 
 
+def draws_can_be_changed() -> bool:
+    """Whether the kit can make one of a step's draws come out otherwise: only in a
+    plain-Python match (a compiled match takes no generator but the core's own, as
+    docs/reference/testing.md says)."""
+    return isinstance(Rng.__dict__.get("randbelow"), types.FunctionType)
+
+
 def test_twins_are_made_at_the_steps_where_hidden_state_moved() -> None:
     """Every step is tried with one chance draw or the actor's choice changed; where
     the state differs and an observer is told the same, a twin is played: chance in
     Pickpocket (a card taken at random), choices in Sealed Bids (another sealed bid)."""
-    drawn = check_moved_twins(Pickpocket(), 3, 0)
-    assert drawn.made.get(CHANCE, 0) > 0 and drawn.comparisons > 0
     chosen = check_moved_twins(SealedBid(), 3, 0)
     assert chosen.made.get(CHOICE, 0) > 0 and chosen.comparisons > 0
+    if not draws_can_be_changed():
+        pytest.skip("a compiled match's draws cannot be changed (the docs say so)")
+    drawn = check_moved_twins(Pickpocket(), 3, 0)
+    assert drawn.made.get(CHANCE, 0) > 0 and drawn.comparisons > 0
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_a_leak_of_a_card_taken_at_random_fails_the_moved_twins_alone(seed: int) -> None:
+    if not draws_can_be_changed():
+        pytest.skip("a compiled match's draws cannot be changed (the docs say so)")
     with pytest.raises(AssertionError, match=r"view differs from a twin's at step \d+"):
         check_moved_twins(ForgetsOnlyTheTakenCard(), 3, seed)
