@@ -241,6 +241,10 @@ class Host:
             return []
         tables = self._tables
         found = []
+        # Two passes on purpose: this one is the common case (every action already in
+        # its class's table), kept free of the fallback's checks because it runs at
+        # every step of an environment; a miss starts over in the loop below, which
+        # fills the tables and numbers actions made from the view.
         try:
             for act in legal:
                 cls = type(act)
