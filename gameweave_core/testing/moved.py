@@ -23,7 +23,7 @@ from ..rng import Rng, derive_seed
 from ..title import Title
 from .play import observers
 from .probes import _Probes
-from .twinrun import _copy, _OneDrawChanged, _spine, _twin_bots, _TwinRun
+from .twinrun import _copy, _OneDrawChanged, _Shared, _spine, _twin_bots, _TwinRun
 from .twins import CHANCE, CHOICE, TwinStats, _bump
 
 #: Twins made at a chance step by changing one of its draws: the first this many.
@@ -166,7 +166,7 @@ def moved_twins(
     bots: dict[str, Any],
     drive: int,
     probes: int,
-    checks: dict[str, int],
+    shared: _Shared,
     steps: int = CHANCE_STEPS,
 ) -> TwinStats:
     """Twins of up to ``steps`` steps of ``spine`` where hidden state moved (see the
@@ -187,7 +187,7 @@ def moved_twins(
     for move in _rarest_first(_moves(spine, chance, seed), steps, rng):
         for seat in move.alike:
             run = make(move, seat)
-            run.checks = checks
+            run.shared = shared
             run.how = f"replayed for {run.who} from step {move.step} with {move.how}"
             _bump(run.stats.made, CHANCE if move.label.startswith("chance") else CHOICE)
             made.add(run.play(_copy(move.real), _copy(move.twin)))
@@ -238,5 +238,5 @@ def check_moved_twins(
     bot = bots.get(title.default_bot) if title.default_bot != "random" else None
     spine, pool, chance = _spine(title, players, seed, config, bot)
     stats = TwinStats(bot_spines=int(bot is not None))
-    stats.add(moved_twins(spine, chance, seed, pool, bots, MOVED_DRIVE, probes, {"choices": 0}))
+    stats.add(moved_twins(spine, chance, seed, pool, bots, MOVED_DRIVE, probes, _Shared(choices=0)))
     return stats

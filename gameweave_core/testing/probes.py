@@ -39,11 +39,22 @@ class _Probes:
     every kind's refusals are tried while twins are alike, however rare the kind."""
 
     kinds: dict[str, list[dict[str, Any]]] = attrs.field(factory=dict)
+    #: The seat's legal actions (JSON), their keys and the actions built from its view
+    #: that are illegal, by step and seat: ``draw`` is given the real match, which
+    #: plays the spine's own actions beside every twin, so each is worked out once.
+    real: dict[tuple[int, int], tuple[list[Any], set[str], list[Any]]] = attrs.field(factory=dict)
+
+    #: The keys of each kind's probes, beside them (so a new one is keyed once).
+    keys: dict[str, list[str]] = attrs.field(factory=dict)
 
     def add(self, action: dict[str, Any]) -> None:
-        found = self.kinds.setdefault(str(action.get("type")), [])
-        if all(_key(p) != _key(action) for p in found[-50:]):
+        kind = str(action.get("type"))
+        found = self.kinds.setdefault(kind, [])
+        keys = self.keys.setdefault(kind, [])
+        key = _key(action)
+        if key not in keys[-50:]:
             found.append(action)
+            keys.append(key)
 
     def draw(self, match: Match, seat: int | None, count: int, rng: Rng) -> list[Any]:
         """``count`` kinds, one probe each (the kinds taken in turn from a random
@@ -58,13 +69,16 @@ class _Probes:
             rng.choice(self.kinds[names[(start + i) % len(names)]])
             for i in range(min(count, len(names)))
         ]
-        legal = match.legal_json(seat)
-        legal_keys = {_key(a) for a in legal}
+        kept = self.real.get((match.step, seat))
+        if kept is None:
+            legal = match.legal_json(seat)
+            mine = _legal(match.legal_actions(seat))
+            seen = [a for a in _from_view(match.title, match.view(seat)) if a not in mine]
+            kept = self.real[match.step, seat] = (legal, {_key(a) for a in legal}, seen)
+        legal, legal_keys, seen = kept
         near = rng.sample(legal, min(EDGES, len(legal)))
         edges = {_key(p): p for a in near for p in _perturbed(a) if _key(p) not in legal_keys}
         misses = [edges[k] for k in sorted(edges)]
-        mine = _legal(match.legal_actions(seat))
-        seen = [a for a in _from_view(match.title, match.view(seat)) if a not in mine]
         picked = rng.sample(seen, SEEN) if len(seen) > SEEN else seen
         to_json = match.title.codec.to_json
         return (
@@ -81,21 +95,28 @@ SEEN_PER_KIND = 64
 
 
 def _shown_values(view: Any, strings: set[str], numbers: set[int]) -> None:
-    """Gather the text and whole numbers among the leaves of a view (and its keys)."""
-    if isinstance(view, Mapping):
-        for key, value in view.items():
-            if isinstance(key, str):
-                strings.add(key)
-            _shown_values(value, strings, numbers)
-    elif isinstance(view, list | tuple):
-        for value in view:
-            _shown_values(value, strings, numbers)
-    elif isinstance(view, bool):
-        return
-    elif isinstance(view, int):
-        numbers.add(view)
-    elif isinstance(view, str):
-        strings.add(view)
+    """Gather the text and whole numbers among the leaves of a view (and its keys).
+    A loop over a stack, the plain JSON types tested first by their exact type: a
+    board's view has hundreds of leaves, and the kit walks a view at every step."""
+    stack = [view]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is str:
+            strings.add(value)
+        elif kind is int:
+            numbers.add(value)
+        elif kind is dict or (kind is not list and isinstance(value, Mapping)):
+            strings.update(key for key in value if isinstance(key, str))
+            stack.extend(value.values())
+        elif kind is list or isinstance(value, list | tuple):
+            stack.extend(value)
+        elif isinstance(value, bool):
+            continue
+        elif isinstance(value, int):
+            numbers.add(value)
+        elif isinstance(value, str):
+            strings.add(value)
 
 
 def _field_values(kind: Any, strings: set[str], numbers: set[int]) -> list[Any] | None:

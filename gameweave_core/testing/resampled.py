@@ -13,7 +13,7 @@ from ..rng import Rng, derive_seed
 from ..title import Title
 from .moved import MOVED_SPINES, check_moved_twins, depth, moved_twins
 from .play import observers
-from .twinrun import CHOICES, _copy, _spine, _twin_bots, _TwinRun
+from .twinrun import _copy, _Shared, _spine, _twin_bots, _TwinRun
 from .twins import REPLAYED, RESAMPLED, TwinStats
 
 #: A kind of action played at most this often in a match is rare: twins going
@@ -125,7 +125,7 @@ def check_resampled_twins(
     spine, pool, chance = _spine(title, players, seed, config, spine_bot if played else None)
     rng = Rng(derive_seed(seed, "twins"))
     stats = TwinStats(bot_spines=int(played))
-    checks = {"choices": CHOICES}  # shared by every twin of the match
+    shared = _Shared()  # by every twin of the match
     steps = sorted({rng.randrange(spine.step + 1) for _ in range(forks)})
 
     # The spine as it stood at every step, from one replay (made when first needed):
@@ -156,7 +156,7 @@ def check_resampled_twins(
                     drive,
                     probes,
                     calm=calm,
-                    checks=checks,
+                    shared=shared,
                 )
                 if kind == REPLAYED:
                     made.add(run.play(*run.replayed(base)))
@@ -167,7 +167,7 @@ def check_resampled_twins(
     for fork in steps:
         stats.add(twins_at(fork, "twin", own_generators))
     if replayed:
-        stats.add(moved_twins(spine, chance, seed, pool, bots, drive, probes, checks))
+        stats.add(moved_twins(spine, chance, seed, pool, bots, drive, probes, shared))
     early = sum(n for why, n in stats.ended.items() if why.startswith("told apart"))
     if deeper and early > EARLY_SHARE * stats.twins:
         budget = DEEPER * stats.comparisons

@@ -27,6 +27,7 @@ from .twins import (
     _bump,
     _who,
     difference,
+    refusal,
     surfaces,
 )
 from .watch import _doing
@@ -96,8 +97,10 @@ def _copy(base: Match) -> Match:
     twin._log = list(base._log)
     twin._events = list(base._events)
     twin._lines = {}
-    twin._legal = {}
-    twin._awaiting = None
+    # The same state has the same legal actions: the copy starts with the ones
+    # worked out already (legal actions are costly in some titles, and every twin
+    # and every step tried in moved.py submits to a fresh copy).
+    twin._legal = dict(base._legal)
     return twin
 
 
@@ -206,6 +209,34 @@ def _draw(title: Title[Any], state: Any, seat: int | None, seed: int, who: str, 
 
 
 @attrs.define
+class _Shared:
+    """What every twin of one spine shares: the bot choices and hints left to compare
+    (a search is not cheap), and what the real match showed each seat at each step.
+    The real match of every twin plays the spine's own actions, so at a given step
+    it is the same match whichever twin it goes beside; its surfaces but the events
+    (read since the fork) and the refusals (of probes each twin draws) are worked
+    out once per step and seat and kept here (most of the kit's time was the real
+    side's surfaces, worked out again beside every twin)."""
+
+    choices: int = CHOICES
+    real: dict[tuple[int, int | None], dict[str, Any]] = attrs.field(factory=dict)
+
+    def surfaces(
+        self, real: Match, seat: int | None, since: int, probes: Sequence[Any]
+    ) -> dict[str, Any]:
+        """:func:`surfaces` of the real match (at the spine's step ``real.step``)."""
+        key = (real.step, seat)
+        kept = self.real.get(key)
+        if kept is None:
+            kept = self.real[key] = surfaces(real, seat, real.step)
+        out = dict(kept)
+        out["events"] = real.events(seat, since)
+        if seat is not None:
+            out["refusals"] = [refusal(real, seat, p) for p in probes]
+        return out
+
+
+@attrs.define
 class _TwinRun:
     """One twin for one seat, from one fork step of the spine, played on beside the
     real match (see :func:`check_resampled_twins`)."""
@@ -235,9 +266,8 @@ class _TwinRun:
     #: Steps after the fork in which other seats play as they did in the spine (no
     #: choice swapped), so that the twin follows the spine into a rare action.
     calm: int = 0
-    #: Bot choices and hints left to compare in this match (shared by its twins: a
-    #: search is not cheap).
-    checks: dict[str, int] = attrs.field(factory=lambda: {"choices": CHOICES})
+    #: What the twins of this spine share (see :class:`_Shared`).
+    shared: _Shared = attrs.field(factory=_Shared)
 
     @property
     def title(self) -> Title[Any]:
@@ -307,7 +337,8 @@ class _TwinRun:
                 continue
             shown = self.probes.draw(real, seat, self.shown, self.rng)
             _doing(f"{self.title.name}: comparing a twin for {self.who} at step {real.step}")
-            mine, theirs = surfaces(real, seat, fork, shown), surfaces(twin, seat, fork, shown)
+            mine = self.shared.surfaces(real, seat, fork, shown)
+            theirs = surfaces(twin, seat, fork, shown)
             if mine["view"] != theirs["view"]:
                 self.views_differ(real, twin, mine["view"], theirs["view"])
                 return stats
@@ -400,9 +431,9 @@ class _TwinRun:
         if seat is None or seat not in real.awaiting:
             return
         self.looks = 0  # bots and the hint once per twin, a few twins a match
-        if self.checks["choices"] <= 0:
+        if self.shared.choices <= 0:
             return
-        self.checks["choices"] -= 1
+        self.shared.choices -= 1
         for name, factory in self.bots.items():
             _doing(f"{title.name}: bot {name!r} for {self.who} at step {step}")
             a = _answer(title, factory, real, seat, seed)
