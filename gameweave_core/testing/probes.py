@@ -8,7 +8,6 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
-import json
 import typing
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
@@ -164,20 +163,11 @@ def _legal(actions: Sequence[Any]) -> Collection[Any]:
         return list(actions)
 
 
-#: Views whose actions :func:`_from_view` keeps, at most (then it starts afresh).
-_KEPT = 4096
-_made: dict[tuple[type, str], list[Any]] = {}
-
-
 def _from_view(title: Title[Any], view: Any) -> list[Any]:
     """:func:`from_view`'s actions for a view, as action objects (only those probed
-    are turned into JSON). Kept by the view's text: every twin plays the real match
-    on beside it, so the real match's views come round again and again, and the
-    actions depend on the view and the title's kinds of action alone."""
-    key = (type(title), json.dumps(view, sort_keys=True, default=repr))
-    kept = _made.get(key)
-    if kept is not None:
-        return kept
+    are turned into JSON). :meth:`_Probes.draw` keeps them by step and seat: the
+    real match's view at a step is the same beside every twin (a cache by the view's
+    text hit no view twice in the shipped titles' conformance runs)."""
     strings: set[str] = set()
     numbers: set[int] = set()
     _shown_values(view, strings, numbers)
@@ -200,9 +190,6 @@ def _from_view(title: Title[Any], view: Any) -> list[Any]:
                 continue
             out.append(action)
             made += 1
-    if len(_made) >= _KEPT:
-        _made.clear()
-    _made[key] = out
     return out
 
 

@@ -72,7 +72,7 @@ def check_resampled_twins(
     probes: int = 3,
     own_generators: float = 0.5,
     replayed: bool = True,
-    deeper: bool = True,
+    deeper: bool | None = None,
     by_bots: float = 0.5,
     registry: Registry | None = None,
     moved_spines: int | None = None,
@@ -115,10 +115,17 @@ def check_resampled_twins(
     :mod:`~gameweave_core.testing.moved`; up to :data:`CHANCE_STEPS` steps, and as
     many in each of ``moved_spines`` more matches played by the title's bot: by
     default one, times the kit's depth). With ``deeper``, when more than half the
-    twins end early (told apart), more are drawn (before rare actions first, then before chance steps, then
-    anywhere) until they have made :data:`DEEPER` times the comparisons of the
-    first ones.
+    twins end early (told apart), more are drawn (before rare actions first, then
+    before chance steps, then anywhere) until they have made :data:`DEEPER` times
+    the comparisons of the first ones. ``deeper`` unset: only in a deeper run (a
+    :data:`~gameweave_core.testing.moved.DEPTH_ENV` above 1), as the moved-step
+    twins now go where these went (chance steps, rare actions) for less.
     """
+    if deeper is None:
+        # Measured on the shipped titles: the deeper twins were a quarter to a third
+        # of test_secrets_are_kept's CPU time and, with the moved-step twins in
+        # place, caught no mutant of the kit's mutation tests that the rest missed.
+        deeper = depth() > 1
     bots = _twin_bots(title, registry)
     spine_bot = bots.get(title.default_bot) if title.default_bot != "random" else None
     played = spine_bot is not None and Rng(derive_seed(seed, "spine")).random() < by_bots

@@ -30,3 +30,19 @@ def test_a_depth_that_is_not_a_whole_number_of_at_least_one_is_one_line(
         ValueError, match=f"GAMEWEAVE_KIT_DEPTH must be a whole number of at least 1, not '{raw}'"
     ):
         depth()
+
+
+def test_the_deeper_twins_are_drawn_only_in_a_deeper_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The Museum Job's twins mostly end within a step or two (the seat is soon told
+    # a card or a die), which is when the deeper twins would be drawn.
+    from gameweave_core.registry import default_registry
+    from gameweave_core.testing.resampled import check_resampled_twins
+
+    title = default_registry().title("museum")
+    monkeypatch.delenv(DEPTH_ENV, raising=False)
+    plain = check_resampled_twins(title, 3, 7, moved_spines=0)
+    monkeypatch.setenv(DEPTH_ENV, "2")
+    deep = check_resampled_twins(title, 3, 7, moved_spines=0)
+    assert plain.deeper == 0
+    assert deep.deeper > 0
+    assert deep.twins == plain.twins + deep.deeper

@@ -17,7 +17,7 @@ from gameweave_core.bots import Bot, BotFactory, Observation
 
 from .actions import Challenge, Choose, Move, Place, Swap
 from .board import CHARACTERS, distance2, parse_coord
-from .movement import destinations
+from .movement import reaches
 
 #: Weight of one observed move of a piece by a seat, against a prior of 1 per character.
 EVIDENCE = 3.0
@@ -58,7 +58,7 @@ def _reachers(pieces: dict[str, int], artwork: int, rested: set[str]) -> set[str
     squares = set(pieces.values())
     out = set()
     for c, sq in pieces.items():
-        if artwork in destinations(sq, squares - {sq}, artwork, c in rested):
+        if reaches(sq, squares - {sq}, artwork, c in rested):
             out.add(c)
     return out
 

@@ -55,3 +55,35 @@ def destinations(
     from_artwork = DISTANCE2[artwork]  # each square's squared distance from it
     before = from_artwork[start]
     return {e for e in ends if from_artwork[e] < before}
+
+
+def reaches(start: int, occupied: Collection[int], target: int, rested: bool = False) -> bool:
+    """Whether the piece on ``start`` may end its move on ``target`` (the Artwork):
+    the answer of ``target in destinations(start, occupied, target, rested)``, found
+    by a search that stops as soon as it knows. The heuristic bot asks it of every
+    piece after every move it weighs, where building each piece's whole set of
+    destinations was most of its time.
+
+    Every vacant square is farther from the Artwork than the Artwork itself, so the
+    piece gets there exactly when a step or a chain of jumps lands on it, or, for an
+    Artwork on a Secret Passage, when the move may go through a passage."""
+    if target < 0 or target == start or target in occupied:
+        return False
+    by_passage = target in PASSAGE_SET
+    if by_passage and rested and start in PASSAGE_SET:
+        return True
+    for n in NEIGHBOURS[start]:
+        if n not in occupied and (n == target or (by_passage and n in PASSAGE_SET)):
+            return True
+    frontier = [start]
+    jumped: set[int] = {start}
+    while frontier:
+        here = frontier.pop()
+        for over, land in JUMPS[here]:
+            if over not in occupied or land in occupied or land in jumped:
+                continue
+            if land == target or (by_passage and land in PASSAGE_SET):
+                return True
+            jumped.add(land)
+            frontier.append(land)
+    return False

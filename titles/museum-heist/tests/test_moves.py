@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from gameweave_museumheist import rules
 from gameweave_museumheist.actions import Challenge, Choose, Move, Place, Swap
-from gameweave_museumheist.board import CHARACTERS, DISTANCE2, parse_coord
+from gameweave_museumheist.board import CHARACTERS, DISTANCE2, SQUARES, parse_coord
+from gameweave_museumheist.movement import destinations, reaches
 from helpers import act, ends, position
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 def test_a_step_goes_to_a_vacant_neighbour_closer_to_the_artwork() -> None:
@@ -186,3 +189,28 @@ def test_the_start_of_round_passage_move_in_later_rounds() -> None:
     # The Guard has not moved, so it keeps its right until it uses it.
     act(state, 1, Move("guard", "G7"))
     assert state.pieces[CHARACTERS.index("guard")] == parse_coord("G7")
+
+
+@given(
+    start=st.integers(0, SQUARES - 1),
+    others=st.sets(st.integers(0, SQUARES - 1), max_size=6),
+    target=st.integers(-1, SQUARES - 1),
+    rested=st.booleans(),
+)
+def test_reaches_answers_as_the_whole_set_of_destinations_does(
+    start: int, others: set[int], target: int, rested: bool
+) -> None:
+    # The bot's quick question must never disagree with the rules' full answer: a
+    # crowded board, the Artwork on a passage, a rested piece, no Artwork at all.
+    occupied = others - {start}
+    assert reaches(start, occupied, target, rested) == (
+        target in destinations(start, occupied, target, rested)
+    )
+
+
+def test_reaches_finds_an_artwork_on_a_passage_through_another_passage() -> None:
+    # From A1 a step reaches the passage B2, and a move through a passage may end on
+    # any other vacant one: G7, where the Artwork lies.
+    start, target = parse_coord("A1"), parse_coord("G7")
+    assert reaches(start, set(), target)
+    assert not reaches(start, {parse_coord("B2"), parse_coord("A2"), parse_coord("B1")}, target)
