@@ -50,7 +50,7 @@ from .registry import Registry, TitleEntry, default_registry
 from .rng import Rng, derive_seed
 from .runner import BotSeat, play_out, run_bots, seat_bots
 from .space import ActionSpace, NotEnumerable, Relative, action_space, values
-from .title import ModuleTitle, Title
+from .title import ModuleTitle, Title, pickled_copy
 
 __all__ = [
     "FORMAT_VERSION",
@@ -110,6 +110,7 @@ __all__ = [
     "game_info",
     "hookimpl",
     "make_converter",
+    "pickled_copy",
     "play_out",
     "run_bots",
     "seat_bots",

@@ -50,6 +50,7 @@ from .protocols import (
 from .rng import Rng
 
 S = TypeVar("S")
+T = TypeVar("T")
 
 
 def _kind(value: Any) -> str:
@@ -83,6 +84,18 @@ def _same_kind(value: Any, default: Any) -> bool:
     if isinstance(default, Mapping):
         return isinstance(value, Mapping)
     return isinstance(value, type(default))
+
+
+def pickled_copy(value: T) -> T:
+    """An independent copy of ``value``: through :mod:`pickle` and back, or by
+    :func:`copy.deepcopy` for what pickle cannot take (a class defined inside a
+    function). The default :meth:`Title.copy_state`, and a title's own ``resample``
+    may call it for the state it draws from (2.5 to 4 times faster than
+    :func:`copy.deepcopy` on the shipped titles' states)."""
+    try:
+        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))  # type: ignore[no-any-return]
+    except Exception:  # pickle raises several kinds for what it cannot take
+        return copy.deepcopy(value)
 
 
 class Title(abc.ABC, Generic[S]):
@@ -326,15 +339,9 @@ class Title(abc.ABC, Generic[S]):
 
     def copy_state(self, state: S) -> S:
         """An independent copy of ``state``: changing one never changes the other
-        (for :meth:`gameweave_core.Match.clone` and explicit chance). Default: the
-        state through :mod:`pickle` and back (measured 2.5 to 4 times faster than
-        :func:`copy.deepcopy` on the shipped titles' states), or
-        :func:`copy.deepcopy` for a state that cannot be pickled (a class defined
-        inside a function); a title may write a faster one."""
-        try:
-            return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))  # type: ignore[no-any-return]
-        except Exception:  # pickle raises several kinds for what it cannot take
-            return copy.deepcopy(state)
+        (for :meth:`gameweave_core.Match.clone` and explicit chance). Default:
+        :func:`pickled_copy`; a title may write a faster one."""
+        return pickled_copy(state)
 
     def observation_spec(self, players: int, config: Mapping[str, Any]) -> ObservationSpec | None:
         """The observation derived from :meth:`view_schema` (``None`` without one).

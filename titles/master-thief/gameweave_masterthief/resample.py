@@ -12,9 +12,7 @@ tell apart give the same draw from the same generator.
 
 from __future__ import annotations
 
-import pickle
-
-from gameweave_core import Rng
+from gameweave_core import Rng, pickled_copy
 from gameweave_core.reactions import PASS
 
 from .cards import CALLING_CARDS, THIEF_CARDS, thief_deck
@@ -33,9 +31,9 @@ def resample(state: State, seat: int | None, rng: Rng) -> State:
     odds. Those odds are the uniform choice, not what players really do. ``state``
     is left untouched.
     """
-    # A pickle round trip copies this state about 3 times faster than copy.deepcopy
-    # (measured on mid-game states), and resample runs once per search iteration.
-    drawn: State = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    # About 3 times faster than copy.deepcopy on mid-game states, and resample runs
+    # once per search iteration.
+    drawn = pickled_copy(state)
     players = state.players
     drawn.museum = sorted(state.museum)
     rng.shuffle(drawn.museum)

@@ -75,6 +75,9 @@ def reaches(start: int, occupied: Collection[int], target: int, rested: bool = F
     for n in NEIGHBOURS[start]:
         if n not in occupied and (n == target or (by_passage and n in PASSAGE_SET)):
             return True
+    # The jump chain of ``landings``, written again so that both stay plain loops:
+    # shared through a generator, it made ``destinations`` (the rules' legal moves)
+    # about 8% slower and this about 40% (timeit, 2,000 random boards).
     frontier = [start]
     jumped: set[int] = {start}
     while frontier:

@@ -20,9 +20,7 @@ before shuffling, and piles whose order does not matter are sorted.
 
 from __future__ import annotations
 
-import pickle
-
-from gameweave_core import Rng
+from gameweave_core import Rng, pickled_copy
 
 from .cards import BUYERS, CAMERA, CARDS, CLOCK, GUARD, MUSEUM_KINDS, RARE, STASH_ROOMS, WAYOUT
 from .queries import bit
@@ -34,9 +32,9 @@ Place = tuple[str, int, int]
 
 def resample(state: State, seat: int | None, rng: Rng) -> State:
     """A fresh state ``seat`` (``None``: a spectator) cannot tell from ``state``."""
-    # A pickle round trip copies this state about 3 times faster than copy.deepcopy
-    # (measured on mid-game states), and resample runs once per search iteration.
-    out: State = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    # About 3 times faster than copy.deepcopy on mid-game states, and resample runs
+    # once per search iteration.
+    out = pickled_copy(state)
     mine = PUBLIC | (bit(seat) if seat is not None else 0)
     for hand in out.hands:
         hand.sort()
