@@ -51,24 +51,7 @@ def run_bots(match: Match, bots: Mapping[int, BotSeat], limit: int | None = None
     seat order. Returns the number of actions taken. ``limit`` bounds the actions:
     a title that never ends is a bug the caller should hear about.
     """
-    taken = 0
-    # The observation and the checked submission without the lookups and history
-    # lines an outside caller needs (bound once: this loop is the simulations' hot path).
-    turn = match.take_bot_turn
-    while True:
-        awaiting = match.awaiting
-        # Usually the first awaited seat is a bot: skip the search then.
-        if awaiting and awaiting[0] in bots:
-            seat: int | None = awaiting[0]
-        else:
-            seat = next((s for s in awaiting if s in bots), None)
-        if seat is None:
-            return taken
-        if limit is not None and taken >= limit:
-            raise RuntimeError(f"{match.title.name} did not end within {limit} actions")
-        seat_bot = bots[seat]
-        turn(seat, seat_bot.bot, seat_bot.rng)
-        taken += 1
+    return match._run_bots(bots, limit)
 
 
 def play_out(

@@ -79,7 +79,12 @@ def _match_step() -> str:
     frame: Any = sys._getframe(1)
     while frame is not None:
         me = frame.f_locals.get("self")
-        if isinstance(me, Match) and frame.f_code.co_name in ("_apply", "_submit", "take_bot_turn"):
+        if isinstance(me, Match) and frame.f_code.co_name in (
+            "_apply",
+            "_submit",
+            "take_bot_turn",
+            "_run_bots",
+        ):
             return f" at step {me.step + 1}"
         frame = frame.f_back
     return ""

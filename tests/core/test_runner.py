@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gameweave_core import IllegalAction, MalformedAction, Match, Rng
+from gameweave_core import IllegalAction, MalformedAction, Match, RandomBot, Rng, TitleError
 from gameweave_core.bots import Observation
 from gameweave_core.runner import BotSeat, run_bots
 from gameweave_sealedbid import SealedBid
@@ -96,3 +96,51 @@ def test_take_bot_turn_plays_one_turn_with_the_given_generator() -> None:
     assert match.step == 1
     assert drawn == [Rng(77).randbelow(1000)]  # the generator handed in, untouched before
     assert match.actions()[0][1] == SealedBid().codec.to_json(match.at(0).legal_actions(1)[0])
+
+
+def _random_seats(players: int) -> dict[int, BotSeat]:
+    return {s: BotSeat(RandomBot(), Rng(100 + s)) for s in range(1, players + 1)}
+
+
+def _turn_by_turn(match: Match, bots: dict[int, BotSeat]) -> None:
+    """run_bots spelled out as single turns: the reference its own loop must match."""
+    while match.awaiting:
+        seat = next(s for s in match.awaiting if s in bots)
+        match.take_bot_turn(seat, bots[seat].bot, bots[seat].rng)
+
+
+@pytest.mark.parametrize("recall", [False, True])
+def test_the_bot_loop_plays_the_game_that_single_turns_play(recall: bool) -> None:
+    # run_bots has a loop of its own (Match._run_bots); recall takes its plain path.
+    looped, turned = Match(SealedBid(), 3, seed=8, recall=recall), Match(SealedBid(), 3, seed=8)
+    taken = run_bots(looped, _random_seats(3))
+    _turn_by_turn(turned, _random_seats(3))
+    assert looped.is_over and taken == looped.step == turned.step
+    assert looped.actions() == turned.actions()
+    assert looped.digest() == turned.digest()
+    for seat in (None, 1, 2, 3):
+        assert looped.events(seat) == turned.events(seat)
+        assert looped.history(seat) == turned.history(seat)
+    # Kept step by step with recall, rebuilt by a replay without: the same text.
+    assert looped.information_state(2) == turned.information_state(2)
+
+
+class Exploding(SealedBid):
+    """Fails half-way through applying a bid of 13 (a title bug)."""
+
+    name = "exploding"
+
+    def apply(self, state: Any, seat: Any, action: Any, rng: Any) -> Any:
+        state.coins[seat - 1] -= 1  # damage first, then fail
+        if action.coins == 13:
+            raise ZeroDivisionError("boom")
+        state.coins[seat - 1] += 1
+        return super().apply(state, seat, action, rng)
+
+
+def test_a_title_that_raises_in_the_bot_loop_is_rolled_back() -> None:
+    match = Match(Exploding(), 2, seed=3)
+    with pytest.raises(TitleError, match="exploding raised on action 2 .* ZeroDivisionError: boom"):
+        run_bots(match, seats(s1=Scripted(Bid(2)), s2=Scripted(Bid(13))))
+    assert match.step == 1 and match.failed is not None
+    assert match.view(None)["coins"] == [20, 20]  # the half-done bid undone
