@@ -12,12 +12,14 @@ import os
 import sys
 import tomllib
 
-#: The core's hot path of random play: the match, bot observations, the bot runner and
-#: random numbers. A compiled title spends most of its time here once its own rules are
-#: compiled (with only the House rules compiled, Match cost about 1.5 times the rules).
+#: The core's hot path of random play: the match, bot observations, the bot runner,
+#: random numbers and the events the match files. A compiled title spends most of its
+#: time here once its own rules are compiled (with only the House rules compiled, Match
+#: cost about 1.5 times the rules).
 COMPILED = [
     "gameweave_core/rng.py",
     "gameweave_core/bots.py",
+    "gameweave_core/events.py",
     "gameweave_core/match.py",
     "gameweave_core/runner.py",
 ]

@@ -8,15 +8,38 @@ e.g. ``"You walk to K7"`` to the Thief and ``"The Thief takes a turn"`` to the r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-import attrs
+import attr
 
 _EMPTY: Mapping[str, Any] = {}
+#: ``object.__setattr__`` bound to an instance: how a frozen class writes its own
+#: fields (attrs' generated ``__init__`` does the same; calling it bound is the quicker).
+_writer: Callable[[object], Callable[[str, Any], None]] = object.__setattr__.__get__
 
 
-@attrs.frozen
+# An attrs class like any other (frozen, compared by value, ``attrs.evolve`` works),
+# spelled so that mypyc makes it a native class in the compiled build (setup.py):
+# ``attrs.frozen`` stays a plain Python class there, whose fields the compiled
+# ``Match`` reads by attribute lookup on every event it files and every history line
+# it hands back (about 1,000 machine instructions of a House Job action through
+# ``Match.submit``, benchmarks/README.md). Hence the fields named in ``these=`` (so
+# that attrs leaves the ``__slots__`` alone: pure Python keeps slotted events), and
+# the ``__init__`` written out (a native class compiles it; attrs' own stays
+# interpreted), writing past the frozen ``__setattr__`` as attrs' does. In the
+# compiled build an interpreted class cannot subclass it.
+@attr.s(
+    these={
+        "text": attr.ib(),
+        "seats": attr.ib(default=None),
+        "spectators": attr.ib(default=True),
+        "kind": attr.ib(default=""),
+        "data": attr.ib(default=_EMPTY),
+    },
+    init=False,
+    frozen=True,
+)
 class Event:
     """One line of history with its audience.
 
@@ -25,11 +48,32 @@ class Event:
     ``data`` are optional structured details for renderers, seen by the same audience.
     """
 
+    __slots__ = ("__weakref__", "data", "kind", "seats", "spectators", "text")
+
     text: str
-    seats: frozenset[int] | None = None
-    spectators: bool = True
-    kind: str = ""
-    data: Mapping[str, Any] = attrs.field(default=_EMPTY)
+    seats: frozenset[int] | None
+    spectators: bool
+    kind: str
+    data: Mapping[str, Any]
+
+    def __init__(
+        self,
+        text: str,
+        seats: frozenset[int] | None = None,
+        spectators: bool = True,
+        kind: str = "",
+        data: Mapping[str, Any] = _EMPTY,
+    ) -> None:
+        write = _writer(self)
+        write("text", text)
+        write("seats", seats)
+        write("spectators", spectators)
+        write("kind", kind)
+        write("data", data)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled by its fields: a native class has no slots for pickle to read.
+        return (type(self), (self.text, self.seats, self.spectators, self.kind, self.data))
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether ``seat`` (``None`` for a spectator) may read this event."""

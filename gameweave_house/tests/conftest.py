@@ -27,6 +27,7 @@ COMPILED_MODULES = (
     "gameweave_house.rules",
     "gameweave_core.rng",
     "gameweave_core.bots",
+    "gameweave_core.events",
     "gameweave_core.match",
     "gameweave_core.runner",
 )
