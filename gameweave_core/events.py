@@ -28,7 +28,7 @@ _writer: Callable[[object], Callable[[str, Any], None]] = object.__setattr__.__g
 # that attrs leaves the ``__slots__`` alone: pure Python keeps slotted events), and
 # the ``__init__`` written out (a native class compiles it; attrs' own stays
 # interpreted), writing past the frozen ``__setattr__`` as attrs' does. In the
-# compiled build an interpreted class cannot subclass it.
+# compiled build an interpreted class cannot subclass it, nor a weak reference hold it.
 @attr.s(
     these={
         "text": attr.ib(),
