@@ -12,7 +12,7 @@ from typing import Final
 
 from gameweave_core import Event
 
-from .cards import FULL_DECK, rank_name, total
+from .cards import FULL_DECK, labels, rank_name, total
 from .state import Box, Hand, State
 
 #: How many distinct lines the cache keeps before it starts afresh (lines naming the
@@ -109,3 +109,77 @@ def describe(h: Hand) -> str:
 
 def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
+
+
+# -- lines found by their values ----------------------------------------------------------
+
+#: The commonest lines of a hand (chips, the bet, the deal, a stand, a settlement),
+#: found by the values they name: with :func:`line` alone their text was built and
+#: hashed only to find an equal line already made, about a tenth of a compiled hand's
+#: instructions. Each key starts with the line's kind; the text is still made in one
+#: place, the first time, by the function that owns the key.
+_BY_VALUES: Final[dict[tuple[object, ...], Event]] = {}
+
+
+def _keep(key: tuple[object, ...], event: Event) -> Event:
+    if len(_BY_VALUES) >= LINES_KEPT:
+        _BY_VALUES.clear()
+    _BY_VALUES[key] = event
+    return event
+
+
+def chips_line(seat: int, amount: int, extra: bool) -> Event:
+    """ "Crew 1 puts 10 on their box" (or "on the Extra Box")."""
+    key = ("chips", seat, amount, extra)
+    event = _BY_VALUES.get(key)
+    if event is None:
+        where = "the Extra Box" if extra else "their box"
+        event = _keep(key, line(f"{crew(seat)} puts {amount} on {where}", "chips"))
+    return event
+
+
+def bet_line(seat: int, mine: list[Box], take: int) -> Event:
+    """ "Crew 1 is in for 10 — Take 990": ``seat`` deals in with its boxes ``mine``."""
+    # One box of the seat's own is the common case; an Extra Box's line is built.
+    key = ("bet", seat, mine[0].main.bet, take) if len(mine) == 1 and not mine[0].extra else None
+    if key is not None:
+        event = _BY_VALUES.get(key)
+        if event is not None:
+            return event
+    bets = " and ".join([f"{b.main.bet}{' on the Extra Box' if b.extra else ''}" for b in mine])
+    event = line(f"{crew(seat)} is in for {bets} — Take {take}", "bet")
+    return event if key is None else _keep(key, event)
+
+
+def dealt_line(box: Box) -> Event:
+    """ "Crew 1 is dealt 10♥ 7♠ — 17", or a blackjack, for a box's first two cards."""
+    h = box.main
+    key = ("dealt", box.seat, box.extra, h.cards[0], h.cards[1])
+    event = _BY_VALUES.get(key)
+    if event is None:
+        if h.natural:
+            text = f"{box_name(box)} is dealt a blackjack ({labels(h.cards)})"
+        else:
+            text = f"{box_name(box)} is dealt {labels(h.cards)} — {describe(h)}"
+        event = _keep(key, line(text))
+    return event
+
+
+def stand_line(box: Box, hand: int, points: int) -> Event:
+    """ "Crew 1 stands on 17" (hand 1: "Crew 1 split stands on 17")."""
+    key = ("stand", box.seat, box.extra, hand > 0, points)
+    event = _BY_VALUES.get(key)
+    if event is None:
+        event = _keep(key, line(f"{box_name(box, hand)} stands on {points}"))
+    return event
+
+
+def settle_line(name: str, points: int, said: str, chips: int) -> Event:
+    """ "Crew 1 17 WIN +10": a settled hand's name, total, result and chips (a line
+    with no result, the raise on a box, gives its name and chips alone)."""
+    key = ("settle", name, points, said, chips)
+    event = _BY_VALUES.get(key)
+    if event is None:
+        head = f"{name} {points} {said}" if said else name
+        event = _keep(key, line(f"{head} {signed(chips)}", "settle"))
+    return event

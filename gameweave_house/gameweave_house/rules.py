@@ -48,14 +48,18 @@ from .dealer import dealer_play
 from .deck import can_deal_round, draw
 from .deck import face_up as face_up  # tests/http/test_http_leaks_house.py reads it here
 from .history import (
+    bet_line,
     box_id_name,
     box_name,
+    chips_line,
     crew,
+    dealt_line,
     describe,
     hole_line,
     line,
+    settle_line,
     settled_line,
-    signed,
+    stand_line,
     upcard_line,
 )
 from .roles import ROLES
@@ -243,14 +247,11 @@ def do_chips(state: State, seat: int, amount: int, box_id: int | None) -> list[E
     target.main.bet += amount
     state.take -= amount
     # The table sees the chips go on: a seat learns only through the lines it reads.
-    where = " on the Extra Box" if target.extra else ""
-    return [line(f"{crew(seat)} puts {amount} on{where or ' their box'}", "chips")]
+    return [chips_line(seat, amount, target.extra)]
 
 
 def do_deal_me_in(state: State, seat: int, rng: Rng) -> list[Event]:
-    mine = [b for b in state.boxes if b.seat == seat]
-    bets = " and ".join([f"{b.main.bet}{' on the Extra Box' if b.extra else ''}" for b in mine])
-    events = [line(f"{crew(seat)} is in for {bets} — Take {state.take}", "bet")]
+    events = [bet_line(seat, [b for b in state.boxes if b.seat == seat], state.take)]
     return events + next_bettor(state, rng)
 
 
@@ -349,9 +350,7 @@ def finish_deal(state: State, rng: Rng) -> list[Event]:
         h = b.main
         if is_two_card_21(h.cards):
             h.natural = h.done = True
-            events.append(line(f"{box_name(b)} is dealt a blackjack ({labels(h.cards)})"))
-        else:
-            events.append(line(f"{box_name(b)} is dealt {labels(h.cards)} — {describe(h)}"))
+        events.append(dealt_line(b))
     events.append(line("The house takes its hole card face down"))
     if state.has_role("inside_man"):
         events.append(line(f"The Tell — the hole card is {high_low(state.dealer[1])}", "tell"))
@@ -390,7 +389,7 @@ def do_hit(state: State, rng: Rng) -> list[Event]:
 def do_stand(state: State) -> list[Event]:
     box, h = state.current()
     h.done = True
-    return [line(f"{box_name(box, state.cur_hand)} stands on {h.points}")]
+    return [stand_line(box, state.cur_hand, h.points)]
 
 
 def do_double(state: State, rng: Rng) -> list[Event]:
@@ -555,8 +554,7 @@ def settle(state: State) -> list[Event]:
         if debit < wanted:
             r.result += " · TAKE EMPTY"
         r.chips = credit - bet - debit
-        head = f"{r.name} {r.points} {r.result}" if r.result else r.name
-        events.append(line(f"{head} {signed(r.chips)}", "settle"))
+        events.append(settle_line(r.name, r.points, r.result, r.chips))
         results.append(r)
     # No copies: the next deal gives the dealer and every box new lists.
     state.last = Settled(state.round, state.dealer, results, state.take)

@@ -37,7 +37,7 @@ class HouseJob(
     summary = "A co-operative blackjack heist: one deck, one shared Take, five roles."
     min_players = 2
     max_players = 4
-    version = "2"
+    version = "3"
     #: ``deck``: an explicit draw order (52 card strings, e.g. "AS", "TD"), empty to
     #: shuffle with the match's generator; ``take``: the opening Take.
     default_config: ClassVar[Mapping[str, Any]] = {"deck": [], "take": 1000}

@@ -291,11 +291,14 @@ def test_extra_box_opens_a_second_box_played_after_its_owners() -> None:
     ability(m, 1, "extra_box")
     assert box(m, 3)["extra"] and box(m, 3)["hands"][0]["bet"] == 10 and take(m) == 990
     do(m, 1, "chips", amount=50, box=3)
+    assert m.history(None)[-1] == "Crew 1 puts 50 on the Extra Box"
     push(m, 1, 100)
     do(m, 1, "deal_me_in")
+    assert m.history(None)[-1] == "Crew 1 is in for 100 and 60 on the Extra Box — Take 840"
     push(m, 2, 100)
     do(m, 2, "deal_me_in")
     assert box(m, 3)["hands"][0]["cards"] == ["9C", "9D"]
+    assert "Extra Box is dealt 9♣ 9♦ — 18" in m.history(None)
     do(m, 1, "stand")
     assert m.view(1)["playing"] == {"box": 3, "hand": 0}  # after the owner's own box
     assert {"type": "split"} not in m.legal_json(1)  # the Extra Box never splits
