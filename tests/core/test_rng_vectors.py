@@ -10,6 +10,8 @@ gameweave_core.rng must agree with it draw for draw.
 from __future__ import annotations
 
 import hashlib
+from array import array
+from collections import UserList
 from typing import Any
 
 import pytest
@@ -165,6 +167,17 @@ def test_fast_draws_follow_the_definition(seed: Any, bounds: Any) -> None:
     assert fast.sample(range(30), 7) == ref.sample(list(range(30)), 7)
     assert fast.random() == ref.random()
     assert fast.word() == ref.word()  # and both have read the same number of words
+
+
+@pytest.mark.parametrize("seed", sorted(SHUFFLED_RANGE_10))
+def test_any_mutable_sequence_is_shuffled_in_place_like_a_list(seed: Any) -> None:
+    # shuffle swaps on a list (fast when compiled) and writes other sequences back.
+    held = UserList(range(10))
+    arr = array("i", range(10))
+    new(seed).shuffle(held)
+    new(seed).shuffle(arr)
+    assert list(held) == list(arr) == SHUFFLED_RANGE_10[seed]
+    assert type(held) is UserList and type(arr) is array
 
 
 def test_rejections_happen_and_follow_the_definition() -> None:
