@@ -129,7 +129,7 @@ def _keep(key: tuple[object, ...], event: Event) -> Event:
 
 
 def chips_line(seat: int, amount: int, extra: bool) -> Event:
-    """ "Crew 1 puts 10 on their box" (or "on the Extra Box")."""
+    """The chips line: "Crew 1 puts 10 on their box" (or "on the Extra Box")."""
     key = ("chips", seat, amount, extra)
     event = _BY_VALUES.get(key)
     if event is None:
@@ -139,7 +139,8 @@ def chips_line(seat: int, amount: int, extra: bool) -> Event:
 
 
 def bet_line(seat: int, mine: list[Box], take: int) -> Event:
-    """ "Crew 1 is in for 10 — Take 990": ``seat`` deals in with its boxes ``mine``."""
+    """The bet line, "Crew 1 is in for 10 — Take 990": ``seat`` deals in with its
+    boxes ``mine``."""
     # One box of the seat's own is the common case; an Extra Box's line is built.
     key = ("bet", seat, mine[0].main.bet, take) if len(mine) == 1 and not mine[0].extra else None
     if key is not None:
@@ -152,7 +153,8 @@ def bet_line(seat: int, mine: list[Box], take: int) -> Event:
 
 
 def dealt_line(box: Box) -> Event:
-    """ "Crew 1 is dealt 10♥ 7♠ — 17", or a blackjack, for a box's first two cards."""
+    """The line of a box's first two cards: "Crew 1 is dealt 10♥ 7♠ — 17", or a
+    blackjack."""
     h = box.main
     key = ("dealt", box.seat, box.extra, h.cards[0], h.cards[1])
     event = _BY_VALUES.get(key)
@@ -166,7 +168,7 @@ def dealt_line(box: Box) -> Event:
 
 
 def stand_line(box: Box, hand: int, points: int) -> Event:
-    """ "Crew 1 stands on 17" (hand 1: "Crew 1 split stands on 17")."""
+    """The stand line: "Crew 1 stands on 17" (hand 1: "Crew 1 split stands on 17")."""
     key = ("stand", box.seat, box.extra, hand > 0, points)
     event = _BY_VALUES.get(key)
     if event is None:
@@ -175,8 +177,8 @@ def stand_line(box: Box, hand: int, points: int) -> Event:
 
 
 def settle_line(name: str, points: int, said: str, chips: int) -> Event:
-    """ "Crew 1 17 WIN +10": a settled hand's name, total, result and chips (a line
-    with no result, the raise on a box, gives its name and chips alone)."""
+    """A settled hand's line, "Crew 1 17 WIN +10": its name, total, result and chips
+    (a line with no result, the raise on a box, gives its name and chips alone)."""
     key = ("settle", name, points, said, chips)
     event = _BY_VALUES.get(key)
     if event is None:
