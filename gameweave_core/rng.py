@@ -265,13 +265,13 @@ class Rng:
         # call per card would cost more than the draw. The swaps are made on a list:
         # compiled, a list's items are read and written directly, where a
         # MutableSequence's go through Python's generic item protocol with a boxed
-        # index (two thirds of a compiled 52-card shuffle). Any other sequence is
+        # index (three fifths of a compiled 52-card shuffle). Any other sequence is
         # copied to a list and written back, the same swaps in the same order.
-        cards: list[T] = cast("list[T]", items) if type(items) is list else list(items)
+        swapped: list[T] = cast("list[T]", items) if type(items) is list else list(items)
         block = self._block
         pos = self._pos
         low: i64 = _LOW_32  # a local: read once per card
-        for i in range(len(cards) - 1, 0, -1):
+        for i in range(len(swapped) - 1, 0, -1):
             if pos == 16:
                 block = self._refill()
                 pos = 0
@@ -286,11 +286,11 @@ class Rng:
                 pos = self._pos
             else:
                 j = m >> 32
-            cards[i], cards[j] = cards[j], cards[i]
+            swapped[i], swapped[j] = swapped[j], swapped[i]
         self._pos = pos
-        if cards is not items:
-            for k, card in enumerate(cards):
-                items[k] = card
+        if swapped is not items:
+            for k, item in enumerate(swapped):
+                items[k] = item
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
         """``k`` distinct items of ``items``, in random order: the first ``k`` places

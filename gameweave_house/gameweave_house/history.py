@@ -156,6 +156,7 @@ def dealt_line(box: Box) -> Event:
     """The line of a box's first two cards: "Crew 1 is dealt 10♥ 7♠ — 17", or a
     blackjack."""
     h = box.main
+    # Whether it is a blackjack, and its total, follow from the two cards.
     key = ("dealt", box.seat, box.extra, h.cards[0], h.cards[1])
     event = _BY_VALUES.get(key)
     if event is None:
