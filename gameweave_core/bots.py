@@ -146,6 +146,8 @@ class RandomBot:
     """Plays a uniformly random legal action. Plays any title."""
 
     def act(self, observation: Observation, rng: Rng) -> Any:
+        # The bot runner (Match._run_bots) makes this same choice without calling
+        # act, to spare building the observation: change the two together.
         return rng.choice(observation.legal)
 
 

@@ -3,6 +3,7 @@ checked like any submission."""
 
 from __future__ import annotations
 
+import types
 from typing import Any
 
 import pytest
@@ -111,7 +112,8 @@ def _turn_by_turn(match: Match, bots: dict[int, BotSeat]) -> None:
 
 @pytest.mark.parametrize("recall", [False, True])
 def test_the_bot_loop_plays_the_game_that_single_turns_play(recall: bool) -> None:
-    # run_bots has a loop of its own (Match._run_bots); recall takes its plain path.
+    # run_bots has a loop of its own (Match._run_bots), which makes a RandomBot's
+    # choice without calling act; single turns call act. Recall takes the plain path.
     looped, turned = Match(SealedBid(), 3, seed=8, recall=recall), Match(SealedBid(), 3, seed=8)
     taken = run_bots(looped, _random_seats(3))
     _turn_by_turn(turned, _random_seats(3))
@@ -123,6 +125,25 @@ def test_the_bot_loop_plays_the_game_that_single_turns_play(recall: bool) -> Non
         assert looped.history(seat) == turned.history(seat)
     # Kept step by step with recall, rebuilt by a replay without: the same text.
     assert looped.information_state(2) == turned.information_state(2)
+
+
+@pytest.mark.skipif(
+    not isinstance(RandomBot.__dict__.get("act"), types.FunctionType),
+    reason="the compiled build's RandomBot cannot be subclassed in Python",
+)
+def test_a_random_bot_of_a_subclass_is_asked_through_its_own_act() -> None:
+    class Last(RandomBot):
+        def act(self, observation: Observation, rng: Rng) -> Any:
+            return observation.legal[-1]
+
+    match = Match(SealedBid(), 2, seed=5)
+    run_bots(match, {s: BotSeat(Last(), Rng(s)) for s in (1, 2)})
+    replay = Match(SealedBid(), 2, seed=5)
+    for seat, action in match.actions():
+        # Each bid was the last legal one, as Last chose, not a random one.
+        assert action == SealedBid().codec.to_json(replay.legal_actions(seat)[-1])
+        replay.submit(seat, action)
+    assert match.step > 2
 
 
 class Exploding(SealedBid):
