@@ -887,7 +887,7 @@ class Match:
             bot = seat_bot.bot
             if type(bot) is RandomBot:
                 # RandomBot.act, without the observation it would only read the
-                # legal actions from: 700 of the 2,000 instructions Match added to
+                # legal actions from: 690 of the 2,460 instructions Match added to
                 # a compiled House Job action (benchmarks/README.md).
                 action = seat_bot.rng.choice(legal)
             else:
