@@ -54,6 +54,7 @@ STATUS: dict[type[BaseException], int] = {
     NotAwaited: 409,
     GameOver: 409,
     r.BodyTooLarge: 413,
+    r.NotUpgraded: 426,
     r.NotJson: 415,
     IllegalAction: 422,
     ConfigError: 422,

@@ -38,10 +38,12 @@ from gameweave_core import (
 
 from .bodies import CreateMatch, Empty, ReplayLog, Submit, meta
 from .events import EventStream
+from .frames import accept_key, valid_key
 from .hub import labels, off_loop
 from .limits import REPLAY_UNIT
-from .pipeline import Reply
+from .pipeline import UPGRADE, Reply, header, refuse_foreign_origin
 from .refusals import (
+    BadBody,
     BadLog,
     DevOnly,
     NoSuchMatch,
@@ -49,12 +51,14 @@ from .refusals import (
     NotHost,
     NotNow,
     NoToken,
+    NotUpgraded,
     SearchFailed,
     ServerFull,
     TooMany,
     Unplayable,
 )
 from .search import RETRY_AFTER, AlreadySearching, PoolFull, run_search
+from .sockets import SeatSocket
 from .state import AppState, state_of
 from .wire import client_address, read_token, short, to_json
 
@@ -114,6 +118,49 @@ async def events(scope: Scope, body: None) -> EventStream:
         entry,
         on_close=partial(state.listeners.remove, live.id, entry),
         still_valid=check,
+    )
+
+
+async def seat_socket(scope: Scope, body: None) -> SeatSocket:
+    """``GET /api/matches/{match_id}/socket``, asking to upgrade: the seat socket,
+    payloads pushed and moves taken on one WebSocket (see
+    :mod:`~gameweave_http.sockets`). Refused as any request is, before the switch."""
+    switch = scope.get(UPGRADE)
+    if (
+        switch is None
+        or scope["method"] != "GET"
+        or (header(scope, b"upgrade") or "").lower() != "websocket"
+    ):
+        raise NotUpgraded(
+            "the seat socket is a WebSocket: open ws://HOST/api/matches/ID/socket?token=... "
+            "(without WebSockets, read the event stream and POST each move)"
+        )
+    if header(scope, b"sec-websocket-version") != "13":
+        raise NotUpgraded("the seat socket speaks WebSocket version 13 (Sec-WebSocket-Version: 13)")
+    key = (header(scope, b"sec-websocket-key") or "").encode("latin-1")
+    if not valid_key(key):
+        raise BadBody("a WebSocket handshake needs a Sec-WebSocket-Key: 16 bytes in base64")
+    state = state_of(scope)
+    refuse_foreign_origin(scope, state.settings)
+    hub = state.hub
+    live = await hub.get(scope["path_params"]["match_id"])
+    token = read_token(scope, query=True)
+    seat = hub.seat(live.id, token)
+    # A title that cannot build the payload is refused now (503), before the switch.
+    await hub.payload(live, seat)
+    # A socket is an event stream: refused when the match, this client or the
+    # server holds as many as it may.
+    entry = state.listeners.add(live.id, seat, live.match.players, client_address(scope))
+    return SeatSocket(
+        hub,
+        live,
+        seat,
+        entry,
+        on_close=partial(state.listeners.remove, live.id, entry),
+        switch=switch,
+        accept=accept_key(key),
+        path=scope["path"],
+        still_valid=None if token is None else still_seated(state, live.id, token, seat),
     )
 
 

@@ -87,6 +87,47 @@ BODY_IN = "gameweave.body_in"
 #: the access log's line for the request says so (see :class:`Gate`).
 REFUSED = "gameweave.refused"
 
+#: The key of a request's ASGI scope under which the protocol offers to switch the
+#: connection to a WebSocket (a ``GET`` asking to upgrade, served by
+#: :class:`~gameweave_http.protocol.GuardedProtocol`): a callable taking the
+#: ``Sec-WebSocket-Accept`` value and the :class:`SocketSession` the connection's
+#: messages then go to. Absent under any other server: the seat socket is refused.
+UPGRADE = "gameweave.upgrade"
+
+#: Set in a request's scope once its connection switched to a WebSocket: the
+#: access log's line for it says 101.
+SWITCHED = "gameweave.switched"
+
+
+class SocketConnection(Protocol):
+    """The WebSocket side of a connection, as a :class:`SocketSession` sees it."""
+
+    def send(self, *messages: bytes) -> None:
+        """Send each of ``messages`` (UTF-8 JSON) as a text message, in one write."""
+
+    def close(self, code: int, reason: str) -> None:
+        """Close with ``code`` and a one-line ``reason``; nothing more is sent."""
+
+    def ping(self) -> None:
+        """Send a ping (the keep-alive of a quiet connection)."""
+
+    def hold(self, held: bool) -> None:
+        """Stop reading the client's messages (``True``) or read them again."""
+
+
+class SocketSession(Protocol):
+    """What a connection switched to a WebSocket hands its messages to."""
+
+    def opened(self, conn: SocketConnection) -> None:
+        """The switch is made: ``conn`` sends from now on."""
+
+    def message(self, data: bytes) -> None:
+        """A whole text message from the client (its UTF-8 bytes)."""
+
+    def closed(self) -> None:
+        """The connection is over, whoever ended it."""
+
+
 TOO_MANY_REQUESTS = "the server is answering as many requests as it may at once; try again shortly"
 BODY_TOO_SLOW = "the request body was not received in time; the connection is closed"
 STOPPING = "the server is stopping; try again once it is back"
@@ -250,6 +291,8 @@ class Gate:
                 # with control characters escaped so that no path forges a line.
                 why = ""
                 refused = scope.get(REFUSED)
+                if not status and scope.get(SWITCHED):
+                    status = 101
                 if refused is not None:
                     status, gone = refused  # answered (or closed) by the protocol
                 if not status or refused is not None:
@@ -500,6 +543,14 @@ def refuse_cross_site(scope: Scope, settings: Settings) -> None:
     ctype = header(scope, b"content-type")
     if ctype is None or ctype.split(";", 1)[0].strip().lower() != "application/json":
         raise NotJson("send the body as JSON, with the header Content-Type: application/json")
+    refuse_foreign_origin(scope, settings)
+
+
+def refuse_foreign_origin(scope: Scope, settings: Settings) -> None:
+    """Refuse a request whose ``Origin``, when sent, is not this server's (see
+    :func:`refuse_cross_site`): also the seat socket's handshake, for which every
+    browser sends one (a page of another site could otherwise play a seat whose
+    link it learned)."""
     origin = header(scope, b"origin")
     if origin is None or origin == settings.public_origin:
         return

@@ -20,6 +20,13 @@ So only the server's side of the connection can hold:
   uvicorn still cancels (one running past the grace) is answered by the app (see
   :class:`~gameweave_http.pipeline.Gate`) and leaves no traceback (:class:`Quiet`).
 
+It also makes the seat socket's switch to a WebSocket (:mod:`gameweave_http.sockets`),
+which ASGI's own WebSocket messages would cost more than the moves themselves: a
+request asking to upgrade is offered the switch in its scope
+(:data:`~gameweave_http.pipeline.UPGRADE`), the app decides after its checks, and
+the connection's frames are then read and written here (:class:`WebSocket`,
+framed by :mod:`gameweave_http.frames`).
+
 Each refusal is a whole JSON response with the safety headers, written by
 :func:`raw_refusal` from the same error table as the app's. Request bodies and
 heads are parsed by httptools. A reply's head and body go out in one write
@@ -43,15 +50,38 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+from functools import partial
 from typing import Any, ClassVar, cast
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .errors import error_reply
+from .frames import (
+    BINARY,
+    CLOSE,
+    GOING_AWAY,
+    PING,
+    PONG,
+    TEXT,
+    UNSUPPORTED,
+    FrameError,
+    FrameReader,
+    close_frame,
+    frame,
+)
 from .limits import Limits
-from .pipeline import BODY_IN, REFUSED, SAFETY_HEADERS, head_too_large
+from .pipeline import (
+    BODY_IN,
+    REFUSED,
+    SAFETY_HEADERS,
+    SWITCHED,
+    UPGRADE,
+    SocketSession,
+    head_too_large,
+)
 from .refusals import NotHttp, Refusal, ServerFull, TooSlow
+from .wire import MAX_BODY
 
 #: The oldest and the newest uvicorn release this module is tested with: the ends
 #: of the range ``pyproject.toml`` accepts (``make check-uvicorn`` runs the
@@ -75,7 +105,7 @@ SEAM: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
             "send_400_response",
             "_unsupported_upgrade_warning",
         ),
-        ("connections", "cycle", "transport", "loop", "app"),
+        ("connections", "cycle", "transport", "loop", "app", "parser"),
     ),
     (
         "RequestResponseCycle",
@@ -192,8 +222,13 @@ class GuardedProtocol(HttpToolsProtocol):
         self._stop()
         before = self.cycle
         super().on_headers_complete()
-        if self.cycle is not before:  # a request to answer (not an upgrade)
-            self.cycle.transport = OneWrite(self.transport, self.loop)  # type: ignore[assignment]
+        if self.cycle is not before:  # a request to answer
+            cycle = self.cycle
+            cycle.transport = OneWrite(self.transport, self.loop)  # type: ignore[assignment]
+            if self.parser.should_upgrade():
+                # A request to switch protocols: the app's route may take it up (the
+                # seat socket), after the checks every request has.
+                cast(dict[str, Any], cycle.scope)[UPGRADE] = partial(self._switch, cycle)
 
     def on_message_complete(self) -> None:
         cycle = self.cycle
@@ -222,9 +257,29 @@ class GuardedProtocol(HttpToolsProtocol):
         super().shutdown()
 
     def _unsupported_upgrade_warning(self) -> None:
-        """A request to switch protocols (a WebSocket), which this server has no use
-        for: it is answered as plain HTTP, as uvicorn does, but without uvicorn's two
-        warnings per request, with which any client could fill the log."""
+        """A request to switch protocols: answered as plain HTTP, as uvicorn does
+        (the app's seat socket switches by itself, see :meth:`_switch`), but without
+        uvicorn's two warnings per request, with which any client could fill the log."""
+
+    def _switch(self, cycle: Any, accept: bytes, session: SocketSession) -> None:
+        """Switch the connection to a WebSocket handled by ``session``: the app took
+        the request up (the seat socket; :data:`~gameweave_http.pipeline.UPGRADE`).
+        The ``101`` is written here, and uvicorn's cycle marked answered, so that
+        it writes nothing more; from now on the connection's bytes are frames."""
+        self._stop()
+        cycle.response_started = cycle.response_complete = True
+        if cycle.disconnected or self.transport.is_closing():
+            session.closed()  # the client went away meanwhile: nothing to switch
+            return
+        cast(dict[str, Any], cycle.scope)[SWITCHED] = True
+        self.connections.discard(self)
+        self.transport.write(
+            b"HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\n"
+            b"connection: Upgrade\r\nsec-websocket-accept: " + accept + b"\r\n\r\n"
+        )
+        conn = WebSocket(session, self.transport, self.connections)
+        self.transport.set_protocol(conn)
+        conn.start()
 
     def send_400_response(self, msg: str) -> None:
         """httptools refused what was received: a one-line JSON error instead of
@@ -356,3 +411,114 @@ def guarded_protocol(limits: Limits, nagle_off: bool = True) -> type[GuardedProt
     the server's CPU per move (versus benchmark, py-spy)."""
     attrs: dict[str, Any] = {"limits": limits, "nagle_off": nagle_off}
     return type("GuardedProtocol", (GuardedProtocol,), attrs)
+
+
+#: Bytes a WebSocket may have waiting to be sent before its client is taken to
+#: have stopped reading, and the connection is dropped: a client that sends moves
+#: but never reads the answers (or a spectator that never reads a busy match)
+#: cannot make the server hold its messages without end.
+MAX_UNSENT = 1 << 20
+
+
+class WebSocket(asyncio.Protocol):
+    """A connection switched to a WebSocket (the seat socket; see
+    :mod:`gameweave_http.sockets`): its frames read (:class:`~gameweave_http.frames.FrameReader`)
+    and written here, its text messages handed to its session, which sends through
+    it (:class:`~gameweave_http.pipeline.SocketConnection`). A frame that breaks
+    the protocol closes it with the code and reason the reader gives; a binary
+    message, with 1003. Pings are answered; the server's own keep-alive pings are
+    the session's. It counts among the server's open connections, and is closed
+    (1001) when the server stops."""
+
+    def __init__(
+        self, session: SocketSession, transport: asyncio.Transport, connections: set[Any]
+    ) -> None:
+        self.session = session
+        self.transport = transport
+        self.connections = connections
+        self.reader = FrameReader(MAX_BODY)
+        #: A close was sent (or the connection lost): nothing more is sent or read.
+        self.closing = False
+        self._held = False
+        self._full = False
+
+    def start(self) -> None:
+        self.connections.add(self)
+        self.session.opened(self)
+
+    # -- the event loop's side ----------------------------------------------------
+
+    def data_received(self, data: bytes) -> None:
+        if self.closing:
+            return
+        try:
+            messages = self.reader.feed(data)
+        except FrameError as exc:
+            self.close(exc.code, exc.reason)
+            return
+        for opcode, payload in messages:
+            if self.closing:
+                return
+            if opcode == TEXT:
+                self.session.message(payload)
+            elif opcode == BINARY:
+                self.close(UNSUPPORTED, "send each move as a text message of JSON")
+            elif opcode == PING:
+                self.transport.write(frame(payload, PONG))
+            elif opcode == CLOSE:
+                # The client's close, answered with its own code (RFC 6455 5.5.1).
+                self.closing = True
+                self.transport.write(frame(payload[:2], CLOSE))
+                self.transport.close()
+
+    def pause_writing(self) -> None:
+        self._full = True
+        self._reading()
+
+    def resume_writing(self) -> None:
+        self._full = False
+        self._reading()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closing = True
+        self.connections.discard(self)
+        self.session.closed()
+
+    def shutdown(self) -> None:
+        """The server is stopping (uvicorn asks each open connection)."""
+        self.close(GOING_AWAY, "the server is stopping; connect again once it is back")
+
+    # -- the session's side -------------------------------------------------------
+
+    def send(self, *messages: bytes) -> None:
+        if self.closing:
+            return
+        self.transport.write(b"".join([frame(m) for m in messages]))
+        if self.transport.get_write_buffer_size() > MAX_UNSENT:
+            self.closing = True
+            self.transport.abort()  # it does not read: no close frame would get through
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closing:
+            return
+        self.closing = True
+        self.transport.write(close_frame(code, reason))
+        self.transport.close()
+
+    def ping(self) -> None:
+        if not self.closing:
+            self.transport.write(frame(b"", PING))
+
+    def hold(self, held: bool) -> None:
+        self._held = held
+        self._reading()
+
+    def _reading(self) -> None:
+        """Read the client's frames unless its session holds them or its answers
+        wait to be sent (the client is slow to read)."""
+        if self.closing:
+            return
+        if self._held or self._full:
+            self.transport.pause_reading()
+        else:
+            self.transport.resume_reading()

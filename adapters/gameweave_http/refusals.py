@@ -50,6 +50,10 @@ class TooSlow(Refusal):
     retry_after = 1
 
 
+class NotUpgraded(Refusal):
+    """The seat socket asked for without switching to a WebSocket (version 13)."""
+
+
 class HeadTooLarge(Refusal):
     """The request head (request line and headers) is larger than the server reads."""
 

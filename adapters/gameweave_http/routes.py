@@ -35,6 +35,7 @@ from .pipeline import Endpoint, Op
 from .refusals import (
     MATCH_LOOKUP,
     BadLog,
+    CrossSite,
     DevOnly,
     NoSuchMatch,
     NoSuchTitle,
@@ -44,6 +45,7 @@ from .refusals import (
     NotSearchable,
     NotSeated,
     NotStored,
+    NotUpgraded,
     SearchFailed,
     ServerFull,
     StaleVersion,
@@ -73,7 +75,9 @@ TOKEN_QUERY = {
     "in": "query",
     "required": False,
     "schema": {"type": "string"},
-    "description": "The seat's token (for EventSource, which cannot send headers).",
+    "description": (
+        "The seat's token (for the seat socket and EventSource, which cannot send headers)."
+    ),
 }
 HOST_TOKEN = {
     "name": "X-Host-Token",
@@ -155,6 +159,25 @@ API: tuple[Api, ...] = (
                 media="text/event-stream",
                 params=(TOKEN_QUERY, TOKEN_HEADER),
                 refusals=(NotSeated, *MATCH_LOOKUP, TooMany, ServerFull),
+            )
+        },
+    ),
+    Api(
+        "/api/matches/{match_id}/socket",
+        {
+            "GET": Op(
+                h.seat_socket,
+                "seatSocket",
+                "The seat socket: a WebSocket carrying the seat's payloads and its moves",
+                "Payload",
+                "Switching to the seat socket (a WebSocket request). Its messages are JSON "
+                "text: from the client a Submit body per move; from the server each Payload "
+                'after every change, and one answer per move in order, `{"ok": true}` or '
+                '`{"ok": false, "error": ..., "status": ...}`. Closed with 4001 once the '
+                "seat's token is reissued",
+                status=101,
+                params=(TOKEN_QUERY, TOKEN_HEADER),
+                refusals=(NotUpgraded, CrossSite, NotSeated, *MATCH_LOOKUP, TooMany, ServerFull),
             )
         },
     ),

@@ -161,6 +161,9 @@ def uvicorn_options(
         # No "server: uvicorn" header: it names the software to anyone who asks,
         # and is one more header checked and written on every response.
         "server_header": False,
+        # WebSockets are the app's own (the seat socket, switched by the guarded
+        # protocol): uvicorn's, which a websockets install would turn on, stay off.
+        "ws": "none",
         "timeout_keep_alive": limits.keep_alive,
         "proxy_headers": bool(trusted),
         "forwarded_allow_ips": trusted or None,

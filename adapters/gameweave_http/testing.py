@@ -83,11 +83,21 @@ def loopback_socket() -> socket.socket:
 
 class LoopbackServer:
     """An ASGI app served by uvicorn in a daemon thread, on a loopback socket bound
-    here, for the length of a ``with`` block; ``url`` is its address. ``options``
-    go to ``uvicorn.Config`` (e.g. the server's own limits)."""
+    here, for the length of a ``with`` block; ``url`` is its address. It is served
+    as ``gameweave serve`` serves (the guarded protocol, which the seat socket
+    needs, with the default limits); ``options`` go to ``uvicorn.Config`` over
+    those (e.g. other limits), and ``served=False`` leaves uvicorn as it comes."""
 
-    def __init__(self, app: Any, start_within: float = 30.0, **options: Any) -> None:
+    def __init__(
+        self, app: Any, start_within: float = 30.0, *, served: bool = True, **options: Any
+    ) -> None:
         import uvicorn
+
+        if served:
+            from .limits import Limits
+            from .server import uvicorn_options
+
+            options = {**uvicorn_options(Limits()), **options}
 
         self.app = app
         self.socket = loopback_socket()
@@ -121,7 +131,9 @@ class LoopbackServer:
 
     @classmethod
     def for_registry(cls, registry: Any, db: Path, *, dev: bool = True) -> LoopbackServer:
-        """The Gameweave server hosting the titles of ``registry``, stored in ``db``."""
+        """The Gameweave server hosting the titles of ``registry``, stored in ``db``,
+        served as ``gameweave serve`` serves it (its protocol and limits: the seat
+        socket included)."""
         from .app import create_app
 
         return cls(create_app(db, registry, dev=dev))

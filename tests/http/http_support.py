@@ -21,12 +21,15 @@ SCREENSHOTS = ROOT / "test-output" / "screenshots"
 class ThreadServer(LoopbackServer):
     """A real uvicorn server on a loopback socket of its own, in a thread of this
     process; with ``limits``, set up as ``serve()`` sets uvicorn up (the guarded
-    protocol)."""
+    protocol), else uvicorn as it comes."""
 
     def __init__(self, app: Any, limits: Any = None) -> None:
         from gameweave_http.server import uvicorn_options
 
-        super().__init__(app, **(uvicorn_options(limits) if limits is not None else {}))
+        if limits is None:
+            super().__init__(app, served=False)
+        else:
+            super().__init__(app, **uvicorn_options(limits))
 
 
 def sealed_plugin_path(tmp_path: Path) -> str:

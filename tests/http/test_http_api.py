@@ -112,6 +112,7 @@ def test_openapi_document_names_every_api_route(client: Any) -> None:
         "/api/matches/{match_id}",
         "/api/matches/{match_id}/actions",
         "/api/matches/{match_id}/events",
+        "/api/matches/{match_id}/socket",
         "/api/matches/{match_id}/log",
         "/api/matches/{match_id}/hint",
         "/api/matches/{match_id}/seats/{seat}/token",

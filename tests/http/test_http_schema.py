@@ -44,7 +44,12 @@ APP = create_app(
     _registry(),
     limits=Limits(creates_per_minute=1_000_000),
 )
-schema = schemathesis.openapi.from_asgi("/api/openapi.json", APP)
+# The seat socket is a WebSocket: a request to it is only ever answered by the switch
+# (tests/http/test_http_socket.py), which a server below the app makes; generated
+# plain requests could only be refused.
+schema = schemathesis.openapi.from_asgi("/api/openapi.json", APP).exclude(
+    path="/api/matches/{match_id}/socket"
+)
 # A request the document allows may still be refused by the title, 422: players
 # out of a title's range, a bot for a seat past the players, an option value the
 # title refuses, an action the rules forbid at this moment. The document says so
