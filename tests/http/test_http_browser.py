@@ -101,6 +101,7 @@ def test_lobby_seat_pages_and_replay_with_sealed_bids(
 
     # A stale page: seat 1's second tab acts after the first tab already did.
     stale = page(seat_pages)
+    stale.add_init_script("delete window.WebSocket")  # no seat socket: the event stream alone
     stale.route("**/events*", lambda route: route.abort())  # no live updates: it goes stale
     stale.goto(url1)
     stale.wait_for_selector("body[data-version='4']")

@@ -1,7 +1,11 @@
 // @ts-check
 // The seat page: /play/<match>#token=<seat token>. The token stays in the URL
 // fragment, which the browser never sends to the server; it goes out only in the
-// X-Seat-Token header (and in the event stream's query, which the server never logs).
+// X-Seat-Token header (and in the live updates' query, which the server never logs).
+//
+// The page keeps live over the seat socket (seatsocket.js), which carries its moves
+// too; where there is none (a browser without WebSocket, a server or a proxy that
+// refuses it), over the event stream, with moves posted.
 //
 // A link pasted over this one (the fragment changes, the page does not reload by
 // itself) opens that seat at once; a link whose seat was given a new one says so
@@ -9,6 +13,7 @@
 
 import { api, ApiError, loadRenderer } from "./api.js";
 import { byId, el, clear, messageOf } from "./dom.js";
+import { REVOKED, SeatSocket, socketUrl } from "./seatsocket.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || null;
@@ -27,6 +32,15 @@ let hinting = false;
 let revoked = false;
 /** @type {EventSource | null} */
 let source = null;
+/** @type {SeatSocket | null} */
+let socket = null;
+// Whether a seat socket ever opened on this page. Until one has, a refused one may
+// mean the server (or a proxy before it) offers none: the event stream serves instead.
+let socketWorks = false;
+/** @type {number | undefined} */
+let reconnecting;
+// The event stream's retry, which the server sets: a socket waits as long to reconnect.
+const RETRY_MS = 2000;
 // The version the hint shown was asked at: a hint is for that position only.
 let hintVersion = null;
 
@@ -61,6 +75,8 @@ const spectatorUrl = `/play/${encodeURIComponent(matchId)}`;
 function linkRevoked(detail) {
   revoked = true;
   if (source) source.close();
+  if (socket) socket.close();
+  window.clearTimeout(reconnecting);
   // The server says "it never opened one" of a token no seat ever had.
   const mistyped = Boolean(detail && /never opened/.test(detail));
   setLive("off", mistyped ? "no live updates: this link opens no seat" : "no live updates: this link no longer opens a seat");
@@ -221,27 +237,18 @@ const ctx = {
       showError("spectators cannot act: open a seat's link to play");
       return false;
     }
+    // One move at a time: the socket answers moves in order, and the page waits
+    // for each answer before it offers the next choice.
     if (busy) return false;
     busy = true;
     document.body.classList.add("busy");
     try {
-      const next = await api.act(matchId, token, payload.version, action);
+      const next = await move(payload.version, action);
       showError("");
       accept(next);
       return true;
     } catch (err) {
-      if (isRevocation(err)) {
-        linkRevoked(messageOf(err));
-        return false;
-      }
-      showError(messageOf(err));
-      if (err instanceof ApiError && err.status === 409) {
-        try {
-          accept(await api.read(matchId, token));
-        } catch {
-          /* keep the error already shown */
-        }
-      }
+      await moveRefused(err);
       return false;
     } finally {
       busy = false;
@@ -249,6 +256,36 @@ const ctx = {
     }
   },
 };
+
+/**
+ * Make a move: over the seat socket while it is open, else posted (no socket, or
+ * it is reconnecting). Either way it answers the new payload or throws an ApiError.
+ * @param {number} version
+ * @param {unknown} action
+ */
+function move(version, action) {
+  if (socket && socket.isOpen) return socket.move(version, action);
+  return api.act(matchId, token, version, action);
+}
+
+/**
+ * Say why a move was refused; after a stale one (409), show the match as it is now.
+ * @param {unknown} err
+ */
+async function moveRefused(err) {
+  if (isRevocation(err)) {
+    linkRevoked(messageOf(err));
+    return;
+  }
+  showError(messageOf(err));
+  if (err instanceof ApiError && err.status === 409) {
+    try {
+      accept(await api.read(matchId, token));
+    } catch {
+      /* keep the error already shown */
+    }
+  }
+}
 
 /**
  * The live-updates sign in the header: a dot and a word, both saying the same.
@@ -265,16 +302,76 @@ function setLive(state, words) {
   byId("connection").hidden = state !== "lost";
 }
 
+const CONNECTED = "live updates: connected";
+const LOST = "not connected to the server: trying again; moves show once it is back";
+
+/** Keep the page live: over the seat socket where the browser has WebSocket. */
 function listen() {
+  if (typeof window.WebSocket === "function") openSocket();
+  else listenToEvents();
+}
+
+function openSocket() {
+  try {
+    socket = new SeatSocket(socketUrl(matchId, token), {
+      open() {
+        socketWorks = true;
+        setLive("on", CONNECTED);
+      },
+      payload(next) {
+        setLive("on", CONNECTED);
+        accept(next);
+      },
+      close: socketClosed,
+    });
+  } catch (err) {
+    console.error("cannot open the seat socket", err);
+    listenToEvents();
+  }
+}
+
+/**
+ * A seat socket closed: the seat's link was replaced, or the server stopped, failed
+ * or refused it. Unless the link was replaced, a new socket is tried after a while
+ * (its first payload brings the page up to date); the moves meanwhile are posted.
+ * @param {number} code the close code
+ * @param {boolean} opened whether the socket had opened
+ */
+async function socketClosed(code, opened) {
+  socket = null;
+  if (revoked) return;
+  if (code === REVOKED) {
+    linkRevoked();
+    return;
+  }
+  if (!opened) {
+    // A refused handshake says nothing more to a page (1006): ask why, in words.
+    try {
+      await api.read(matchId, token);
+    } catch (err) {
+      if (isRevocation(err)) return linkRevoked(messageOf(err));
+    }
+    if (revoked) return;
+    if (!socketWorks) {
+      listenToEvents();
+      return;
+    }
+  }
+  setLive("lost", LOST);
+  reconnecting = window.setTimeout(openSocket, RETRY_MS);
+}
+
+/** Keep the page live over the event stream (the seat socket's fallback). */
+function listenToEvents() {
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
   source = new EventSource(`/api/matches/${encodeURIComponent(matchId)}/events${query}`);
   source.addEventListener("payload", (event) => {
-    setLive("on", "live updates: connected");
+    setLive("on", CONNECTED);
     accept(JSON.parse(/** @type {MessageEvent} */ (event).data));
   });
   // The server ends a seat's stream this way when the seat is given a new link.
   source.addEventListener("revoked", () => linkRevoked());
-  source.addEventListener("open", () => setLive("on", "live updates: connected"));
+  source.addEventListener("open", () => setLive("on", CONNECTED));
   source.addEventListener("error", async () => {
     if (revoked || !source) return;
     if (source.readyState === EventSource.CLOSED) {
@@ -285,7 +382,7 @@ function listen() {
         if (isRevocation(err)) return linkRevoked(messageOf(err));
       }
     }
-    setLive("lost", "not connected to the server: trying again; moves show once it is back");
+    setLive("lost", LOST);
   });
 }
 
