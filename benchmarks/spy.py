@@ -110,7 +110,10 @@ def _name(frame: str) -> str:
 #: frames, so that a socket write made while sending an event counts as a write,
 #: and the event's own work as the event stream's. The last kind takes the rest.
 KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("socket writes (the kernel's send, on loopback)", ("OneWrite.write", "OneWrite.flush")),
+    (
+        "socket writes (the kernel's send, on loopback)",
+        ("OneWrite.write", "OneWrite.flush", "WebSocket.send", "WebSocket.ping"),
+    ),
     (
         "checks: host, head size, limits, origin, seat token",
         (
@@ -123,6 +126,7 @@ KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "RateLimit.take",
             "BodyClock",
             "still_seated",
+            "SeatSocket._seated",
         ),
     ),
     ("store: SQLite commits and new matches' rows", ("gameweave_http/store.py",)),
@@ -135,6 +139,10 @@ KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("Hub._apply", "_submitted", "Match.__init__", "gameweave_core/", "gameweave_tictactoe"),
     ),
     ("event streams: woken, framed, sent", ("gameweave_http/events.py",)),
+    (
+        "seat sockets: frames read, moves queued, pushes woken",
+        ("gameweave_http/sockets.py", "gameweave_http/frames.py", "WebSocket."),
+    ),
     (
         "responses: uvicorn's send (status line, headers, chunks)",
         ("RequestResponseCycle.send", "send_json", "send_safely", "Errors.__call__.<locals>"),

@@ -4,8 +4,8 @@ Tic-tac-toe twice: ``benchmarks/tictactoe`` (a Gameweave title, served by
 ``gameweave_http`` with its default durable SQLite store) and ``benchmarks/bgio``
 (a boardgame.io 0.50.2 game, served by boardgame.io's own Koa + socket.io server
 with its default in-memory store). Each is played by its own client: Gameweave's
-seats as the browser client plays (``versus_loadgen.py``: an event stream per seat,
-a POST per move), boardgame.io's with its ``Client`` and ``SocketIO`` transport
+seats as the browser client plays (``versus_loadgen.py``: a seat socket per seat,
+and, as a second side, an event stream per seat and a POST per move), boardgame.io's with its ``Client`` and ``SocketIO`` transport
 (``bgio/loadgen.js``), in two setups: at its best (each place's two Clients kept
 from match to match with ``updateCredentials``/``updateMatchID``, on the WebSocket
 transport alone: the row the goals are judged against) and as a page that makes
@@ -146,10 +146,13 @@ class Side:
     reference: bool = False
 
 
-def gameweave_side(key: str, name: str, pin: list[str], load: list[str], tree: Path | None) -> Side:
+def gameweave_side(
+    key: str, name: str, pin: list[str], load: list[str], tree: Path | None, transport: str
+) -> Side:
     """``gameweave_http.server`` serving only tic-tac-toe, with the benchmarks' limits
     (every client comes from one address) and its default store; from ``tree``
-    (its ``adapters`` folder first on the path) when given."""
+    (its ``adapters`` folder first on the path) when given. Its seats play on the
+    ``transport`` the load generator is told (``socket`` or ``stream``)."""
 
     def start(tmp: Path, label: str) -> Server:
         port = free_port()
@@ -167,7 +170,8 @@ def gameweave_side(key: str, name: str, pin: list[str], load: list[str], tree: P
             env=env,
         )
 
-    return Side(key, name, start, [*load, PY, str(HERE / "versus_loadgen.py")])
+    load_cmd = [*load, PY, str(HERE / "versus_loadgen.py")]
+    return Side(key, name, start, load_cmd, {"transport": transport})
 
 
 def bgio_side(
@@ -248,9 +252,18 @@ def sides_for(before: Path | None, pin: bool = True, bgio: bool = True) -> list[
     """The contenders: Gameweave (and the server of ``before``), boardgame.io with
     its kept clients (the reference) and with new clients per match (``bgio``)."""
     servers, loads = pinning() if pin else ([], [])
-    sides = [gameweave_side("gameweave", "Gameweave", servers, loads, None)]
+    sides = [
+        gameweave_side("gameweave", "Gameweave (seat socket)", servers, loads, None, "socket"),
+        gameweave_side(
+            "gameweave-stream", "Gameweave (event stream and POST)", servers, loads, None, "stream"
+        ),
+    ]
     if before is not None:
-        sides.append(gameweave_side("before", f"Gameweave from {before}", servers, loads, before))
+        # The tree's own way of playing: the seat socket where its server has one.
+        has_socket = (before / "adapters" / "gameweave_http" / "sockets.py").exists()
+        transport = "socket" if has_socket else "stream"
+        name = f"Gameweave from {before} ({'seat socket' if has_socket else 'event stream'})"
+        sides.append(gameweave_side("before", name, servers, loads, before, transport))
     if not bgio:
         return sides
     node_exe = node()
@@ -712,8 +725,11 @@ def report(
         f"{vers['koa']}, socket.io {vers['socket.io']}, Node {vers['node']}, "
         "`NODE_ENV=production`) with its default in-memory store, which keeps nothing "
         "across a restart. Each side is driven by its own client: Gameweave's seats as "
-        "its browser client plays (an event stream per seat, a POST per move, "
-        "`benchmarks/versus_loadgen.py`), boardgame.io's by its `Client` with the "
+        "its browser client plays (`benchmarks/versus_loadgen.py`), in two setups: on a "
+        "*seat socket* each (one WebSocket carrying the seat's payloads and its moves, "
+        "the page's way where WebSockets work; the goals are judged on this row), and "
+        "with an *event stream* each and a POST per move (the page's way without "
+        "WebSockets); boardgame.io's by its `Client` with the "
         "`SocketIO` transport and its `LobbyClient` (`benchmarks/bgio/loadgen.js`), in "
         "two setups: *kept clients*, boardgame.io at its best (each place's two Clients "
         "made once on the WebSocket transport and moved to each new match with "
@@ -722,7 +738,7 @@ def report(
         "with HTTP long-polling and then upgrades). M matches at once, two seats each; "
         "a seat pushed its turn marks a random empty cell; a finished match is replaced "
         "at once (on boardgame.io: create and two joins through its lobby API; on "
-        "Gameweave: one create, then two event streams). A match's first move waits "
+        "Gameweave: one create, then two seat sockets or event streams). A match's first move waits "
         "until both seats have their first state. Latency: from one seat's submit to "
         "the other seat's receipt of the state the move made, every move of every round "
         "pooled. The move cycle is how long one match takes per move (M over the "

@@ -5,22 +5,26 @@ Run by ``versus.py`` as a subprocess::
     python benchmarks/versus_loadgen.py '{"port": 8123, "matches": 32, "seconds": 3}'
     python benchmarks/versus_loadgen.py '{"port": 8123, "hold": 1000}'
 
-and prints one JSON line. Each seat does what a browser tab of ``play.html`` does:
-it keeps an event stream of its match open (``GET /api/matches/{id}/events`` with
-its token: server-sent events, one ``payload`` event per change) and, when a payload
-says it is awaited, POSTs one of the payload's legal actions (chosen at random) with
-the payload's version, on a keep-alive connection of its own. ``matches`` matches
-are played at once; a finished one is replaced by a new one (``POST /api/matches``).
+and prints one JSON line. Each seat does what a browser tab of ``play.html`` does.
+With ``"transport": "socket"`` (the default, as the page plays where WebSockets
+work) it keeps one seat socket open (``/api/matches/{id}/socket`` with its token:
+a payload pushed after every change) and, when a payload says it is awaited,
+sends one of the payload's legal actions (chosen at random) with the payload's
+version on the same socket. With ``"transport": "stream"`` (the page's way without
+WebSockets) it keeps an event stream open instead (``GET .../events``: server-sent
+events, one ``payload`` event per change) and POSTs each move on a keep-alive
+connection of its own. ``matches`` matches are played at once; a finished one is
+replaced by a new one (``POST /api/matches``).
 
-A move's latency runs from its seat's POST to the other seat's receipt, on its
-event stream, of the payload the move made. The counted window (``seconds`` long)
+A move's latency runs from its seat's sending it to the other seat's receipt of
+the payload the move made. The counted window (``seconds`` long)
 opens ``warmup`` seconds after every one of the ``matches`` places has seen its
 first move (the ramp); moves submitted in it and received before it closes are
 counted. A match's first move waits until both seats have their first payload, as
 the boardgame.io side does. The server's CPU time (``server_pid``'s
 ``/proc/<pid>/stat``) is read when the window opens and when it closes.
 
-Hold (``hold``: N): N matches, both seats' streams open and one move played in
+Hold (``hold``: N): N matches, both seats' sockets (or streams) open and one move played in
 each, held open until stdin closes, while the caller reads the server's memory.
 """
 
@@ -40,6 +44,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from loadgen import Conn, pct
+from websockets.asyncio.client import connect
 
 HOST = "127.0.0.1"
 TITLE = "tictactoe"
@@ -148,15 +153,52 @@ async def play_match(
     stats: Stats,
     move_limit: int = 10**9,
     place: int = -1,
+    socket: bool = False,
 ) -> None:
     """One match from creation to its end (or ``move_limit`` moves, then held open
-    until cancelled), both seats as browser tabs."""
+    until cancelled), both seats as browser tabs: each on a seat socket
+    (``socket``), else an event stream and a POST per move."""
     match_id, tokens = await create(conns[1], stats)
     pending: dict[int, tuple[int, float]] = {}  # the version a move makes -> seat, time
     ready = {seat: asyncio.Event() for seat in tokens}
     moves = [0]
 
+    async def seat_socket(seat: int) -> None:
+        """The seat as the browser client plays it: one seat socket, payloads in and
+        moves out on the same WebSocket."""
+        made = -1  # the version this seat's last move made
+        url = f"ws://{HOST}:{port}/api/matches/{match_id}/socket?token={tokens[seat]}"
+        async with connect(url, compression=None, max_size=None) as ws:
+            async for message in ws:
+                payload = json.loads(message)
+                if "ok" in payload:  # the answer to this seat's move
+                    if not payload["ok"]:
+                        raise RuntimeError(f"a legal action was refused: {payload}")
+                    continue
+                version = payload["version"]
+                sent = pending.get(version)
+                if sent is not None and sent[0] != seat:
+                    del pending[version]
+                    stats.moved(time.perf_counter() - sent[1], sent[1], place)
+                if not ready[seat].is_set():
+                    ready[seat].set()
+                    for other in ready.values():
+                        await other.wait()
+                if not payload["awaiting"]:
+                    return
+                if seat not in payload["awaiting"] or version <= made:
+                    continue
+                if time.perf_counter() >= stats.stop or moves[0] >= move_limit:
+                    continue
+                made = version + 1
+                moves[0] += 1
+                pending[made] = (seat, time.perf_counter())
+                move = {"version": version, "action": rng.choice(payload["legal"])}
+                await ws.send(json.dumps(move))
+
     async def seat_loop(seat: int) -> None:
+        if socket:
+            return await seat_socket(seat)
         stream = EventStream(port, f"/api/matches/{match_id}/events?token={tokens[seat]}")
         made = -1  # the version this seat's last move made
         try:
@@ -194,13 +236,13 @@ async def play_match(
     await asyncio.gather(*(seat_loop(seat) for seat in tokens))
 
 
-async def slot(port: int, index: int, seed: int, stats: Stats) -> None:
+async def slot(port: int, index: int, seed: int, stats: Stats, socket: bool) -> None:
     """One of the ``matches`` places: plays matches one after another."""
     rng = random.Random(seed * 1000 + index)
     conns = {1: Conn(HOST, port), 2: Conn(HOST, port)}  # each opened when first used
     try:
         while time.perf_counter() < stats.stop:
-            await play_match(port, conns, rng, stats, place=index)
+            await play_match(port, conns, rng, stats, place=index, socket=socket)
             if time.perf_counter() < stats.stop:
                 stats.finished += 1
     finally:
@@ -211,10 +253,12 @@ async def play(cfg: dict[str, Any]) -> dict[str, Any]:
     port, pid = int(cfg["port"]), int(cfg.get("server_pid", 0))
     seconds, warmup = float(cfg.get("seconds", 2.0)), float(cfg.get("warmup", 0.0))
     places = int(cfg.get("matches", 1))
+    socket = cfg.get("transport", "socket") == "socket"
     t0 = time.perf_counter()
     stats = Stats(places)
     tasks = [
-        asyncio.create_task(slot(port, i, int(cfg.get("seed", 0)), stats)) for i in range(places)
+        asyncio.create_task(slot(port, i, int(cfg.get("seed", 0)), stats, socket))
+        for i in range(places)
     ]
     ramped = asyncio.create_task(stats.ramped.wait())
     await asyncio.wait([ramped, *tasks], timeout=120, return_when=asyncio.FIRST_COMPLETED)
@@ -262,11 +306,14 @@ async def hold(cfg: dict[str, Any]) -> None:
     stats = Stats()
     stats.start = 0.0
     rng = random.Random(int(cfg.get("seed", 0)))
+    socket = cfg.get("transport", "socket") == "socket"
     held: list[asyncio.Task[None]] = []
     conns = {1: Conn(HOST, port), 2: Conn(HOST, port)}  # each opened when first used
     for _ in range(total):
         before = stats.moves
-        held.append(asyncio.create_task(play_match(port, conns, rng, stats, move_limit=1)))
+        held.append(
+            asyncio.create_task(play_match(port, conns, rng, stats, move_limit=1, socket=socket))
+        )
         while stats.moves == before:  # the other seat has the move: the match is live
             if held[-1].done():
                 held[-1].result()
