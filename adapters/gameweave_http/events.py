@@ -17,7 +17,9 @@ from .refusals import ServerFull, TitleFailed, TooMany
 #: Seconds between keep-alive comments on an idle event stream.
 KEEPALIVE = 15.0
 
-Entry = tuple[asyncio.AbstractEventLoop, asyncio.Event]
+#: A listener's place: the event loop it runs on, and what wakes it (an event
+#: stream's ``asyncio.Event.set``; a seat socket's own push).
+Entry = tuple[asyncio.AbstractEventLoop, Callable[[], None]]
 
 
 @attrs.define
@@ -72,12 +74,18 @@ class Listeners:
         self._whose: dict[Entry, tuple[int | None, str, bool]] = {}
 
     def add(
-        self, match_id: str, seat: int | None = None, players: int = 0, client: str = ""
+        self,
+        match_id: str,
+        seat: int | None = None,
+        players: int = 0,
+        client: str = "",
+        wake: Callable[[], None] | None = None,
     ) -> Entry:
         """A new stream of ``match_id`` for ``seat`` (``None``: a spectator) of its
-        ``players``, asked for by ``client``; or a refusal that changes nothing (see
-        the class docstring for what is counted against what)."""
-        entry = (asyncio.get_running_loop(), asyncio.Event())
+        ``players``, asked for by ``client``, woken by ``wake`` after each change; or
+        a refusal that changes nothing (see the class docstring for what is counted
+        against what)."""
+        entry = (asyncio.get_running_loop(), wake or asyncio.Event().set)
         with self._lock:
             held = self._held.get(match_id) or Held()
             kept = seat is not None and not held.seats.get(seat)
@@ -152,16 +160,16 @@ class Listeners:
         with self._lock:
             entries = list(self._by_match.get(match_id, ()))
         running = asyncio._get_running_loop()
-        for loop, event in entries:
+        for loop, wake in entries:
             if loop is running:
-                # The usual case, an action answered on the event loop: set at
+                # The usual case, an action answered on the event loop: woken at
                 # once, without call_soon_threadsafe's write to wake the loop
                 # (versus benchmark, A/B: p50 at M=1 0.76 -> 0.70 ms, p99 at
                 # M=256 286 -> 261 ms).
-                event.set()
+                wake()
                 continue
             with contextlib.suppress(RuntimeError):  # that stream's loop has closed
-                loop.call_soon_threadsafe(event.set)
+                loop.call_soon_threadsafe(wake)
 
     def count(self, match_id: str) -> int:
         with self._lock:
@@ -197,8 +205,8 @@ class EventStream:
     opens two streams per match) showed in the versus benchmark's profile at 256
     matches: p99 move latency 419 -> 294 ms at 256 matches and 57 -> 47 ms at 32
     (A/B in one run, load average 4). ``entry`` is the stream's place among the
-    :class:`Listeners`; ``on_close`` lets go of it when the stream ends, however it
-    ends. With ``still_valid`` (a seat's stream), the stream ends before any chunk
+    :class:`Listeners`, woken by setting ``changed``; ``on_close`` lets go of it
+    when the stream ends, however it ends. With ``still_valid`` (a seat's stream), the stream ends before any chunk
     once that says no: a reissued token's old link learns nothing new."""
 
     def __init__(
@@ -207,6 +215,7 @@ class EventStream:
         live: LiveMatch,
         seat: int | None,
         entry: Entry,
+        changed: asyncio.Event,
         on_close: Callable[[], None],
         still_valid: Callable[[], bool] | None = None,
     ) -> None:
@@ -214,6 +223,7 @@ class EventStream:
         self.live = live
         self.seat = seat
         self.entry = entry
+        self.changed = changed
         self.on_close = on_close
         self.still_valid = still_valid
         #: Set once the client went away, or the keep-alive is due.
@@ -228,7 +238,7 @@ class EventStream:
         """Answer the request with the stream, until the client goes away or the
         token stops being the seat's."""
         loop = asyncio.get_running_loop()
-        _, changed = self.entry
+        changed = self.changed
         hub, live, seat = self.hub, self.live, self.seat
         watcher = loop.create_task(self._watch(receive))
         try:
@@ -302,7 +312,7 @@ class EventStream:
         if loop.time() >= due - 0.001:
             self.timer = None
             self.idle = True
-            self.entry[1].set()
+            self.changed.set()
         else:
             self.timer = loop.call_at(due, self._keepalive)
 
@@ -312,4 +322,4 @@ class EventStream:
         while (await receive())["type"] != "http.disconnect":
             pass
         self.gone = True
-        self.entry[1].set()
+        self.changed.set()

@@ -109,13 +109,17 @@ async def events(scope: Scope, body: None) -> EventStream:
     # A title that cannot build the payload is refused now (503), not mid-stream.
     await hub.payload(live, seat)
     # Refused when the match, this client or the server holds as many as it may.
-    entry = state.listeners.add(live.id, seat, live.match.players, client_address(scope))
+    changed = asyncio.Event()
+    entry = state.listeners.add(
+        live.id, seat, live.match.players, client_address(scope), changed.set
+    )
     check = None if token is None else still_seated(state, live.id, token, seat)
     return EventStream(
         hub,
         live,
         seat,
         entry,
+        changed,
         on_close=partial(state.listeners.remove, live.id, entry),
         still_valid=check,
     )
@@ -148,20 +152,22 @@ async def seat_socket(scope: Scope, body: None) -> SeatSocket:
     seat = hub.seat(live.id, token)
     # A title that cannot build the payload is refused now (503), before the switch.
     await hub.payload(live, seat)
-    # A socket is an event stream: refused when the match, this client or the
-    # server holds as many as it may.
-    entry = state.listeners.add(live.id, seat, live.match.players, client_address(scope))
-    return SeatSocket(
+    socket = SeatSocket(
         hub,
         live,
         seat,
-        entry,
-        on_close=partial(state.listeners.remove, live.id, entry),
         switch=switch,
         accept=accept_key(key),
         path=scope["path"],
         still_valid=None if token is None else still_seated(state, live.id, token, seat),
     )
+    # A socket is an event stream: refused when the match, this client or the
+    # server holds as many as it may.
+    entry = state.listeners.add(
+        live.id, seat, live.match.players, client_address(scope), socket.changed
+    )
+    socket.on_close = partial(state.listeners.remove, live.id, entry)
+    return socket
 
 
 def still_seated(

@@ -43,7 +43,7 @@ from starlette.types import Receive, Send
 
 from .bodies import Submit, structure
 from .errors import error_reply, let_go
-from .events import KEEPALIVE, Entry
+from .events import KEEPALIVE
 from .frames import REVOKED, SERVER_ERROR
 from .hub import Hub, LiveMatch
 from .pipeline import SocketConnection
@@ -66,18 +66,16 @@ class SeatSocket:
     the route answers, which switches the connection, then the
     :class:`~gameweave_http.pipeline.SocketSession` its messages go to.
 
-    ``entry`` is its place among the :class:`~gameweave_http.events.Listeners`,
-    let go of by ``on_close`` when the socket ends, however it ends; with
-    ``still_valid`` (a seat's socket), it closes (4001) before any message once
-    that says no."""
+    Its place among the :class:`~gameweave_http.events.Listeners` is woken by
+    :meth:`changed`, and let go of by ``on_close`` when the socket ends, however it
+    ends; with ``still_valid`` (a seat's socket), it closes (4001) before any
+    message once that says no."""
 
     def __init__(
         self,
         hub: Hub,
         live: LiveMatch,
         seat: int | None,
-        entry: Entry,
-        on_close: Callable[[], None],
         switch: Callable[[bytes, SeatSocket], None],
         accept: bytes,
         path: str,
@@ -86,19 +84,21 @@ class SeatSocket:
         self.hub = hub
         self.live = live
         self.seat = seat
-        self.entry = entry
-        self.on_close = on_close
         self.switch = switch
         self.accept = accept
         self.path = path
         self.still_valid = still_valid
+        self.on_close: Callable[[], None] = lambda: None
+        self.loop = asyncio.get_running_loop()
         self.conn: SocketConnection | None = None
         #: The last payload sent: the hub encodes a payload once per change, so the
         #: same object is no news.
         self.sent: bytes | None = None
         self.queue: deque[bytes] = deque()
         self.mover: asyncio.Task[None] | None = None
-        self.pusher: asyncio.Task[None] | None = None
+        #: A push is asked for at the loop's next turn; or it waits for the match.
+        self.due = False
+        self.waiting: asyncio.Task[None] | None = None
         self.over = False
         #: When the socket last sent (the loop's clock), and the keep-alive's timer.
         self.last = 0.0
@@ -107,38 +107,44 @@ class SeatSocket:
     # -- the route's answer -------------------------------------------------------
 
     async def run(self, receive: Receive, send: Send) -> None:
-        """Switch the connection; the socket lives on in its own tasks."""
+        """Switch the connection; the socket lives on in its own callbacks."""
         self.switch(self.accept, self)
 
     # -- the connection's session -------------------------------------------------
 
     def opened(self, conn: SocketConnection) -> None:
         self.conn = conn
-        loop = self.entry[0]
-        self.last = loop.time()
-        self.timer = loop.call_at(self.last + KEEPALIVE, self._keepalive)
-        self.pusher = loop.create_task(self._push())
+        self.last = self.loop.time()
+        self.timer = self.loop.call_at(self.last + KEEPALIVE, self._keepalive)
+        self.changed()  # the first payload
 
     def message(self, data: bytes) -> None:
         self.queue.append(data)
         if len(self.queue) >= QUEUED and self.conn is not None:
             self.conn.hold(True)
         if self.mover is None:
-            self.mover = self.entry[0].create_task(self._moves())
+            self.mover = self.loop.create_task(self._moves())
 
     def closed(self) -> None:
         if self.over:
             return
         self.over = True
-        for task in (self.pusher, self.mover):
+        for task in (self.waiting, self.mover):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
         if self.timer is not None:
             self.timer.cancel()
         self.on_close()
-        self.entry[1].set()
 
     # -- sending ------------------------------------------------------------------
+
+    def _seated(self) -> bool:
+        """Whether the token is still the seat's; if not, the socket closes (4001)."""
+        if self.still_valid is None or self.still_valid():
+            return True
+        if self.conn is not None:
+            self.conn.close(REVOKED, REVOKED_WHY)
+        return False
 
     def _send(self, payload: bytes) -> bool:
         """Send ``payload`` unless it was the last sent; whether the socket goes on
@@ -149,45 +155,56 @@ class SeatSocket:
         if payload is not self.sent:
             self.sent = payload
             conn.send(payload)
-            self.last = self.entry[0].time()
+            self.last = self.loop.time()
         return True
 
-    def _seated(self) -> bool:
-        """Whether the token is still the seat's; if not, the socket closes (4001)."""
-        if self.still_valid is None or self.still_valid():
-            return True
-        if self.conn is not None:
-            self.conn.close(REVOKED, REVOKED_WHY)
-        return False
+    def changed(self) -> None:
+        """The match changed (or a token was reissued, or the socket opened): push
+        the seat's payload at the loop's next turn, once. A callback rather than a
+        task waiting for an event, as an event stream has: one wake-up fewer per
+        push (the versus benchmark, ``benchmarks/README.md``). By then the change's
+        lock is usually let go of, and the payload is read at once; the move that
+        made it has been answered with it, if it was this socket's."""
+        if not self.due and not self.over:
+            self.due = True
+            self.loop.call_soon(self._push)
 
-    async def _push(self) -> None:
-        """The seat's payload after every change of its match (and a token's
-        reissue, which wakes the socket to close it)."""
-        hub, live, seat = self.hub, self.live, self.seat
-        changed = self.entry[1]
-        while not self.over:
-            try:
-                payload = hub.payload_now(live, seat)
-                if payload is None:
-                    payload = await hub.payload(live, seat)
-            except TitleFailed:
-                if self.conn is not None:
-                    self.conn.close(SERVER_ERROR, "the title failed to show this seat the match")
-                return
-            if not self._send(payload):
-                return
-            await changed.wait()
-            changed.clear()
+    def _push(self) -> None:
+        self.due = False
+        if self.over or self.conn is None or self.waiting is not None:
+            return
+        try:
+            payload = self.hub.payload_now(self.live, self.seat)
+        except TitleFailed:
+            self._failed()
+            return
+        if payload is None:  # the match is busy (a bot's turn, a slow title): wait
+            self.waiting = self.loop.create_task(self._push_later())
+        else:
+            self._send(payload)
+
+    async def _push_later(self) -> None:
+        try:
+            payload = await self.hub.payload(self.live, self.seat)
+        except TitleFailed:
+            self._failed()
+            return
+        finally:
+            self.waiting = None
+        self._send(payload)
+
+    def _failed(self) -> None:
+        if self.conn is not None:
+            self.conn.close(SERVER_ERROR, "the title failed to show this seat the match")
 
     def _keepalive(self) -> None:
         """A ping after :data:`~gameweave_http.events.KEEPALIVE` quiet seconds."""
-        loop = self.entry[0]
         due = self.last + KEEPALIVE
-        if loop.time() >= due - 0.001 and self.conn is not None:
+        if self.loop.time() >= due - 0.001 and self.conn is not None:
             self.conn.ping()
-            self.last = loop.time()
+            self.last = self.loop.time()
             due = self.last + KEEPALIVE
-        self.timer = loop.call_at(due, self._keepalive)
+        self.timer = self.loop.call_at(due, self._keepalive)
 
     # -- moves ----------------------------------------------------------------------
 
@@ -227,7 +244,7 @@ class SeatSocket:
         else:
             self.sent = payload
             conn.send(payload, ACCEPTED)
-        self.last = self.entry[0].time()
+        self.last = self.loop.time()
         return True
 
     def _refused(self, exc: Exception) -> None:
