@@ -241,7 +241,8 @@ check-uvicorn: $(STAMP)
 	  [ -d build/uvicorn-$$v ] || $(BIN)/python -m pip install --quiet --no-deps \
 	    --target build/uvicorn-$$v "uvicorn==$$v"; \
 	  PYTHONPATH=$(CURDIR)/build/uvicorn-$$v $(BIN)/pytest -q -p no:cacheprovider \
-	    tests/http/test_http_protocol.py tests/http/test_http_strict.py tests/http/test_http_limits.py; \
+	    tests/http/test_http_protocol.py tests/http/test_http_strict.py tests/http/test_http_limits.py \
+	    tests/http/test_http_socket.py; \
 	done
 
 clean:
