@@ -21,15 +21,15 @@ payload it made (or the one a bot's reply made first), or ``{"ok": false, "error
 "...", "status": 409}`` with the status and words ``POST .../actions`` would
 answer (nothing changed). A message with ``ok`` is an answer, any other a
 payload: a page needs no guess to tell its move's answer from another seat's
-move. The server closes with
-4001 once the seat's token is reissued (the old link learns nothing more), 1011
-when the title fails, 1001 when it stops; it pings after 15 quiet seconds.
+move. The server closes with 4001 once the seat's token is reissued (the old link
+learns nothing more), 1011 when the title fails, 1001 when it stops; it pings
+after 15 quiet seconds.
 
 Why a second way to play beside the event stream and POST: a move over a kept
-socket costs the server about a third less CPU than a POST and its event-stream
-frames (the versus benchmark, ``benchmarks/README.md``), which is what
-boardgame.io's clients do too. The event stream stays, for clients and proxies
-without WebSockets.
+socket cost the server a quarter to a third less CPU than a POST and its
+event-stream frames (0.77x at 32 matches, 0.68x at 256: the versus benchmark,
+``benchmarks/results.md``), and it is how boardgame.io's clients play too. The
+event stream stays, for clients and proxies without WebSockets.
 """
 
 from __future__ import annotations
