@@ -37,7 +37,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -163,76 +163,75 @@ async def play_match(
     ready = {seat: asyncio.Event() for seat in tokens}
     moves = [0]
 
-    async def seat_socket(seat: int) -> None:
+    async def play_seat(
+        seat: int,
+        payloads: AsyncIterator[dict[str, Any]],
+        send_move: Callable[[int, Any], Awaitable[None]],
+    ) -> None:
+        """The seat's side of the match, whichever way it plays: on each payload,
+        count the move it shows arriving, and move if it is the seat's turn."""
+        made = -1  # the version this seat's last move made
+        async for payload in payloads:
+            version = payload["version"]
+            sent = pending.get(version)
+            if sent is not None and sent[0] != seat:
+                del pending[version]
+                stats.moved(time.perf_counter() - sent[1], sent[1], place)
+            if not ready[seat].is_set():
+                ready[seat].set()
+                for other in ready.values():
+                    await other.wait()
+            if not payload["awaiting"]:
+                return
+            if seat not in payload["awaiting"] or version <= made:
+                continue
+            if time.perf_counter() >= stats.stop or moves[0] >= move_limit:
+                continue
+            made = version + 1
+            moves[0] += 1
+            pending[made] = (seat, time.perf_counter())
+            await send_move(version, rng.choice(payload["legal"]))
+
+    async def on_socket(seat: int) -> None:
         """The seat as the browser client plays it: one seat socket, payloads in and
         moves out on the same WebSocket."""
-        made = -1  # the version this seat's last move made
         url = f"ws://{HOST}:{port}/api/matches/{match_id}/socket?token={tokens[seat]}"
         async with connect(url, compression=None, max_size=None) as ws:
-            async for message in ws:
-                payload = json.loads(message)
-                if "ok" in payload:  # the answer to this seat's move
-                    if not payload["ok"]:
-                        raise RuntimeError(f"a legal action was refused: {payload}")
-                    continue
-                version = payload["version"]
-                sent = pending.get(version)
-                if sent is not None and sent[0] != seat:
-                    del pending[version]
-                    stats.moved(time.perf_counter() - sent[1], sent[1], place)
-                if not ready[seat].is_set():
-                    ready[seat].set()
-                    for other in ready.values():
-                        await other.wait()
-                if not payload["awaiting"]:
-                    return
-                if seat not in payload["awaiting"] or version <= made:
-                    continue
-                if time.perf_counter() >= stats.stop or moves[0] >= move_limit:
-                    continue
-                made = version + 1
-                moves[0] += 1
-                pending[made] = (seat, time.perf_counter())
-                move = {"version": version, "action": rng.choice(payload["legal"])}
-                await ws.send(json.dumps(move))
 
-    async def seat_loop(seat: int) -> None:
-        if socket:
-            return await seat_socket(seat)
+            async def payloads() -> AsyncIterator[dict[str, Any]]:
+                async for message in ws:
+                    payload = json.loads(message)
+                    if "ok" not in payload:
+                        yield payload
+                    elif not payload["ok"]:  # the answer to this seat's move
+                        raise RuntimeError(f"a legal action was refused: {payload}")
+
+            async def send_move(version: int, action: Any) -> None:
+                await ws.send(json.dumps({"version": version, "action": action}))
+
+            await play_seat(seat, payloads(), send_move)
+
+    async def on_stream(seat: int) -> None:
+        """The seat without WebSockets: an event stream, and a POST per move."""
         stream = EventStream(port, f"/api/matches/{match_id}/events?token={tokens[seat]}")
-        made = -1  # the version this seat's last move made
+
+        async def send_move(version: int, action: Any) -> None:
+            status, answer = await conns[seat].request(
+                "POST",
+                f"/api/matches/{match_id}/actions",
+                {"version": version, "action": action},
+                {"X-Seat-Token": tokens[seat]},
+            )
+            if status != 200:
+                raise RuntimeError(f"a legal action was refused ({status}): {answer}")
+
         try:
             await stream.open()
-            async for payload in stream.payloads():
-                version = payload["version"]
-                sent = pending.get(version)
-                if sent is not None and sent[0] != seat:
-                    del pending[version]
-                    stats.moved(time.perf_counter() - sent[1], sent[1], place)
-                if not ready[seat].is_set():
-                    ready[seat].set()
-                    for other in ready.values():
-                        await other.wait()
-                if not payload["awaiting"]:
-                    return
-                if seat not in payload["awaiting"] or version <= made:
-                    continue
-                if time.perf_counter() >= stats.stop or moves[0] >= move_limit:
-                    continue
-                made = version + 1
-                moves[0] += 1
-                pending[made] = (seat, time.perf_counter())
-                status, answer = await conns[seat].request(
-                    "POST",
-                    f"/api/matches/{match_id}/actions",
-                    {"version": version, "action": rng.choice(payload["legal"])},
-                    {"X-Seat-Token": tokens[seat]},
-                )
-                if status != 200:
-                    raise RuntimeError(f"a legal action was refused ({status}): {answer}")
+            await play_seat(seat, stream.payloads(), send_move)
         finally:
             await stream.close()
 
+    seat_loop = on_socket if socket else on_stream
     await asyncio.gather(*(seat_loop(seat) for seat in tokens))
 
 
