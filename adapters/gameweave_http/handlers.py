@@ -39,7 +39,7 @@ from gameweave_core import (
 from .bodies import CreateMatch, Empty, ReplayLog, Submit, meta
 from .events import EventStream
 from .frames import accept_key, valid_key
-from .hub import labels, off_loop
+from .hub import LiveMatch, labels, off_loop
 from .limits import REPLAY_UNIT
 from .pipeline import UPGRADE, Reply, header, refuse_foreign_origin
 from .refusals import (
@@ -98,24 +98,34 @@ async def submit_action(scope: Scope, body: Submit) -> bytes:
     return await hub.submit(live, seat, body.version, body.action)
 
 
-async def events(scope: Scope, body: None) -> EventStream:
-    """``GET /api/matches/{match_id}/events``: the seat's payload after every change
-    (see :class:`~gameweave_http.events.EventStream`)."""
+async def watched(
+    scope: Scope,
+) -> tuple[AppState, LiveMatch, int | None, Callable[[], bool] | None]:
+    """The match and seat an event stream or a seat socket watches (the token in
+    the query; none: a spectator), and the check of that token (``None`` for a
+    spectator, see :func:`still_seated`). A title that cannot build the payload is
+    refused now (503), not mid-stream."""
     state = state_of(scope)
     hub = state.hub
     live = await hub.get(scope["path_params"]["match_id"])
     token = read_token(scope, query=True)
     seat = hub.seat(live.id, token)
-    # A title that cannot build the payload is refused now (503), not mid-stream.
     await hub.payload(live, seat)
+    check = None if token is None else still_seated(state, live.id, token, seat)
+    return state, live, seat, check
+
+
+async def events(scope: Scope, body: None) -> EventStream:
+    """``GET /api/matches/{match_id}/events``: the seat's payload after every change
+    (see :class:`~gameweave_http.events.EventStream`)."""
+    state, live, seat, check = await watched(scope)
     # Refused when the match, this client or the server holds as many as it may.
     changed = asyncio.Event()
     entry = state.listeners.add(
         live.id, seat, live.match.players, client_address(scope), changed.set
     )
-    check = None if token is None else still_seated(state, live.id, token, seat)
     return EventStream(
-        hub,
+        state.hub,
         live,
         seat,
         entry,
@@ -144,22 +154,16 @@ async def seat_socket(scope: Scope, body: None) -> SeatSocket:
     key = (header(scope, b"sec-websocket-key") or "").encode("latin-1")
     if not valid_key(key):
         raise BadBody("a WebSocket handshake needs a Sec-WebSocket-Key: 16 bytes in base64")
-    state = state_of(scope)
-    refuse_foreign_origin(scope, state.settings)
-    hub = state.hub
-    live = await hub.get(scope["path_params"]["match_id"])
-    token = read_token(scope, query=True)
-    seat = hub.seat(live.id, token)
-    # A title that cannot build the payload is refused now (503), before the switch.
-    await hub.payload(live, seat)
+    refuse_foreign_origin(scope, state_of(scope).settings)
+    state, live, seat, check = await watched(scope)
     socket = SeatSocket(
-        hub,
+        state.hub,
         live,
         seat,
         switch=switch,
         accept=accept_key(key),
         path=scope["path"],
-        still_valid=None if token is None else still_seated(state, live.id, token, seat),
+        still_valid=check,
     )
     # A socket is an event stream: refused when the match, this client or the
     # server holds as many as it may.
