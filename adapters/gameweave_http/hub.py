@@ -78,7 +78,7 @@ from .refusals import (
     Unplayable,
 )
 from .search import PoolClosed, SearchJob, SearchPool, bot_job, hint_job, is_search_bot
-from .store import Damaged, Store, StoredMatch
+from .store import Damaged, Store, StoredMatch, new_match_id
 from .wire import to_json
 
 log = logging.getLogger("gameweave_http")
@@ -274,7 +274,7 @@ class Hub:
         if bot_play:
             self._bot_play_share(client)  # or the refusal, before anything is stored
         tokens = {s: secrets.token_urlsafe(24) for s in range(1, players + 1) if s not in bots}
-        match_id = secrets.token_urlsafe(9)
+        match_id = new_match_id()
         try:
             self.store.create(
                 match_id,

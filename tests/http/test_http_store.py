@@ -23,7 +23,7 @@ from gameweave_core import Registry
 from gameweave_core.hooks import hookimpl
 from gameweave_http.app import create_app
 from gameweave_http.hub import Hub
-from gameweave_http.store import Store
+from gameweave_http.store import Store, new_match_id
 
 BID = {"type": "bid", "coins": 1}
 
@@ -302,3 +302,18 @@ def test_serve_passes_fsync_to_the_store(tmp_path: Path, monkeypatch: pytest.Mon
                 store.close()
     finally:
         access.setLevel(level)
+
+
+def test_match_ids_sort_as_their_matches_were_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match's id starts with the time it was made, so later matches' rows land at
+    the end of each table's B-tree (see ``new_match_id``); the rest is random, and
+    every id is safe in a URL."""
+    made = []
+    for ms in (1, 63, 64, 4095, 4096, 1_764_900_000_000, 1_764_900_000_001, 2**42 - 1):
+        monkeypatch.setattr(time, "time_ns", lambda ms=ms: ms * 1_000_000 + 999_999)
+        made.append(new_match_id())
+    assert made == sorted(made)
+    assert all(len(i) == 15 and i.replace("-", "").replace("_", "").isalnum() for i in made)
+    monkeypatch.setattr(time, "time_ns", lambda: 1_764_900_000_000_000_000)
+    same_ms = {new_match_id() for _ in range(50)}
+    assert len(same_ms) == 50 and len({i[:7] for i in same_ms}) == 1
