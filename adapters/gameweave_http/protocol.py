@@ -271,7 +271,15 @@ class GuardedProtocol(HttpToolsProtocol):
         if cycle.disconnected or self.transport.is_closing():
             session.closed()  # the client went away meanwhile: nothing to switch
             return
-        cast(dict[str, Any], cycle.scope)[SWITCHED] = True
+        scope = cast(dict[str, Any], cycle.scope)
+        scope[SWITCHED] = True
+        # Let go of what ties this protocol to itself, as uvicorn's connection_lost
+        # does (it is never called here once the connection is switched): the offer
+        # in the scope, which holds the protocol, and the parser, which holds it
+        # back. Reference counting then frees the protocol once the request ends,
+        # not the cyclic collector (see WebSocket.connection_lost).
+        scope.pop(UPGRADE, None)
+        self.parser = None  # type: ignore[assignment]
         self.connections.discard(self)
         self.transport.write(
             b"HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\n"
@@ -372,18 +380,21 @@ class OneWrite:
     acknowledgement: the soak benchmark's reads (its server handed its socket)
     took 43 ms at the median before, 2 ms in one write."""
 
-    __slots__ = ("_held", "_loop", "_timer", "transport")
+    __slots__ = ("_held", "_loop", "_started", "transport")
 
     def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
         self.transport = transport
         self._loop = loop
         self._held: bytes | None = None
-        self._timer: asyncio.Handle | None = None
+        self._started = False
 
     def write(self, data: bytes) -> None:
-        if self._timer is None:  # the response's first write: its head
+        if not self._started:  # the response's first write: its head
             self._held = data
-            self._timer = self._loop.call_soon(self.flush)
+            self._started = True
+            # The handle is not kept: it holds this object, which would then hold
+            # it, a cycle left to the cyclic collector for every response.
+            self._loop.call_soon(self.flush)
             return
         if self._held is not None:
             data = self._held + data
@@ -411,6 +422,23 @@ def guarded_protocol(limits: Limits, nagle_off: bool = True) -> type[GuardedProt
     the server's CPU per move (versus benchmark, py-spy)."""
     attrs: dict[str, Any] = {"limits": limits, "nagle_off": nagle_off}
     return type("GuardedProtocol", (GuardedProtocol,), attrs)
+
+
+class _Ended:
+    """The session of a WebSocket whose connection is over: nothing reaches it."""
+
+    def opened(self, conn: object) -> None:
+        pass
+
+    def message(self, data: bytes) -> None:
+        pass
+
+    def closed(self) -> None:
+        pass
+
+
+#: What a WebSocket holds once its connection is lost, in place of its session.
+ENDED: SocketSession = _Ended()
 
 
 #: Bytes a WebSocket may have waiting to be sent before its client is taken to
@@ -482,7 +510,13 @@ class WebSocket(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.closing = True
         self.connections.discard(self)
-        self.session.closed()
+        # The session holds this connection: holding it back would make the pair
+        # a cycle, which only the cyclic collector frees. Every closed connection's
+        # objects left to it made its passes about 6% of the server's CPU per move
+        # (the versus benchmark, benchmarks/README.md); freed by reference counting,
+        # they cost no pass at all.
+        session, self.session = self.session, ENDED
+        session.closed()
 
     def shutdown(self) -> None:
         """The server is stopping (uvicorn asks each open connection)."""

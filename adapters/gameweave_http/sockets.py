@@ -61,6 +61,10 @@ ACCEPTED = b'{"ok":true}'
 REVOKED_WHY = "this link no longer opens the seat: the match's host gave the seat a new link"
 
 
+def _nothing() -> None:
+    pass
+
+
 class SeatSocket:
     """One seat socket (see the module docstring): the :class:`~gameweave_http.pipeline.Stream`
     the route answers, which switches the connection, then the
@@ -88,7 +92,7 @@ class SeatSocket:
         self.accept = accept
         self.path = path
         self.still_valid = still_valid
-        self.on_close: Callable[[], None] = lambda: None
+        self.on_close: Callable[[], None] = _nothing
         self.loop = asyncio.get_running_loop()
         self.conn: SocketConnection | None = None
         #: The last payload sent: the hub encodes a payload once per change, so the
@@ -134,7 +138,12 @@ class SeatSocket:
                 task.cancel()
         if self.timer is not None:
             self.timer.cancel()
-        self.on_close()
+            self.timer = None
+        # The listeners' place holds ``changed``, so ``on_close`` (which holds the
+        # place) ties the socket to itself: let go of, the socket is freed by
+        # reference counting (see WebSocket.connection_lost).
+        on_close, self.on_close = self.on_close, _nothing
+        on_close()
 
     # -- sending ------------------------------------------------------------------
 

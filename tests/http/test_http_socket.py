@@ -6,9 +6,11 @@ link was reissued, is closed with the code that says why."""
 
 from __future__ import annotations
 
+import gc
 import json
 import socket
 import time
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,8 +22,10 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from gameweave_core import Registry
+from gameweave_http import protocol
 from gameweave_http.app import create_app
 from gameweave_http.limits import Limits
+from gameweave_http.sockets import SeatSocket
 
 JSON = {"Content-Type": "application/json"}
 
@@ -281,3 +285,43 @@ def test_a_flood_of_moves_is_answered_in_order_a_few_read_at_a_time(
                 assert said["status"] == 409 and f"saw version {version} " in said["error"]
             assert received(one)["version"] == 1
             assert received(one) == {"ok": True}
+
+
+def test_a_closed_socket_and_its_connection_are_freed_without_the_cyclic_collector(
+    served: ThreadServer,
+) -> None:
+    """Once a socket closes, its session, its connection and the HTTP protocol it
+    was switched from are freed by reference counting alone, as are the responses
+    of a closed HTTP connection. Left in reference cycles, every closed connection
+    waited for the cyclic collector, whose passes then took about 6% of the server's
+    CPU in the versus benchmark (``benchmarks/README.md``)."""
+    kinds = (SeatSocket, protocol.WebSocket, protocol.GuardedProtocol)
+
+    def responses() -> int:  # a OneWrite has no weak references: counted instead
+        return sum(isinstance(o, protocol.OneWrite) for o in gc.get_objects())
+
+    gc.collect()
+    gc.disable()  # what is freed now is freed by reference counting
+    try:
+        with httpx.Client(base_url=served.url, timeout=60) as http:
+            created = new_match(http)
+            mid, t1 = created["id"], created["seats"][0]["token"]
+            with connect(ws_url(served, mid, t1)) as one:
+                received(one)
+                one.send(json.dumps({"version": 0, "action": {"type": "bid", "coins": 13}}))
+                assert received(one)["version"] == 1
+                assert received(one) == {"ok": True}
+                made = [weakref.ref(o) for o in gc.get_objects() if isinstance(o, kinds)]
+                found = {type(ref()).__name__ for ref in made}
+                assert {"SeatSocket", "WebSocket", "GuardedProtocol"} <= found, found
+                assert responses() > 0
+        deadline = time.monotonic() + 30  # the server's thread sees both closes
+        while (
+            any(ref() is not None for ref in made) or responses()
+        ) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        alive = sorted(type(ref()).__name__ for ref in made if ref() is not None)
+        alive += ["OneWrite"] * responses()
+        assert not alive, f"left for the cyclic collector: {alive}"
+    finally:
+        gc.enable()
