@@ -27,7 +27,7 @@ after 15 quiet seconds.
 
 Why a second way to play beside the event stream and POST: a move over a kept
 socket cost the server a quarter to a third less CPU than a POST and its
-event-stream frames (0.77x at 32 matches, 0.68x at 256: the versus benchmark,
+event-stream frames (0.73x at 32 matches, 0.69x at 256: the versus benchmark,
 ``benchmarks/results.md``), and it is how boardgame.io's clients play too. The
 event stream stays, for clients and proxies without WebSockets.
 """
