@@ -161,11 +161,8 @@ def new_match_id() -> str:
     part still keeps one match's id from being guessed from another's.
     """
     now = time.time_ns() // 1_000_000
-    head = []
-    for _ in range(7):
-        head.append(_ID_DIGITS[now & 63])
-        now >>= 6
-    return "".join(reversed(head)) + secrets.token_urlsafe(6)
+    head = "".join(_ID_DIGITS[(now >> shift) & 63] for shift in range(36, -1, -6))
+    return head + secrets.token_urlsafe(6)
 
 
 def hash_token(token: str) -> bytes:
