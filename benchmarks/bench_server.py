@@ -247,6 +247,7 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
                 [[f"`{k}`", f"{v:.0%}"] for k, v in threads["leaves"][:8]],
             ),
         ]
+        sec.body += kinds_md(profile["kinds"], cost("bare_32") * 1000)
     sec.raw = {
         "profile": profile,
         "mix": mix,
@@ -258,6 +259,42 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
         "bare_rt": [b50, b99, bn],
     }
     return sec
+
+
+#: The kinds of work (``spy.KINDS``) an action needs whatever serves it: the match's
+#: own work, which no HTTP stack, however lean, takes off the server.
+MATCH_WORK = (
+    "store: SQLite commits and new matches' rows",
+    "payloads: view, history, legal actions, labels, JSON",
+    "rules: the action decoded, checked and applied; new matches set up",
+)
+
+
+def kinds_md(kinds: dict[str, Any], bare_us: float) -> list[str]:
+    """Where each microsecond of an action goes, by kind of work, and the best
+    throughput ratio to the bare endpoint the match's own work leaves."""
+    import spy
+
+    head, rows = spy.kinds_table({"": kinds}, "action")
+    match_us = sum(kinds["us_per_unit"][k] for k in MATCH_WORK)
+    bound = bare_us / (bare_us + match_us) if bare_us + match_us else 0.0
+    return [
+        "",
+        "The same samples of every thread by kind of work, as in the boardgame.io "
+        "comparison (`benchmarks/spy.py`, `KINDS`; "
+        f"{kinds['kind_samples']:,} samples), times the server's CPU per action over the "
+        f"profiled load ({kinds['cpu_per_unit_us']:.0f} µs: the mix's GETs and creates "
+        "included, and py-spy's sampling disturbs it a little):",
+        "",
+        H.md_table(head, rows),
+        "",
+        f"The store, the payloads and the rules, the match's own work, took "
+        f"{match_us:.0f} µs of each action; the bare endpoint's whole CPU per action "
+        f"is {bare_us:.0f} µs. Were every other layer (HTTP parsing, checks, routing, "
+        "responses, the event loop) as cheap as the bare endpoint's whole request, the "
+        f"throughput ratio would be {bare_us:.0f} / ({bare_us:.0f} + {match_us:.0f}) = "
+        f"{H.fmt_ratio(bound)} at most, against the goal's 0.50x.",
+    ]
 
 
 def goals_met(results: dict[str, list[dict[str, Any]]]) -> bool:
@@ -279,7 +316,8 @@ def profile_server(server: Server, base: dict[str, Any], seconds: float, tmp: Pa
         proc = spy.start(peers.py_spy(), server.proc.pid, seconds, path, gil=mode == "gil")
         try:
             time.sleep(0.3)  # let py-spy attach before the load starts
-            load = loadgen(
+            load = with_cpu(
+                server,
                 {
                     **base,
                     "target": "gameweave",
@@ -287,7 +325,7 @@ def profile_server(server: Server, base: dict[str, Any], seconds: float, tmp: Pa
                     "clients": 32,
                     "seconds": seconds,
                     "seed": 7,
-                }
+                },
             )
         finally:
             failed = spy.finish(proc, seconds, path)
@@ -296,6 +334,9 @@ def profile_server(server: Server, base: dict[str, Any], seconds: float, tmp: Pa
             return None
         out[mode] = spy.summarise(path, drop_idle=mode == "threads")
         out[mode]["actions_per_s"] = load["actions"] / load["wall"]
+        if mode == "threads":  # every running thread: where the whole CPU goes, by kind
+            cpu_us = 1e6 * load["server_cpu"] / load["actions"] if load["actions"] else 0.0
+            out["kinds"] = spy.per_unit(spy.categorise(path), cpu_us)
     return out
 
 

@@ -210,3 +210,36 @@ def categorise(folded: Path) -> dict[str, Any]:
         "samples": total,
         "shares": {name: counts[name] / (total or 1) for name in names},
     }
+
+
+def kinds_table(columns: dict[str, dict[str, Any]], unit: str) -> tuple[list[str], list[list[str]]]:
+    """The head and rows of a "where each microsecond goes" table: for each column
+    (a label, and a profile carrying ``kinds`` shares and ``us_per_unit``, the shares
+    times the server's CPU per ``unit``, and ``cpu_per_unit_us``), every kind's share
+    and microseconds per unit, then the total."""
+    first = next(iter(columns.values()))
+    head = ["Kind of work"]
+    for label in columns:
+        head += [f"{label}: share" if label else "share", f"µs per {unit}"]
+    rows = []
+    for kind in first["kinds"]:
+        row = [kind]
+        for found in columns.values():
+            row += [f"{found['kinds'][kind]:.0%}", f"{found['us_per_unit'][kind]:.0f}"]
+        rows.append(row)
+    total = [f"**the server's CPU per {unit}**"]
+    for found in columns.values():
+        total += ["100%", f"**{found['cpu_per_unit_us']:.0f}**"]
+    rows.append(total)
+    return head, rows
+
+
+def per_unit(kinds: dict[str, Any], cpu_us: float) -> dict[str, Any]:
+    """:func:`categorise`'s result as a column of :func:`kinds_table`: the shares,
+    and each times ``cpu_us``, the server's CPU per unit over the sampled load."""
+    return {
+        "kinds": kinds["shares"],
+        "kind_samples": kinds["samples"],
+        "cpu_per_unit_us": cpu_us,
+        "us_per_unit": {k: v * cpu_us for k, v in kinds["shares"].items()},
+    }

@@ -443,16 +443,9 @@ def profile_ours(
         if failed:
             say(f"versus: {failed}")
             return None
-        kinds = spy.categorise(path)
         cpu_us = 1e6 * ran["server_cpu"] / ran["moves"] if ran["moves"] else 0.0
         found: dict[str, Any] = spy.summarise(path, drop_idle=True)
-        found.update(
-            kinds=kinds["shares"],
-            kind_samples=kinds["samples"],
-            cpu_per_move_us=cpu_us,
-            moves=ran["moves"],
-            us_per_move={k: v * cpu_us for k, v in kinds["shares"].items()},
-        )
+        found.update(spy.per_unit(spy.categorise(path), cpu_us), moves=ran["moves"])
         out["sizes"][str(m)] = found
     return out
 
@@ -460,21 +453,10 @@ def profile_ours(
 def profile_md(profile: dict[str, Any]) -> list[str]:
     """The profile of :func:`profile_ours` as markdown: where each microsecond of a
     move goes, by kind of work, then the functions with the most samples."""
+    import spy
+
     sizes = profile["sizes"]
-    kinds = list(next(iter(sizes.values()))["kinds"])
-    head = ["Kind of work"]
-    for m in sizes:
-        head += [f"M = {m}: share", "µs per move"]
-    rows = []
-    for kind in kinds:
-        row = [kind]
-        for found in sizes.values():
-            row += [f"{found['kinds'][kind]:.0%}", f"{found['us_per_move'][kind]:.0f}"]
-        rows.append(row)
-    total = ["**the server's CPU per move**"]
-    for found in sizes.values():
-        total += ["100%", f"**{found['cpu_per_move_us']:.0f}**"]
-    rows.append(total)
+    head, rows = spy.kinds_table({f"M = {m}": found for m, found in sizes.items()}, "move")
     biggest = max(sizes, key=int)
     found = sizes[biggest]
     return [

@@ -84,3 +84,25 @@ def test_the_hint_spam_goal_is_each_percentile_within_two_seconds_of_undisturbed
     assert not judged(figures(2301, 1000))  # the median too slow
     assert not judged(figures(400, 2901))  # the tail too slow
     assert not judged(figures(300, 900, replies=0))  # no reply seen: nothing shown
+
+
+def test_the_bare_endpoint_bound_counts_only_the_matchs_own_work() -> None:
+    spy, bench_server = module("spy"), module("bench_server")
+    names = [name for name, _ in spy.KINDS] + [spy.REST]
+    # 200 µs an action: the store 20, the payloads 40, the rules 10, the rest elsewhere.
+    own = {bench_server.MATCH_WORK[0]: 0.10, bench_server.MATCH_WORK[1]: 0.20}
+    own[bench_server.MATCH_WORK[2]] = 0.05
+    shares = {name: own.get(name, 0.0) for name in names}
+    shares[spy.REST] = 1.0 - sum(own.values())
+    column = spy.per_unit({"shares": shares, "samples": 400}, 200.0)
+    assert column["us_per_unit"][bench_server.MATCH_WORK[1]] == pytest.approx(40.0)
+
+    head, rows = spy.kinds_table({"": column}, "action")
+    assert head == ["Kind of work", "share", "µs per action"]
+    assert rows[-1] == ["**the server's CPU per action**", "100%", "**200**"]
+    assert len(rows) == len(names) + 1
+
+    text = "\n".join(bench_server.kinds_md(column, 50.0))
+    # 70 µs of the match's own work on top of a bare endpoint's 50: 50 / 120.
+    assert "took 70 µs of each action" in text
+    assert "50 / (50 + 70) = 0.42x at most" in text
