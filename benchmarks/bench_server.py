@@ -11,6 +11,7 @@ from typing import Any
 
 import harness as H
 import peers
+import spy
 from common import (
     HERE,
     PY,
@@ -263,18 +264,14 @@ def bench_server(s: Settings, ctx: dict[str, Any]) -> Section:
 
 #: The kinds of work (``spy.KINDS``) an action needs whatever serves it: the match's
 #: own work, which no HTTP stack, however lean, takes off the server.
-MATCH_WORK = (
-    "store: SQLite commits and new matches' rows",
-    "payloads: view, history, legal actions, labels, JSON",
-    "rules: the action decoded, checked and applied; new matches set up",
+MATCH_WORK = tuple(
+    name for name, _ in spy.KINDS if name.split(":")[0] in ("store", "payloads", "rules")
 )
 
 
 def kinds_md(kinds: dict[str, Any], bare_us: float) -> list[str]:
     """Where each microsecond of an action goes, by kind of work, and the best
     throughput ratio to the bare endpoint the match's own work leaves."""
-    import spy
-
     head, rows = spy.kinds_table({"": kinds}, "action")
     match_us = sum(kinds["us_per_unit"][k] for k in MATCH_WORK)
     bound = bare_us / (bare_us + match_us) if bare_us + match_us else 0.0
@@ -308,8 +305,6 @@ def goals_met(results: dict[str, list[dict[str, Any]]]) -> bool:
 def profile_server(server: Server, base: dict[str, Any], seconds: float, tmp: Path) -> Any:
     """Sample the server with py-spy while 32 clients load it: once only the thread
     holding the GIL (where the CPU goes), once every thread (where they wait)."""
-    import spy
-
     out: dict[str, Any] = {"seconds": seconds, "rate": 100}
     for mode in ("gil", "threads"):
         path = tmp / f"spy-{mode}.txt"
