@@ -13,9 +13,11 @@ plugins installed (:mod:`gameweave_dask.cluster` checks that).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import signal
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from fractions import Fraction
 from pathlib import Path
@@ -56,6 +58,35 @@ def ignore_interrupts() -> None:
     itself once it has kept what they finished (a worker that died of it would
     take its batch's games with it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: Seconds between the run's looks at whether Ctrl-C was pressed while it waits
+#: for its workers (see :func:`ctrl_c_noted`).
+CTRL_C_LOOK = 0.1
+
+
+@contextlib.contextmanager
+def ctrl_c_noted() -> Iterator[threading.Event]:
+    """While the block runs, Ctrl-C sets the event it yields instead of raising
+    ``KeyboardInterrupt``; the run looks at the event between its waits.
+
+    A ``KeyboardInterrupt`` raised wherever the main thread happens to be is not
+    always one the run can catch: raised inside a finaliser (a Dask future's
+    ``__del__``, which runs in this thread as batches finish), Python prints it
+    as "Exception ignored" with a traceback and carries on, and the run would
+    never stop. Only Python's own Ctrl-C handler is replaced, from the main
+    thread: a program that ignores SIGINT, or answers it its own way, keeps that.
+    """
+    pressed = threading.Event()
+    own = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if not own or threading.current_thread() is not threading.main_thread():
+        yield pressed
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.set())
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @attrs.frozen
@@ -497,20 +528,22 @@ def simulate(
     tally = Tally()
     kept: list[GameResult] = []
     try:
-        _run_batches(
-            executor,
-            pending,
-            starts,
-            size,
-            games,
-            limit,
-            spec,
-            tally,
-            kept,
-            reg,
-            log_sink,
-            on_progress,
-        )
+        with ctrl_c_noted() as pressed:
+            _run_batches(
+                executor,
+                pressed,
+                pending,
+                starts,
+                size,
+                games,
+                limit,
+                spec,
+                tally,
+                kept,
+                reg,
+                log_sink,
+                on_progress,
+            )
     except KeyboardInterrupt:
         # Ctrl-C: the games played so far make a smaller run, not a lost one.
         for future in pending:
@@ -524,6 +557,7 @@ def simulate(
 
 def _run_batches(
     executor: Executor,
+    pressed: threading.Event,
     pending: dict[Future[BatchReport], range],
     starts: Any,
     size: int,
@@ -537,16 +571,20 @@ def _run_batches(
     on_progress: Callable[[int], None] | None,
 ) -> None:
     """Send the batches, at most ``limit`` at a time, and fold each report into
-    ``tally`` and ``kept`` as it arrives."""
+    ``tally`` and ``kept`` as it arrives; ``KeyboardInterrupt`` once ``pressed``
+    is set (Ctrl-C), with the reports that arrived before it folded in."""
     while True:
-        for first in starts:
+        if pressed.is_set():
+            raise KeyboardInterrupt
+        while len(pending) < limit:
+            first = next(starts, None)
+            if first is None:
+                break
             chunk = range(first, min(first + size, games + 1))
             pending[executor.submit(run_batch, [spec(i) for i in chunk])] = chunk
-            if len(pending) >= limit:
-                break
         if not pending:
             break
-        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+        done, _ = wait(pending, timeout=CTRL_C_LOOK, return_when=FIRST_COMPLETED)
         for future in done:
             chunk = pending.pop(future)
             try:

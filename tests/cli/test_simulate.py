@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -13,7 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 from gameweave_cli.app import app
-from gameweave_cli.simulate import InlineExecutor, numeric_figures, simulate
+from gameweave_cli.simulate import (
+    InlineExecutor,
+    Interrupted,
+    ctrl_c_noted,
+    numeric_figures,
+    simulate,
+)
 from gameweave_core import Match, MatchLog, default_registry
 
 from .conftest import FragileBid, ThreeFails, add_titles, seed_where
@@ -203,6 +210,53 @@ def test_progress_is_reported_as_batches_finish(installed: Any) -> None:
     )
     assert result.games == 7
     assert events == ["submit", "done 2"] * 3 + ["submit", "done 1"]
+
+
+class PressesCtrlC:
+    """An object whose finaliser receives a Ctrl-C, as a Dask future's may (its
+    ``__del__`` runs in the run's thread as batches finish)."""
+
+    def __del__(self) -> None:
+        signal.raise_signal(signal.SIGINT)  # Python runs the handler right here
+
+
+def test_a_ctrl_c_that_lands_in_a_finaliser_still_stops_the_run(installed: Any) -> None:
+    # Raised there, KeyboardInterrupt would be printed as "Exception ignored" and
+    # dropped, and the run would play all its games.
+    def batch_done(n: int) -> None:
+        PressesCtrlC()  # dropped at once: finalised here, in the run's thread
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(Interrupted) as stop:
+            simulate(
+                "sealedbid",
+                40,
+                2,
+                1,
+                {},
+                InlineExecutor(),
+                batch=2,
+                window=1,
+                on_progress=batch_done,
+            )
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    # The run stops after the batch during which Ctrl-C came, and keeps its games.
+    assert stop.value.result.games == 2
+
+
+def test_a_program_that_ignores_ctrl_c_keeps_ignoring_it_during_a_run() -> None:
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with ctrl_c_noted() as pressed:
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            signal.raise_signal(signal.SIGINT)
+        assert not pressed.is_set()
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 # In a fresh interpreter: pytest itself may have threads running by now.
